@@ -1,0 +1,3 @@
+module github.com/rules-capture/rules_capture
+
+go 1.26
