@@ -74,3 +74,15 @@ type Event struct {
 	RecvID   uint64 // object ID of the receiver (0: none or passed by value)
 	Values   []byte // arguments (CALL_*) or results (RETURN_*), panic value (PANIC_*), field value (READ/WRITE)
 }
+
+// The writer and reader API (implemented in writer.go and reader.go):
+//
+//	func Create(path string, meta Meta, opts Options) (*Writer, error)
+//	func (w *Writer) Append(e *Event) uint64 // safe for concurrent use; assigns e.Seq (file order is Seq order), copies what it keeps
+//	func (w *Writer) Flush() error           // everything appended so far is durable and readable
+//	func (w *Writer) Close() error
+//
+//	func Open(path string) (*Reader, error)  // a capture-time log or a compacted file
+//	func (r *Reader) Meta() Meta
+//	func (r *Reader) Next() (*Event, error)  // io.EOF at the end; the event is valid until the next call
+//	func (r *Reader) Close() error
