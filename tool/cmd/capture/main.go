@@ -12,7 +12,7 @@ import (
 // A command is one subcommand of capture. Each lives in its own file and
 // registers itself from init.
 type command struct {
-	summary string                 // one line for the usage text
+	summary string                  // one line for the usage text
 	run     func(args []string) int // exit code
 }
 
