@@ -1,0 +1,87 @@
+"""go_capture_binary: a go_binary built with probes in the observed set."""
+
+load("@io_bazel_rules_go//go:def.bzl", "GoArchive", "go_binary")
+load(":providers.bzl", "CaptureBinaryInfo")
+load(":transition.bzl", "TRANSITION_ATTRS", "capture_transition")
+load(":observe.bzl", "canonical_observe")
+
+def _go_capture_binary_impl(ctx):
+    binary = ctx.attr.binary[0]  # a 1:1 transition still yields a list
+    info = binary[DefaultInfo]
+    src = info.files_to_run.executable
+    if not src:
+        fail("{}: binary {} is not executable".format(ctx.label, ctx.attr.binary[0].label))
+
+    # Bazel wants an executable rule to create its executable: a symlink, as
+    # rules_go's go_cross_binary does.
+    exe = ctx.actions.declare_file(ctx.label.name)
+    ctx.actions.symlink(output = exe, target_file = src, is_executable = True)
+    return [
+        DefaultInfo(
+            executable = exe,
+            files = depset([exe]),
+            runfiles = info.default_runfiles,
+        ),
+        CaptureBinaryInfo(observed = ctx.attr.observed, executable = exe),
+        OutputGroupInfo(capture_binary = depset([src])),
+    ] + [binary[p] for p in [GoArchive] if p in binary]
+
+go_capture_binary_rule = rule(
+    implementation = _go_capture_binary_impl,
+    attrs = dict(TRANSITION_ATTRS, **{
+        "binary": attr.label(
+            mandatory = True,
+            executable = True,
+            cfg = capture_transition,
+            doc = "The go_binary to build in capture mode.",
+        ),
+        "observed": attr.string_list(
+            mandatory = True,
+            allow_empty = False,
+            doc = "The observed set: canonical labels of wrapped go_library targets, or import paths.",
+        ),
+        "_capture_mode": attr.string(default = "capture"),
+    }),
+    executable = True,
+    doc = "Builds `binary` in the capture configuration for `observed`.",
+)
+
+def go_capture_binary(name, observe, binary = None, embed = None, **kwargs):
+    """A capture variant of a Go program.
+
+    Exactly one of `binary` (an existing go_binary) and `embed` (go_library targets
+    of package main, as for go_binary) is given. The binary and everything it links
+    is built in a configuration where the capture mode is `capture` and the observed
+    set is `observe`; observed libraries compile with probes, every other package
+    compiles unchanged.
+
+    Args:
+      name: target name; the executable is `<name>` in the package's output directory.
+      observe: labels of the observed go_library targets (wrapped by rules_capture's
+        go_library), or Go import paths.
+      binary: label of the go_binary to instrument.
+      embed: alternatively, go_library targets to link as a new go_binary `<name>_bin`.
+      **kwargs: common attributes (tags, visibility, testonly, ...); with `embed`,
+        go_binary attributes such as `deps`, `x_defs`, `gc_linkopts` go to `<name>_bin`.
+    """
+    if (binary == None) == (embed == None):
+        fail("go_capture_binary {}: give exactly one of binary (a go_binary label) or embed (go_library labels)".format(name))
+    common = {k: kwargs.pop(k) for k in ["tags", "visibility", "testonly", "target_compatible_with"] if k in kwargs}
+    if embed != None:
+        go_binary(
+            name = name + "_bin",
+            embed = embed,
+            tags = ["manual"] + common.get("tags", []),
+            visibility = ["//visibility:private"],
+            testonly = common.get("testonly", False),
+            **kwargs
+        )
+        binary = ":" + name + "_bin"
+    elif kwargs:
+        fail("go_capture_binary {}: unknown attributes {} (go_binary attributes are only accepted with embed)".format(name, sorted(kwargs.keys())))
+    go_capture_binary_rule(
+        name = name,
+        binary = binary,
+        observed = canonical_observe(observe),
+        **common
+    )

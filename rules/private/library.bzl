@@ -1,0 +1,207 @@
+"""The wrapped go_library: the switch between original and transformed sources.
+
+`go_library` here is a macro with the signature of rules_go's go_library (Gazelle
+points at it with `# gazelle:map_kind go_library go_library @rules_capture//rules:defs.bzl`).
+It expands to two targets:
+
+  <name>_capture_srcs  capture_sources: hands the compiler either the original
+                       files (mode off, or the library is not observed) or the
+                       output of one transform action per package;
+  <name>               rules_go's go_library, srcs = [":<name>_capture_srcs"].
+
+Outside capture/replay configurations capture_sources returns the very File
+objects it was given and adds no dependency, so the compile action, and with it
+the archive and the linked binary, are the ones rules_go would produce without
+rules_capture (tested by //rules/tests/identity).
+"""
+
+load("@io_bazel_rules_go//go:def.bzl", "GoArchive", "go_context", _rules_go_library = "go_library")
+load(":providers.bzl", "CaptureModeInfo", "CaptureSourcesInfo", "ObservedSetInfo")
+
+# Non-Go sources (assembly, cgo C files, headers) are never transformed.
+_GO_EXT = ".go"
+
+def _library_keys(library, importpath):
+    """All the spellings under which the observed set may name this library."""
+    lbl = Label(library)
+    pkg = lbl.package
+    keys = [
+        str(lbl),
+        "//{}:{}".format(pkg, lbl.name),
+        "@//{}:{}".format(pkg, lbl.name),
+        "@@//{}:{}".format(pkg, lbl.name),
+    ]
+    if lbl.workspace_name:
+        keys.append("@{}//{}:{}".format(lbl.workspace_name, pkg, lbl.name))
+        keys.append("@@{}//{}:{}".format(lbl.workspace_name, pkg, lbl.name))
+    if pkg.split("/")[-1] == lbl.name:
+        keys.extend([k[:-len(":" + lbl.name)] for k in keys if k.endswith(":" + lbl.name)])
+    if importpath:
+        keys.append(importpath)
+    return keys
+
+def _is_observed(entries, library, importpath):
+    for key in _library_keys(library, importpath):
+        if key in entries:
+            return True
+    return False
+
+def _dep_archive_arg(archive):
+    d = archive.data
+    return "{}={}={}".format(d.importpath, d.importmap, d.export_file.path if d.export_file else d.file.path)
+
+def _capture_sources_impl(ctx):
+    mode = ctx.attr._mode[CaptureModeInfo].mode
+    entries = ctx.attr._observe[ObservedSetInfo].entries
+    observed = mode != "off" and _is_observed(entries, ctx.attr.library, ctx.attr.importpath)
+
+    if not observed:
+        srcs = ctx.files.srcs
+        return [
+            DefaultInfo(files = depset(srcs)),
+            CaptureSourcesInfo(
+                library = ctx.attr.library,
+                importpath = ctx.attr.importpath,
+                mode = mode,
+                observed = False,
+                srcs = srcs,
+            ),
+        ]
+
+    if not ctx.attr.importpath:
+        fail("{}: an observed go_library needs an importpath (the transform names events by it)".format(ctx.attr.library))
+
+    go = go_context(ctx)
+    archives = [dep[GoArchive] for dep in ctx.attr.deps]
+
+    # The observed set as import paths, as far as this package can see it:
+    # itself and its direct dependencies. Calls among observed packages are not
+    # boundary crossings, so the transform must know which imports are observed.
+    observed_imports = [ctx.attr.importpath]
+    for dep in ctx.attr.deps:
+        a = dep[GoArchive].data
+        if _is_observed(entries, str(dep.label), a.importpath):
+            observed_imports.append(a.importpath)
+    observed_imports.extend([e for e in entries if not e.startswith("@") and not e.startswith("//") and e not in observed_imports])
+
+    out_dir = ctx.attr.library_name + ".capture"
+    outputs = []
+    go_srcs = []
+    for src in ctx.files.srcs:
+        if not src.basename.endswith(_GO_EXT):
+            outputs.append(src)
+            continue
+        out = ctx.actions.declare_file("{}/{}".format(out_dir, src.basename))
+        go_srcs.append(src)
+        outputs.append(out)
+    transformed = [o for o in outputs if o.is_source == False]
+
+    args = ctx.actions.args()
+    args.add("-mode", mode)
+    args.add("-importpath", ctx.attr.importpath)
+    args.add("-goos", go.mode.goos)
+    args.add("-goarch", go.mode.goarch)
+    args.add_joined("-tags", go.mode.tags, join_with = ",")
+    args.add("-cgo=" + ("false" if go.mode.pure else "true"))
+    args.add("-stdlib", go.stdlib.root_file.dirname)
+    args.add_all(observed_imports, before_each = "-observe")
+    args.add_all(archives, before_each = "-arc", map_each = _dep_archive_arg)
+    args.add("-out_dir", transformed[0].dirname if transformed else ctx.bin_dir.path)
+    args.add_all(go_srcs)
+    args.use_param_file("-param=%s")
+    args.set_param_file_format("multiline")
+
+    export_files = [a.data.export_file if a.data.export_file else a.data.file for a in archives]
+    ctx.actions.run(
+        executable = ctx.executable._transform,
+        arguments = [args],
+        inputs = depset(go_srcs + export_files, transitive = [go.stdlib.libs]),
+        outputs = transformed,
+        mnemonic = "CaptureTransform",
+        progress_message = "Inserting capture probes into %{label}",
+    )
+
+    return [
+        DefaultInfo(files = depset(outputs)),
+        CaptureSourcesInfo(
+            library = ctx.attr.library,
+            importpath = ctx.attr.importpath,
+            mode = mode,
+            observed = True,
+            srcs = outputs,
+        ),
+        OutputGroupInfo(capture_transformed = depset(transformed)),
+    ]
+
+capture_sources = rule(
+    implementation = _capture_sources_impl,
+    attrs = {
+        "srcs": attr.label_list(allow_files = True, doc = "The go_library's srcs."),
+        "deps": attr.label_list(
+            providers = [GoArchive],
+            doc = "The go_library's deps; their export data type-checks the package before the transform.",
+        ),
+        "library": attr.string(mandatory = True, doc = "Canonical label of the go_library (matched against the observed set)."),
+        "library_name": attr.string(mandatory = True, doc = "Name of the go_library target (names the output directory)."),
+        "importpath": attr.string(doc = "Import path of the go_library."),
+        "_mode": attr.label(default = "//rules:mode"),
+        "_observe": attr.label(default = "//rules:observe"),
+        "_transform": attr.label(
+            default = "//rules/private:transform_tool",
+            executable = True,
+            cfg = "exec",
+        ),
+        "_go_context_data": attr.label(default = "@io_bazel_rules_go//:go_context_data"),
+    },
+    toolchains = ["@io_bazel_rules_go//go:toolchain"],
+    doc = """Selects the sources a wrapped go_library compiles: the originals, or in a capture or
+replay configuration where the library is observed, the output of the transform action.""",
+)
+
+def go_library(name, srcs = [], deps = [], importpath = "", **kwargs):
+    """rules_go's go_library, compiled with capture probes when the library is observed.
+
+    Same attributes as rules_go's go_library. Outside a capture or replay configuration
+    the result is exactly rules_go's go_library of the same attributes.
+
+    Args:
+      name: target name.
+      srcs: the package's sources.
+      deps: the package's direct Go dependencies.
+      importpath: the import path; required for a library that is observed.
+      **kwargs: passed on to rules_go's go_library.
+    """
+    library = native.package_relative_label(name)
+    capture_sources(
+        name = name + "_capture_srcs",
+        srcs = srcs,
+        deps = deps,
+        library = str(library),
+        library_name = name,
+        importpath = importpath,
+        visibility = ["//visibility:private"],
+        tags = ["manual"],
+        testonly = kwargs.get("testonly", False),
+    )
+
+    # Probes call into the probe API; only a capture or replay configuration
+    # adds the edge, so the normal build's dependency graph is untouched. The
+    # runtime packages themselves are never instrumented (that would be a cycle).
+    probe_deps = []
+    if not _is_runtime_package(library):
+        probe_deps = select({
+            Label("//rules:capture_mode_capture"): [Label("//runtime/probe")],
+            Label("//rules:capture_mode_replay"): [Label("//runtime/probe")],
+            "//conditions:default": [],
+        })
+    _rules_go_library(
+        name = name,
+        srcs = [":" + name + "_capture_srcs"],
+        deps = deps + probe_deps,
+        importpath = importpath,
+        **kwargs
+    )
+
+def _is_runtime_package(library):
+    own = Label("//runtime:__pkg__")
+    return library.workspace_name == own.workspace_name and (library.package == "runtime" or library.package.startswith("runtime/"))

@@ -1,0 +1,31 @@
+"""Providers of rules_capture: the contracts between its rules."""
+
+CaptureModeInfo = provider(
+    doc = "Value of the //rules:mode build setting.",
+    fields = {"mode": "string: off, capture or replay"},
+)
+
+ObservedSetInfo = provider(
+    doc = "Value of the //rules:observe build setting.",
+    fields = {"entries": "list of strings: canonical labels or import paths of observed packages"},
+)
+
+CaptureSourcesInfo = provider(
+    doc = """Returned by the source-selection step of a wrapped go_library: which sources the
+library compiles in the current configuration and why.""",
+    fields = {
+        "library": "string: canonical label of the go_library these sources belong to",
+        "importpath": "string: import path of the library",
+        "mode": "string: the capture mode of the configuration",
+        "observed": "bool: True if the library is in the observed set and mode is not off (the sources are transformed)",
+        "srcs": "list of File: the sources handed to the compiler (the originals when not observed)",
+    },
+)
+
+CaptureBinaryInfo = provider(
+    doc = "Returned by go_capture_binary.",
+    fields = {
+        "observed": "list of strings: the observed set the binary was built with",
+        "executable": "File: the instrumented binary",
+    },
+)

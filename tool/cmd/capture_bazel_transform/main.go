@@ -1,0 +1,255 @@
+// Command capture_bazel_transform is the Bazel front end of the capture
+// transform: the CaptureTransform action of rules_capture's go_library runs it
+// once per observed package. It type-checks the package against the export
+// data of its direct dependencies (the .x files rules_go's compile actions
+// produce, as nogo does) and writes the instrumented sources.
+//
+// Usage (normally from a params file, -param=FILE, one argument per line):
+//
+//	capture_bazel_transform -mode capture -importpath example.com/shop/pricing \
+//	    -goos linux -goarch amd64 -stdlib bazel-out/.../stdlib_ \
+//	    -observe example.com/shop/pricing -arc IMPORTPATH=IMPORTMAP=FILE ... \
+//	    -out_dir bazel-out/.../pricing.capture a.go b.go
+//
+// Every source gets an output of the same base name in -out_dir: files that
+// the build constraints exclude are copied unchanged (rules_go filters them
+// again), the others are transformed.
+package main
+
+import (
+	"bufio"
+	"errors"
+	"flag"
+	"fmt"
+	"go/ast"
+	"go/build"
+	"go/importer"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+func main() {
+	if err := run(os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, "capture_bazel_transform:", err)
+		os.Exit(1)
+	}
+}
+
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
+func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
+
+// request is one transform action, as the Starlark rule describes it.
+type request struct {
+	mode       string
+	importPath string
+	ctxt       build.Context
+	stdlibRoot string
+	observed   []string
+	archives   map[string]string // import path -> export data file
+	outDir     string
+	srcs       []string
+}
+
+func parseArgs(args []string) (*request, error) {
+	args, err := expandParams(args)
+	if err != nil {
+		return nil, err
+	}
+	fs := flag.NewFlagSet("capture_bazel_transform", flag.ContinueOnError)
+	var r request
+	var tags, goos, goarch string
+	var cgo bool
+	var observe, arcs multiFlag
+	fs.StringVar(&r.mode, "mode", "", "capture or replay")
+	fs.StringVar(&r.importPath, "importpath", "", "import path of the package")
+	fs.StringVar(&goos, "goos", "", "target GOOS (build constraints)")
+	fs.StringVar(&goarch, "goarch", "", "target GOARCH (build constraints)")
+	fs.StringVar(&tags, "tags", "", "comma-separated build tags")
+	fs.BoolVar(&cgo, "cgo", false, "whether cgo is enabled (build constraints)")
+	fs.StringVar(&r.stdlibRoot, "stdlib", "", "root of rules_go's compiled standard library (holds pkg/GOOS_GOARCH/*.a)")
+	fs.Var(&observe, "observe", "import path of an observed package (repeated)")
+	fs.Var(&arcs, "arc", "IMPORTPATH=IMPORTMAP=FILE of a direct dependency's export data (repeated)")
+	fs.StringVar(&r.outDir, "out_dir", "", "directory for the transformed sources")
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	switch r.mode {
+	case "capture", "replay":
+	default:
+		return nil, fmt.Errorf("-mode must be capture or replay, got %q", r.mode)
+	}
+	if r.importPath == "" || r.outDir == "" || r.stdlibRoot == "" {
+		return nil, errors.New("-importpath, -stdlib and -out_dir are required")
+	}
+	r.srcs = fs.Args()
+	if len(r.srcs) == 0 {
+		return nil, errors.New("no source files given")
+	}
+	r.observed = observe
+	r.archives = map[string]string{}
+	for _, a := range arcs {
+		parts := strings.SplitN(a, "=", 3)
+		if len(parts) != 3 || parts[0] == "" || parts[2] == "" {
+			return nil, fmt.Errorf("-arc %q: want IMPORTPATH=IMPORTMAP=FILE", a)
+		}
+		r.archives[parts[0]] = parts[2]
+	}
+	r.ctxt = build.Default
+	r.ctxt.GOOS, r.ctxt.GOARCH = goos, goarch
+	r.ctxt.CgoEnabled = cgo
+	r.ctxt.BuildTags = nil
+	if tags != "" {
+		r.ctxt.BuildTags = strings.Split(tags, ",")
+	}
+	if goos == "" || goarch == "" {
+		return nil, errors.New("-goos and -goarch are required")
+	}
+	return &r, nil
+}
+
+// expandParams replaces -param=FILE by the arguments in FILE, one per line
+// (Bazel's "multiline" params file format).
+func expandParams(args []string) ([]string, error) {
+	var out []string
+	for _, a := range args {
+		name, ok := strings.CutPrefix(a, "-param=")
+		if !ok {
+			out = append(out, a)
+			continue
+		}
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		sc := bufio.NewScanner(f)
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		for sc.Scan() {
+			out = append(out, sc.Text())
+		}
+		f.Close()
+		if err := sc.Err(); err != nil {
+			return nil, fmt.Errorf("reading %s: %v", name, err)
+		}
+	}
+	return out, nil
+}
+
+// checkedPackage is the input the transform library works on.
+type checkedPackage struct {
+	fset  *token.FileSet
+	files []*ast.File
+	names []string // source path of each file, as given on the command line
+	pkg   *types.Package
+	info  *types.Info
+}
+
+func run(args []string) error {
+	r, err := parseArgs(args)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(r.outDir, 0o755); err != nil {
+		return err
+	}
+	var compiled []string
+	for _, src := range r.srcs {
+		ok, err := r.ctxt.MatchFile(filepath.Dir(src), filepath.Base(src))
+		if err != nil {
+			return fmt.Errorf("%s: %v", src, err)
+		}
+		if !ok {
+			if err := copyFile(src, filepath.Join(r.outDir, filepath.Base(src))); err != nil {
+				return err
+			}
+			continue
+		}
+		compiled = append(compiled, src)
+	}
+	if len(compiled) == 0 {
+		return nil
+	}
+	p, err := typeCheck(r, compiled)
+	if err != nil {
+		return err
+	}
+	out, err := transformPackage(r, p)
+	if err != nil {
+		return fmt.Errorf("transforming %s: %v", r.importPath, err)
+	}
+	for i, name := range p.names {
+		dst := filepath.Join(r.outDir, filepath.Base(name))
+		if err := os.WriteFile(dst, out[i], 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func typeCheck(r *request, srcs []string) (*checkedPackage, error) {
+	p := &checkedPackage{fset: token.NewFileSet(), names: srcs}
+	for _, src := range srcs {
+		f, err := parser.ParseFile(p.fset, src, nil, parser.ParseComments|parser.SkipObjectResolution)
+		if err != nil {
+			return nil, err
+		}
+		for _, imp := range f.Imports {
+			if imp.Path.Value == `"C"` {
+				return nil, fmt.Errorf("%s uses cgo: observed packages must be pure Go (move the cgo code to a package outside the observed set)", src)
+			}
+		}
+		p.files = append(p.files, f)
+	}
+	imp := importer.ForCompiler(p.fset, "gc", func(path string) (io.ReadCloser, error) {
+		return openExportData(r, path)
+	})
+	conf := types.Config{
+		Importer: imp,
+		Sizes:    types.SizesFor("gc", r.ctxt.GOARCH),
+		// The compiler will report errors with full context; the transform
+		// needs types, so the first error stops it with the compiler's message.
+	}
+	p.info = &types.Info{
+		Types:        map[ast.Expr]types.TypeAndValue{},
+		Defs:         map[*ast.Ident]types.Object{},
+		Uses:         map[*ast.Ident]types.Object{},
+		Implicits:    map[ast.Node]types.Object{},
+		Selections:   map[*ast.SelectorExpr]*types.Selection{},
+		Scopes:       map[ast.Node]*types.Scope{},
+		Instances:    map[*ast.Ident]types.Instance{},
+		FileVersions: map[*ast.File]string{},
+	}
+	pkg, err := conf.Check(r.importPath, p.fset, p.files, p.info)
+	if err != nil {
+		return nil, fmt.Errorf("type-checking %s: %v", r.importPath, err)
+	}
+	p.pkg = pkg
+	return p, nil
+}
+
+// openExportData finds the export data of an imported package: a direct
+// dependency's .x file, or the standard library compiled by rules_go.
+func openExportData(r *request, path string) (io.ReadCloser, error) {
+	if f, ok := r.archives[path]; ok {
+		return os.Open(f)
+	}
+	matches, _ := filepath.Glob(filepath.Join(r.stdlibRoot, "pkg", "*", filepath.FromSlash(path)+".a"))
+	if len(matches) == 1 {
+		return os.Open(matches[0])
+	}
+	return nil, fmt.Errorf("no export data for import %q: it is neither a direct dependency (add it to deps of the go_library) nor a standard library package", path)
+}
+
+func copyFile(src, dst string) error {
+	b, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(dst, b, 0o644)
+}
