@@ -1,0 +1,309 @@
+package eventlog
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sync"
+	"testing"
+	"time"
+)
+
+// sampleEvent builds the i-th event of a deterministic, realistic mix:
+// a few dozen sites, small integers, short strings.
+func sampleEvent(i int) Event {
+	kinds := []Kind{KindCallIn, KindCallOut, KindReturnOut, KindReturnIn, KindReadOut, KindGo}
+	k := kinds[i%len(kinds)]
+	e := Event{
+		Stream: uint32(i % 7),
+		Kind:   k,
+		Parent: uint64(i / 2),
+		Site:   sites[i%len(sites)],
+		Pos:    positions[i%len(positions)],
+	}
+	if i%3 == 0 {
+		e.RecvType = "*net/http.Client"
+		e.RecvID = uint64(i%5 + 1)
+	}
+	var v [20]byte
+	n := binary.PutUvarint(v[:], uint64(i%100))
+	n += binary.PutUvarint(v[n:], uint64(i%13))
+	e.Values = append([]byte(nil), v[:n]...)
+	return e
+}
+
+var sites, positions []string
+
+func init() {
+	for i := 0; i < 40; i++ {
+		sites = append(sites, fmt.Sprintf("example.com/shop/pricing.Func%d", i))
+		positions = append(positions, fmt.Sprintf("pricing/quote.go:%d", 10+i))
+	}
+}
+
+func writeLog(t testing.TB, path string, n int, opts Options) Meta {
+	t.Helper()
+	meta := Meta{ObservedPackages: []string{"example.com/shop/pricing"}, SourceHash: "sha256:abc", BuildLabel: "//shop:shop_capture"}
+	w, err := Create(path, meta, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < n; i++ {
+		e := sampleEvent(i)
+		if got := w.Append(&e); got != uint64(i+1) {
+			t.Fatalf("Append #%d returned seq %d", i, got)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return meta
+}
+
+func readAll(t testing.TB, path string) ([]Event, *Reader) {
+	t.Helper()
+	r, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []Event
+	for {
+		e, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := *e
+		c.Values = append([]byte(nil), e.Values...)
+		out = append(out, c)
+	}
+	return out, r
+}
+
+func TestRoundTrip(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		n    int
+		opts Options
+	}{
+		{"empty", 0, Options{}},
+		{"one", 1, Options{}},
+		{"small batches", 1000, Options{BatchEvents: 7}},
+		{"default", 50000, Options{}},
+		{"uncompressed", 3000, Options{Compression: Uncompressed, BatchEvents: 100}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "log.arrows")
+			meta := writeLog(t, path, tc.n, tc.opts)
+			got, r := readAll(t, path)
+			defer r.Close()
+			if len(got) != tc.n {
+				t.Fatalf("read %d events, wrote %d", len(got), tc.n)
+			}
+			for i, e := range got {
+				want := sampleEvent(i)
+				want.Seq = uint64(i + 1)
+				if !reflect.DeepEqual(e, want) {
+					t.Fatalf("event %d:\n got %+v\nwant %+v", i, e, want)
+				}
+			}
+			m := r.Meta()
+			if m.FormatVersion != FormatVersion || !reflect.DeepEqual(m.ObservedPackages, meta.ObservedPackages) ||
+				m.SourceHash != meta.SourceHash || m.BuildLabel != meta.BuildLabel || m.GoVersion == "" || m.RunID == "" || m.StartTime.IsZero() {
+				t.Errorf("meta = %+v", m)
+			}
+			if !m.Status.Closed || m.Status.Events != uint64(tc.n) || m.Status.Dropped != 0 || !m.Status.Complete() {
+				t.Errorf("status = %+v, want closed with %d events", m.Status, tc.n)
+			}
+			if tt, torn := r.Torn(); torn {
+				t.Errorf("closed log reported torn: %+v", tt)
+			}
+		})
+	}
+}
+
+func TestConcurrentAppendKeepsSeqOrder(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "log.arrows")
+	w, err := Create(path, Meta{}, Options{BatchEvents: 256, Buffers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const goroutines, per = 8, 5000
+	var wg sync.WaitGroup
+	for g := 0; g < goroutines; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			for i := 0; i < per; i++ {
+				e := Event{Stream: uint32(g), Kind: KindCallIn, Site: sites[i%len(sites)], Values: []byte{byte(g), byte(i)}}
+				w.Append(&e)
+				if i%1000 == 0 {
+					if err := w.Flush(); err != nil {
+						t.Error(err)
+					}
+				}
+			}
+		}(g)
+	}
+	wg.Wait()
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got, r := readAll(t, path)
+	defer r.Close()
+	if len(got) != goroutines*per {
+		t.Fatalf("read %d events, want %d", len(got), goroutines*per)
+	}
+	next := make([]int, goroutines)
+	for i, e := range got {
+		if e.Seq != uint64(i+1) {
+			t.Fatalf("event %d has seq %d", i, e.Seq)
+		}
+		// Each goroutine's events appear in its own program order.
+		g := int(e.Stream)
+		if int(e.Values[1]) != next[g]%256 || e.Site != sites[next[g]%len(sites)] {
+			t.Fatalf("stream %d: event %d out of order", g, next[g])
+		}
+		next[g]++
+	}
+}
+
+func TestFlushMakesEventsReadableWhileWriting(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "log.arrows")
+	w, err := Create(path, Meta{}, Options{FlushInterval: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	for i := 0; i < 10; i++ {
+		e := sampleEvent(i)
+		w.Append(&e)
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	got, r := readAll(t, path)
+	defer r.Close()
+	if len(got) != 10 {
+		t.Fatalf("read %d events after Flush, want 10", len(got))
+	}
+	if tt, torn := r.Torn(); !torn || tt.Bytes != 0 {
+		t.Errorf("open log: Torn() = %+v, %v; want torn at a batch boundary", tt, torn)
+	}
+	if st := r.Meta().Status; st.Closed || st.Events != 10 {
+		t.Errorf("status while writing = %+v", st)
+	}
+}
+
+func TestFlushIntervalWritesWithoutFlush(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "log.arrows")
+	w, err := Create(path, Meta{}, Options{FlushInterval: 10 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	e := sampleEvent(0)
+	w.Append(&e)
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		got, r := readAll(t, path)
+		r.Close()
+		if len(got) == 1 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("event not written by the flush interval")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func TestDropPolicyCountsAndMarksIncomplete(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "log.arrows")
+	w, err := Create(path, Meta{}, Options{Policy: Drop, BatchEvents: 1, Buffers: 2, MaxValueBytes: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := Event{Kind: KindCallIn, Site: "s", Values: make([]byte, 9)}
+	w.Append(&big) // oversized: dropped regardless of the policy
+	for i := 0; i < 20000; i++ {
+		e := sampleEvent(i)
+		w.Append(&e)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got, r := readAll(t, path)
+	defer r.Close()
+	st := r.Meta().Status
+	if st.Dropped == 0 || st.Complete() {
+		t.Fatalf("status %+v: want drops with a tiny buffer", st)
+	}
+	if uint64(len(got))+st.Dropped != 20001 || st.Events != uint64(len(got)) {
+		t.Fatalf("%d written + %d dropped != 20001 appended (status %+v)", len(got), st.Dropped, st)
+	}
+	if got[0].Seq == 1 {
+		t.Errorf("oversized event 1 was written")
+	}
+}
+
+func TestBlockPolicyLosesNothing(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "log.arrows")
+	w, err := Create(path, Meta{}, Options{BatchEvents: 1, Buffers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 5000; i++ {
+		e := sampleEvent(i)
+		w.Append(&e)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got, r := readAll(t, path)
+	defer r.Close()
+	st := r.Meta().Status
+	if len(got) != 5000 || st.Dropped != 0 || !st.Complete() {
+		t.Fatalf("read %d, status %+v", len(got), st)
+	}
+}
+
+func TestAppendAfterCloseIsIgnored(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "log.arrows")
+	w, err := Create(path, Meta{}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	e := sampleEvent(0)
+	if seq := w.Append(&e); seq != 0 {
+		t.Errorf("Append after Close returned %d", seq)
+	}
+	if err := w.Close(); err == nil {
+		t.Error("second Close succeeded")
+	}
+}
+
+func TestOpenErrors(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := Open(filepath.Join(dir, "missing")); err == nil || !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing file: %v", err)
+	}
+	empty := filepath.Join(dir, "empty")
+	os.WriteFile(empty, nil, 0o644)
+	if _, err := Open(empty); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("empty file: %v", err)
+	}
+	junk := filepath.Join(dir, "junk")
+	os.WriteFile(junk, []byte("this is not an arrow file at all"), 0o644)
+	if _, err := Open(junk); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("junk file: %v", err)
+	}
+}

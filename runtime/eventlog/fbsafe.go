@@ -1,0 +1,143 @@
+package eventlog
+
+import (
+	"encoding/binary"
+	"errors"
+)
+
+// A minimal, bounds-checked reader for the FlatBuffers tables of Arrow IPC
+// message headers. Arrow's own accessors trust every offset; this one lets
+// the reader check sizes before handing a message to Arrow, so that hostile
+// input fails with an error instead of a panic or a huge allocation.
+
+var errFlatbuf = errors.New("malformed message header")
+
+type fbTable struct {
+	buf []byte
+	pos int // start of the table
+	vt  int // start of its vtable
+	vl  int // vtable length in bytes
+}
+
+func fbU16(b []byte, at int) (int, bool) {
+	if at < 0 || at+2 > len(b) {
+		return 0, false
+	}
+	return int(binary.LittleEndian.Uint16(b[at:])), true
+}
+
+func fbU32(b []byte, at int) (uint32, bool) {
+	if at < 0 || at+4 > len(b) {
+		return 0, false
+	}
+	return binary.LittleEndian.Uint32(b[at:]), true
+}
+
+func fbI64(b []byte, at int) (int64, bool) {
+	if at < 0 || at+8 > len(b) {
+		return 0, false
+	}
+	return int64(binary.LittleEndian.Uint64(b[at:])), true
+}
+
+func fbTableAt(b []byte, pos int) (fbTable, error) {
+	so, ok := fbU32(b, pos)
+	if !ok {
+		return fbTable{}, errFlatbuf
+	}
+	vt := pos - int(int32(so))
+	vl, ok := fbU16(b, vt)
+	if !ok || vl < 4 || vl%2 != 0 || vt+vl > len(b) {
+		return fbTable{}, errFlatbuf
+	}
+	return fbTable{buf: b, pos: pos, vt: vt, vl: vl}, nil
+}
+
+func fbRoot(b []byte) (fbTable, error) {
+	off, ok := fbU32(b, 0)
+	if !ok || int64(off) >= int64(len(b)) {
+		return fbTable{}, errFlatbuf
+	}
+	return fbTableAt(b, int(off))
+}
+
+// field returns the absolute position of a field's value, or -1 if absent.
+func (t fbTable) field(slot int) int {
+	vo := 4 + 2*slot
+	if vo+2 > t.vl {
+		return -1
+	}
+	o, _ := fbU16(t.buf, t.vt+vo)
+	if o == 0 {
+		return -1
+	}
+	return t.pos + o
+}
+
+func (t fbTable) u8(slot int, def uint8) (uint8, error) {
+	at := t.field(slot)
+	if at < 0 {
+		return def, nil
+	}
+	if at >= len(t.buf) {
+		return 0, errFlatbuf
+	}
+	return t.buf[at], nil
+}
+
+func (t fbTable) i16(slot int, def int16) (int16, error) {
+	at := t.field(slot)
+	if at < 0 {
+		return def, nil
+	}
+	v, ok := fbU16(t.buf, at)
+	if !ok {
+		return 0, errFlatbuf
+	}
+	return int16(v), nil
+}
+
+func (t fbTable) i64(slot int, def int64) (int64, error) {
+	at := t.field(slot)
+	if at < 0 {
+		return def, nil
+	}
+	v, ok := fbI64(t.buf, at)
+	if !ok {
+		return 0, errFlatbuf
+	}
+	return v, nil
+}
+
+// table returns the sub-table of a field; ok is false if it is absent.
+func (t fbTable) table(slot int) (fbTable, bool, error) {
+	at := t.field(slot)
+	if at < 0 {
+		return fbTable{}, false, nil
+	}
+	off, ok := fbU32(t.buf, at)
+	if !ok {
+		return fbTable{}, false, errFlatbuf
+	}
+	sub, err := fbTableAt(t.buf, at+int(off))
+	return sub, err == nil, err
+}
+
+// structVector returns the start and length of a vector of fixed-size
+// structs, checked to lie inside the buffer.
+func (t fbTable) structVector(slot, size int) (start, n int, err error) {
+	at := t.field(slot)
+	if at < 0 {
+		return 0, 0, nil
+	}
+	off, ok := fbU32(t.buf, at)
+	if !ok {
+		return 0, 0, errFlatbuf
+	}
+	vec := at + int(off)
+	cnt, ok := fbU32(t.buf, vec)
+	if !ok || int64(cnt)*int64(size) > int64(len(t.buf)-vec-4) {
+		return 0, 0, errFlatbuf
+	}
+	return vec + 4, int(cnt), nil
+}

@@ -1,0 +1,219 @@
+package eventlog
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/apache/arrow/go/v15/arrow"
+)
+
+// FormatVersion is the version of the log format this package writes
+// (docs/log-format.md, "Compatibility"). Readers accept every version up to
+// their own and reject newer ones with an error that says to upgrade.
+const FormatVersion = 1
+
+// Column names, in schema order. They are part of the format.
+const (
+	ColSeq      = "seq"
+	ColStream   = "stream"
+	ColKind     = "kind"
+	ColParent   = "parent"
+	ColSite     = "site"
+	ColPos      = "pos"
+	ColRecvType = "recv_type"
+	ColRecvID   = "recv_id"
+	ColValues   = "values"
+)
+
+// Schema metadata keys (docs/log-format.md, "Schema metadata").
+const (
+	MetaFormatVersion    = "rules_capture.format_version"
+	MetaObservedPackages = "rules_capture.observed_packages" // JSON array of import paths
+	MetaSourceHash       = "rules_capture.source_hash"
+	MetaGoVersion        = "rules_capture.go_version"
+	MetaBuildLabel       = "rules_capture.build_label"
+	MetaStartTime        = "rules_capture.start_time" // RFC 3339, nanoseconds, UTC
+	MetaRunID            = "rules_capture.run_id"
+	MetaStatus           = "rules_capture.status" // fixed-width, rewritten in place while capturing
+)
+
+// Meta is the metadata of a log: who wrote it and, when read, how the
+// writing ended.
+type Meta struct {
+	FormatVersion    int      // set by the writer; as found in the file when read
+	ObservedPackages []string // import paths of the observed set
+	SourceHash       string   // hash of the observed packages' sources (computed by the build)
+	GoVersion        string   // runtime.Version() of the capturing program if empty
+	BuildLabel       string   // e.g. the Bazel label of the capture binary
+	StartTime        time.Time
+	RunID            string // random, host-independent; generated if empty
+
+	// Status is filled by the reader (the writer ignores it).
+	Status Status
+}
+
+// Status is the state of a log as last recorded by its writer. While
+// capturing, the writer rewrites it in place after every flush, so a log
+// whose writer was killed still says how far it got.
+type Status struct {
+	Closed  bool      // the writer was closed cleanly (false: still writing, or killed)
+	Events  uint64    // events written as of the last flush
+	Dropped uint64    // events dropped by the Drop policy, oversized, or lost to a write error
+	Blocked uint64    // Appends that had to wait for the writer (Block policy)
+	EndTime time.Time // time of the last flush (zero if none)
+}
+
+// Complete reports whether the log holds every event that was appended:
+// the writer was closed and dropped nothing.
+func (s Status) Complete() bool { return s.Closed && s.Dropped == 0 }
+
+// The status value has a fixed width so that the writer can overwrite it in
+// the already-written schema message without moving anything.
+const statusPrefix = "state="
+
+func formatStatus(s Status) string {
+	state := "open"
+	if s.Closed {
+		state = "done"
+	}
+	var end int64
+	if !s.EndTime.IsZero() {
+		end = s.EndTime.UnixNano()
+	}
+	return fmt.Sprintf("state=%s events=%020d dropped=%020d blocked=%020d end_unix_ns=%020d",
+		state, s.Events, s.Dropped, s.Blocked, end)
+}
+
+var statusWidth = len(formatStatus(Status{}))
+
+func parseStatus(v string) (Status, error) {
+	var s Status
+	if v == "" {
+		return s, nil
+	}
+	for _, f := range strings.Fields(v) {
+		key, val, ok := strings.Cut(f, "=")
+		if !ok {
+			return s, fmt.Errorf("malformed status field %q", f)
+		}
+		if key == "state" {
+			s.Closed = val == "done"
+			continue
+		}
+		n, err := strconv.ParseUint(val, 10, 64)
+		if err != nil {
+			return s, fmt.Errorf("malformed status field %q", f)
+		}
+		switch key {
+		case "events":
+			s.Events = n
+		case "dropped":
+			s.Dropped = n
+		case "blocked":
+			s.Blocked = n
+		case "end_unix_ns":
+			if n != 0 {
+				s.EndTime = time.Unix(0, int64(n)).UTC()
+			}
+		}
+	}
+	return s, nil
+}
+
+var (
+	kindDictType  = &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int8, ValueType: arrow.BinaryTypes.String}
+	stringDictTyp = &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}
+)
+
+// schemaFields is the fixed column list. All columns are non-nullable: an
+// absent receiver is recv_type "" and recv_id 0, an absent parent is 0.
+var schemaFields = []arrow.Field{
+	{Name: ColSeq, Type: arrow.PrimitiveTypes.Uint64},
+	{Name: ColStream, Type: arrow.PrimitiveTypes.Uint32},
+	{Name: ColKind, Type: kindDictType},
+	{Name: ColParent, Type: arrow.PrimitiveTypes.Uint64},
+	{Name: ColSite, Type: stringDictTyp},
+	{Name: ColPos, Type: stringDictTyp},
+	{Name: ColRecvType, Type: stringDictTyp},
+	{Name: ColRecvID, Type: arrow.PrimitiveTypes.Uint64},
+	{Name: ColValues, Type: arrow.BinaryTypes.Binary},
+}
+
+const (
+	colSeq = iota
+	colStream
+	colKind
+	colParent
+	colSite
+	colPos
+	colRecvType
+	colRecvID
+	colValues
+	numCols
+)
+
+func schemaFor(m Meta, st Status) *arrow.Schema {
+	pk, _ := json.Marshal(m.ObservedPackages)
+	if m.ObservedPackages == nil {
+		pk = []byte("[]")
+	}
+	keys := []string{MetaFormatVersion, MetaObservedPackages, MetaSourceHash, MetaGoVersion,
+		MetaBuildLabel, MetaStartTime, MetaRunID, MetaStatus}
+	vals := []string{strconv.Itoa(m.FormatVersion), string(pk), m.SourceHash, m.GoVersion,
+		m.BuildLabel, m.StartTime.UTC().Format(time.RFC3339Nano), m.RunID, formatStatus(st)}
+	md := arrow.NewMetadata(keys, vals)
+	return arrow.NewSchema(schemaFields, &md)
+}
+
+// checkSchema verifies that s is a rules_capture event log schema that this
+// reader understands and returns its metadata.
+func checkSchema(s *arrow.Schema) (Meta, error) {
+	var m Meta
+	md := s.Metadata()
+	vs, ok := md.GetValue(MetaFormatVersion)
+	if !ok {
+		return m, fmt.Errorf("not a rules_capture event log: schema metadata has no %q key", MetaFormatVersion)
+	}
+	v, err := strconv.Atoi(vs)
+	if err != nil || v < 1 {
+		return m, fmt.Errorf("bad %s %q", MetaFormatVersion, vs)
+	}
+	if v > FormatVersion {
+		return m, fmt.Errorf("log format version %d is newer than this reader (version %d): upgrade rules_capture to read it", v, FormatVersion)
+	}
+	m.FormatVersion = v
+	fields := s.Fields()
+	if len(fields) != len(schemaFields) {
+		return m, fmt.Errorf("schema has %d columns, format version %d has %d", len(fields), v, len(schemaFields))
+	}
+	for i, f := range fields {
+		want := schemaFields[i]
+		if f.Name != want.Name || !arrow.TypeEqual(f.Type, want.Type) {
+			return m, fmt.Errorf("schema column %d is %s %s, want %s %s", i, f.Name, f.Type, want.Name, want.Type)
+		}
+	}
+	if pk, ok := md.GetValue(MetaObservedPackages); ok && pk != "" {
+		if err := json.Unmarshal([]byte(pk), &m.ObservedPackages); err != nil {
+			return m, fmt.Errorf("bad %s: %v", MetaObservedPackages, err)
+		}
+	}
+	m.SourceHash, _ = md.GetValue(MetaSourceHash)
+	m.GoVersion, _ = md.GetValue(MetaGoVersion)
+	m.BuildLabel, _ = md.GetValue(MetaBuildLabel)
+	m.RunID, _ = md.GetValue(MetaRunID)
+	if ts, ok := md.GetValue(MetaStartTime); ok && ts != "" {
+		t, err := time.Parse(time.RFC3339Nano, ts)
+		if err != nil {
+			return m, fmt.Errorf("bad %s: %v", MetaStartTime, err)
+		}
+		m.StartTime = t
+	}
+	st, _ := md.GetValue(MetaStatus)
+	if m.Status, err = parseStatus(st); err != nil {
+		return m, fmt.Errorf("bad %s: %v", MetaStatus, err)
+	}
+	return m, nil
+}

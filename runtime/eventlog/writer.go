@@ -1,0 +1,403 @@
+package eventlog
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Backpressure says what Append does when the writer cannot keep up and
+// every batch buffer is full (docs/log-format.md, "Backpressure").
+type Backpressure uint8
+
+const (
+	// Block makes Append wait until the background writer frees a batch.
+	// Nothing is lost; the waits are counted in Status.Blocked.
+	Block Backpressure = iota
+	// Drop makes Append discard the event (it still consumes a Seq, so the
+	// gap shows where) and count it in Status.Dropped; the log is then
+	// incomplete.
+	Drop
+)
+
+// Compression of the record batch buffers.
+type Compression uint8
+
+const (
+	Zstd Compression = iota // default
+	Uncompressed
+)
+
+// Options tune a Writer. The zero value gives the documented defaults.
+type Options struct {
+	BatchEvents   int           // events per record batch (default 16384)
+	BatchBytes    int           // Values bytes per record batch before it is cut (default 4 MiB)
+	FlushInterval time.Duration // a non-empty batch is written at least this often (default 100ms)
+	Buffers       int           // batches in flight; bounds memory (default 4)
+	Policy        Backpressure  // default Block
+	Compression   Compression   // default Zstd
+	SyncOnFlush   bool          // fsync after every batch (survives power loss, not just a crash)
+	MaxValueBytes int           // larger Values are dropped and counted (default 16 MiB)
+}
+
+func (o *Options) fill() {
+	if o.BatchEvents <= 0 {
+		o.BatchEvents = 16384
+	}
+	if o.BatchEvents > maxRowsPerBatch {
+		o.BatchEvents = maxRowsPerBatch
+	}
+	if o.BatchBytes <= 0 {
+		o.BatchBytes = 4 << 20
+	}
+	if o.FlushInterval <= 0 {
+		o.FlushInterval = 100 * time.Millisecond
+	}
+	if o.Buffers < 2 {
+		o.Buffers = 4
+	}
+	if o.MaxValueBytes <= 0 || o.MaxValueBytes > maxValueBytes {
+		o.MaxValueBytes = maxValueBytes
+	}
+}
+
+// A batch stages events column by column until the encoder takes it.
+type batch struct {
+	seq      []uint64
+	stream   []uint32
+	kind     []byte
+	parent   []uint64
+	site     []string
+	pos      []string
+	recvType []string
+	recvID   []uint64
+	valOff   []int32 // len = rows+1
+	vals     []byte
+
+	upTo uint64 // every Seq <= upTo is accounted for once this batch is written
+	sync bool   // fsync after writing (Flush with SyncOnFlush)
+}
+
+func newBatch(n int) *batch {
+	b := &batch{
+		seq:      make([]uint64, 0, n),
+		stream:   make([]uint32, 0, n),
+		kind:     make([]byte, 0, n),
+		parent:   make([]uint64, 0, n),
+		site:     make([]string, 0, n),
+		pos:      make([]string, 0, n),
+		recvType: make([]string, 0, n),
+		recvID:   make([]uint64, 0, n),
+		valOff:   make([]int32, 1, n+1),
+		vals:     make([]byte, 0, 16*n),
+	}
+	return b
+}
+
+func (b *batch) rows() int { return len(b.seq) }
+
+func (b *batch) reset() {
+	b.seq = b.seq[:0]
+	b.stream = b.stream[:0]
+	b.kind = b.kind[:0]
+	b.parent = b.parent[:0]
+	clear(b.site) // do not keep callers' strings alive
+	clear(b.pos)
+	clear(b.recvType)
+	b.site = b.site[:0]
+	b.pos = b.pos[:0]
+	b.recvType = b.recvType[:0]
+	b.recvID = b.recvID[:0]
+	b.valOff = b.valOff[:1]
+	b.vals = b.vals[:0]
+	b.upTo = 0
+	b.sync = false
+}
+
+func (b *batch) add(e *Event) {
+	b.seq = append(b.seq, e.Seq)
+	b.stream = append(b.stream, e.Stream)
+	b.kind = append(b.kind, byte(e.Kind))
+	b.parent = append(b.parent, e.Parent)
+	b.site = append(b.site, e.Site)
+	b.pos = append(b.pos, e.Pos)
+	b.recvType = append(b.recvType, e.RecvType)
+	b.recvID = append(b.recvID, e.RecvID)
+	b.vals = append(b.vals, e.Values...)
+	b.valOff = append(b.valOff, int32(len(b.vals)))
+}
+
+// Writer appends events to a log file. Append is safe for concurrent use;
+// encoding, compression and I/O run on one background goroutine.
+type Writer struct {
+	opts Options
+	path string
+
+	mu      sync.Mutex
+	seq     uint64 // last assigned
+	cur     *batch // nil while waiting for a free batch
+	closed  bool
+	free    chan *batch
+	full    chan *batch
+	dropped atomic.Uint64
+	blocked atomic.Uint64
+
+	// Progress of the background goroutine, for Flush.
+	doneMu   sync.Mutex
+	doneCond *sync.Cond
+	doneSeq  uint64
+	err      error // first write error; sticky
+
+	closeOnce sync.Once
+	stopTick  chan struct{}
+	tickDone chan struct{}
+	encDone  chan struct{}
+
+	sink *sink
+}
+
+// Create starts a new log at path (truncating any file there) and writes its
+// schema, so that even a log killed before its first flush is readable.
+func Create(path string, meta Meta, opts Options) (*Writer, error) {
+	opts.fill()
+	meta.FormatVersion = FormatVersion
+	if meta.GoVersion == "" {
+		meta.GoVersion = runtime.Version()
+	}
+	if meta.StartTime.IsZero() {
+		meta.StartTime = time.Now()
+	}
+	if meta.RunID == "" {
+		var id [16]byte
+		if _, err := rand.Read(id[:]); err != nil {
+			return nil, fmt.Errorf("eventlog: run id: %w", err)
+		}
+		meta.RunID = hex.EncodeToString(id[:])
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("eventlog: %w", err)
+	}
+	s, err := newSink(f, meta, opts)
+	if err != nil {
+		f.Close()
+		os.Remove(path)
+		return nil, err
+	}
+	w := &Writer{
+		opts:     opts,
+		path:     path,
+		free:     make(chan *batch, opts.Buffers),
+		full:     make(chan *batch, opts.Buffers),
+		stopTick: make(chan struct{}),
+		tickDone: make(chan struct{}),
+		encDone:  make(chan struct{}),
+		sink:     s,
+	}
+	w.doneCond = sync.NewCond(&w.doneMu)
+	for i := 0; i < opts.Buffers-1; i++ {
+		w.free <- newBatch(opts.BatchEvents)
+	}
+	w.cur = newBatch(opts.BatchEvents)
+	go w.encodeLoop()
+	go w.tickLoop()
+	return w, nil
+}
+
+// Append records e: it assigns e.Seq (the next sequence number, which it also
+// returns) and copies e.Values; the strings are kept as they are. After Close
+// it does nothing and returns 0.
+func (w *Writer) Append(e *Event) uint64 {
+	w.mu.Lock()
+	if w.closed {
+		w.mu.Unlock()
+		return 0
+	}
+	w.seq++
+	e.Seq = w.seq
+	if len(e.Values) > w.opts.MaxValueBytes {
+		w.dropped.Add(1)
+		w.mu.Unlock()
+		return e.Seq
+	}
+	b := w.cur
+	if b == nil {
+		select {
+		case b = <-w.free:
+		default:
+			if w.opts.Policy == Drop {
+				w.dropped.Add(1)
+				w.mu.Unlock()
+				return e.Seq
+			}
+			w.blocked.Add(1)
+			b = <-w.free // holding mu: other appenders queue behind us, in Seq order
+		}
+		w.cur = b
+	}
+	b.add(e)
+	if len(b.seq) >= w.opts.BatchEvents || len(b.vals) >= w.opts.BatchBytes {
+		w.dispatchLocked(false)
+	}
+	seq := e.Seq
+	w.mu.Unlock()
+	return seq
+}
+
+// dispatchLocked hands the current batch to the encoder. w.full has room
+// for every batch, so this never blocks.
+func (w *Writer) dispatchLocked(sync bool) {
+	b := w.cur
+	if b == nil {
+		return
+	}
+	b.upTo = w.seq
+	b.sync = sync
+	w.cur = nil
+	w.full <- b
+	select {
+	case nb := <-w.free:
+		w.cur = nb
+	default:
+	}
+}
+
+// Flush returns once every event appended before the call is written to
+// the file (and fsynced with Options.SyncOnFlush), or the first write error.
+func (w *Writer) Flush() error {
+	w.mu.Lock()
+	if w.closed {
+		w.mu.Unlock()
+		return w.writeErr()
+	}
+	target := w.seq
+	// Even an empty batch is dispatched: it carries the mark up to target,
+	// which may end in dropped events that no batch would otherwise cover.
+	if w.cur == nil {
+		w.cur = <-w.free
+	}
+	w.dispatchLocked(w.opts.SyncOnFlush)
+	w.mu.Unlock()
+	w.doneMu.Lock()
+	for w.doneSeq < target && w.err == nil {
+		w.doneCond.Wait()
+	}
+	err := w.err
+	w.doneMu.Unlock()
+	return err
+}
+
+func (w *Writer) writeErr() error {
+	w.doneMu.Lock()
+	defer w.doneMu.Unlock()
+	return w.err
+}
+
+// Close flushes, writes the end-of-stream marker and the final status, and
+// closes the file. Appends after Close are ignored.
+func (w *Writer) Close() error {
+	first := false
+	w.closeOnce.Do(func() {
+		first = true
+		close(w.stopTick) // before closed is set: the ticker must not see a closed w.full
+	})
+	if !first {
+		return errors.New("eventlog: writer already closed")
+	}
+	<-w.tickDone
+	w.mu.Lock()
+	w.closed = true
+	if w.cur == nil {
+		w.cur = <-w.free
+	}
+	w.dispatchLocked(false)
+	close(w.full)
+	w.mu.Unlock()
+	<-w.encDone
+	err := w.writeErr()
+	if cerr := w.sink.close(w.status(true)); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+func (w *Writer) status(closed bool) Status {
+	return Status{
+		Closed:  closed,
+		Events:  w.sink.events,
+		Dropped: w.dropped.Load(),
+		Blocked: w.blocked.Load(),
+		EndTime: time.Now(),
+	}
+}
+
+func (w *Writer) tickLoop() {
+	defer close(w.tickDone)
+	t := time.NewTicker(w.opts.FlushInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-w.stopTick:
+			return
+		case <-t.C:
+			w.mu.Lock()
+			if !w.closed && w.cur != nil && w.cur.rows() > 0 {
+				w.dispatchLocked(false)
+			}
+			w.mu.Unlock()
+		}
+	}
+}
+
+func (w *Writer) encodeLoop() {
+	defer close(w.encDone)
+	for b := range w.full {
+		w.doneMu.Lock()
+		failed := w.err != nil
+		w.doneMu.Unlock()
+		var err error
+		if failed {
+			w.dropped.Add(uint64(b.rows()))
+		} else if b.rows() > 0 || b.sync {
+			err = w.sink.write(b, w.status(false))
+			if err != nil {
+				w.dropped.Add(uint64(b.rows()))
+			}
+		}
+		w.doneMu.Lock()
+		if err != nil && w.err == nil {
+			w.err = fmt.Errorf("eventlog: writing %s: %w", w.path, err)
+		}
+		if b.upTo > w.doneSeq {
+			w.doneSeq = b.upTo
+		}
+		w.doneCond.Broadcast()
+		w.doneMu.Unlock()
+		b.reset()
+		w.free <- b
+	}
+}
+
+// countingWriter remembers where the schema's status value landed.
+type countingWriter struct {
+	w   *bufio.Writer
+	n   int64
+	buf *bytes.Buffer // captures the first message (the schema) only
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	if c.buf != nil {
+		c.buf.Write(p)
+	}
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
