@@ -65,7 +65,7 @@ func (d *dictColumn) dictionary() arrow.Array {
 		d.arr.Release()
 	}
 	data := array.NewData(arrow.BinaryTypes.String, n, []*memory.Buffer{nil,
-		memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(d.offsets[:n+1:n+1])),
+		memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(d.offsets[: n+1 : n+1])),
 		memory.NewBufferBytes(d.data[:len(d.data):len(d.data)])}, nil, 0, 0)
 	d.arr = array.MakeFromData(data)
 	data.Release()

@@ -158,8 +158,8 @@ type Writer struct {
 
 	closeOnce sync.Once
 	stopTick  chan struct{}
-	tickDone chan struct{}
-	encDone  chan struct{}
+	tickDone  chan struct{}
+	encDone   chan struct{}
 
 	sink *sink
 }
