@@ -1,0 +1,7 @@
+//go:build amd64 || arm64
+
+package probe
+
+// getg returns an identifier of the current goroutine that is unique among
+// live goroutines: the address of its runtime g.
+func getg() uintptr

@@ -1,0 +1,717 @@
+package probe
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"reflect"
+	"sort"
+	"strings"
+	"sync"
+	"unsafe"
+
+	"github.com/rules-capture/rules_capture/runtime/eventlog"
+	"github.com/rules-capture/rules_capture/runtime/value"
+)
+
+// Environment of a replay harness child (set by `capture replay`; the rest
+// of the environment is empty: replay is hermetic).
+const (
+	EnvReplayLog    = "CAPTURE_REPLAY_LOG"
+	EnvReplayCheck  = "CAPTURE_REPLAY_CHECK"  // strict (default), returns, crash
+	EnvReplayReport = "CAPTURE_REPLAY_REPORT" // JSON report path
+)
+
+// Check levels (DESIGN §5).
+const (
+	CheckStrict  = "strict"  // every outgoing event must match
+	CheckReturns = "returns" // incall results and panics must match; outcalls must be answerable
+	CheckCrash   = "crash"   // only new or changed panics fail
+)
+
+// Report is the outcome of replaying one log, written as JSON.
+type Report struct {
+	Log        string      `json:"log"`
+	Check      string      `json:"check"`
+	Verdict    string      `json:"verdict"` // "pass" or "diverged" or "error"
+	Events     int         `json:"events"`  // events in the log
+	Replayed   int         `json:"replayed"`
+	Divergence *Divergence `json:"divergence,omitempty"`
+	Notes      []string    `json:"notes,omitempty"`
+}
+
+// Divergence is the first out-of-sync event.
+type Divergence struct {
+	Seq       uint64 `json:"seq"`    // of the expected event (0: past the end of the log)
+	Stream    uint32 `json:"stream"` // logical goroutine
+	Reason    string `json:"reason"`
+	Expected  string `json:"expected"`            // the event the log holds
+	Actual    string `json:"actual"`              // what the code did
+	Pos       string `json:"pos"`                 // original file:line where the code did it
+	Candidate string `json:"candidate,omitempty"` // closest event of the log for what the code did
+}
+
+func (d *Divergence) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "divergence at seq %d (stream %d): %s\n", d.Seq, d.Stream, d.Reason)
+	if d.Pos != "" {
+		fmt.Fprintf(&b, "  at:        %s\n", d.Pos)
+	}
+	fmt.Fprintf(&b, "  expected:  %s\n", d.Expected)
+	fmt.Fprintf(&b, "  actual:    %s\n", d.Actual)
+	if d.Candidate != "" {
+		fmt.Fprintf(&b, "  candidate: %s\n", d.Candidate)
+	}
+	return b.String()
+}
+
+type streamReplay struct {
+	id  uint32
+	idx []int // indices of the stream's events, in order
+	cur int
+
+	lastPanicMatched bool // the last incall's panic was the recorded PANIC_OUT
+}
+
+type objInfo struct {
+	id   uint64
+	name string
+}
+
+type player struct {
+	mu      sync.Mutex
+	cond    *sync.Cond
+	events  []eventlog.Event
+	streams map[uint32]*streamReplay
+	order   []uint32
+	next    int // index of the next event to release, in global order
+	level   string
+	report  Report
+	done    bool // a divergence was reported
+
+	objMu sync.Mutex
+	byID  map[uint64]reflect.Value
+	ids   map[unsafe.Pointer]objInfo
+	maxID uint64
+
+	// abort is called with the first divergence; by default it writes
+	// the report and ends the process.
+	abort func(d *Divergence)
+}
+
+var play *player
+
+func resolver() value.Resolver {
+	if replaying {
+		return play
+	}
+	return nil
+}
+
+// startReplay loads the log named by CAPTURE_REPLAY_LOG before any observed
+// package initialises, so that their init outcalls are answered from it.
+func startReplay() {
+	path := os.Getenv(EnvReplayLog)
+	if path == "" {
+		return // the harness's parent process: it only launches children
+	}
+	p, err := loadLog(path)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "replay: %v\n", err)
+		writeReport(&Report{Log: path, Verdict: "error", Notes: []string{err.Error()}})
+		os.Exit(3)
+	}
+	p.level = os.Getenv(EnvReplayCheck)
+	switch p.level {
+	case "":
+		p.level = CheckStrict
+	case CheckStrict, CheckReturns, CheckCrash:
+	default:
+		fmt.Fprintf(os.Stderr, "replay: unknown check level %q (want strict, returns or crash)\n", p.level)
+		os.Exit(3)
+	}
+	p.report.Check = p.level
+	install(p)
+}
+
+func install(p *player) {
+	play = p
+	replaying = true
+	enabled = true
+	s0 := &Stream{id: 0, replay: p.stream(0)}
+	bind(getg(), s0)
+}
+
+func loadLog(path string) (*player, error) {
+	r, err := eventlog.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	p := newPlayer()
+	p.report.Log = path
+	intern := map[string]string{}
+	in := func(s string) string {
+		if v, ok := intern[s]; ok {
+			return v
+		}
+		s = strings.Clone(s)
+		intern[s] = s
+		return s
+	}
+	for {
+		e, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("reading %s: %w", path, err)
+		}
+		c := *e
+		c.Site, c.Pos, c.RecvType = in(c.Site), in(c.Pos), in(c.RecvType)
+		c.Values = bytes.Clone(e.Values)
+		p.add(c)
+	}
+	if st := r.Meta().Status; !st.Complete() {
+		p.report.Notes = append(p.report.Notes, fmt.Sprintf("log is incomplete (closed=%v, dropped=%d): replay stops where it ends", st.Closed, st.Dropped))
+	}
+	return p, nil
+}
+
+func newPlayer() *player {
+	p := &player{
+		streams: map[uint32]*streamReplay{},
+		byID:    map[uint64]reflect.Value{},
+		ids:     map[unsafe.Pointer]objInfo{},
+	}
+	p.cond = sync.NewCond(&p.mu)
+	p.abort = p.exitOnDivergence
+	return p
+}
+
+func (p *player) add(e eventlog.Event) {
+	p.events = append(p.events, e)
+	p.stream(e.Stream).idx = append(p.stream(e.Stream).idx, len(p.events)-1)
+	p.report.Events++
+}
+
+func (p *player) stream(id uint32) *streamReplay {
+	sr, ok := p.streams[id]
+	if !ok {
+		sr = &streamReplay{id: id}
+		p.streams[id] = sr
+		p.order = append(p.order, id)
+	}
+	return sr
+}
+
+// Replay drives the log loaded at start-up: every recorded top-level incall
+// is performed, each logical goroutine on its own goroutine, boundary
+// events released in the recorded global order. It returns the report.
+func Replay() *Report {
+	p := play
+	if p == nil {
+		return &Report{Verdict: "error", Notes: []string{"no log to replay: " + EnvReplayLog + " is not set"}}
+	}
+	var wg sync.WaitGroup
+	for _, id := range p.order {
+		sr := p.streams[id]
+		if id == 0 {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s := &Stream{id: sr.id, replay: sr}
+			bind(getg(), s)
+			p.drive(s)
+		}()
+	}
+	p.drive(current()) // stream 0 on the main goroutine, after init
+	wg.Wait()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.done && p.next < len(p.events) {
+		e := &p.events[p.next]
+		p.divergeLocked(&Divergence{Seq: e.Seq, Stream: e.Stream, Reason: "the log has events that replay never reached",
+			Expected: p.describe(e), Actual: "nothing: every driven incall has returned"})
+	}
+	p.report.Replayed = p.next
+	if p.report.Verdict == "" {
+		p.report.Verdict = "pass"
+	}
+	return &p.report
+}
+
+// drive performs the top-level incalls of stream s.
+func (p *player) drive(s *Stream) {
+	sr := s.replay
+	for !p.isDone() && sr.cur < len(sr.idx) {
+		i := sr.idx[sr.cur]
+		e := &p.events[i]
+		if e.Kind != eventlog.KindCallIn || e.Parent != 0 {
+			reason := "replay can only start a logical goroutine at an incall"
+			if e.Kind == eventlog.KindCallOut {
+				reason = "outcall from a goroutine that no incall started (a goroutine started by observed code, or an observed function value called by external code): not replayed yet"
+			}
+			p.diverge(&Divergence{Seq: e.Seq, Stream: e.Stream, Reason: reason, Expected: p.describe(e), Actual: "no incall to perform"})
+			return
+		}
+		p.waitTurn(i)
+		site := lookupSite(e.Site)
+		if site == nil || site.Invoke == nil {
+			p.diverge(&Divergence{Seq: e.Seq, Stream: e.Stream, Reason: "recorded incall to a function that this build does not export (removed, renamed or unexported?)",
+				Expected: p.describe(e), Actual: "no such exported function", Candidate: p.similarSite(e.Site)})
+			return
+		}
+		s.dec = value.Decoder{Buf: e.Values, Resolver: p}
+		before := sr.cur
+		p.invoke(site, s)
+		if !p.isDone() && sr.cur == before {
+			p.diverge(&Divergence{Seq: e.Seq, Stream: e.Stream, Reason: "the incall made no boundary event (the function no longer records its call?)",
+				Expected: p.describe(e), Actual: "nothing"})
+			return
+		}
+	}
+}
+
+// invoke calls site's invoker; a panic that the log expected (PANIC_OUT)
+// ends here, as it did in the external caller.
+func (p *player) invoke(site *Site, s *Stream) {
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(abortReplay); ok {
+				return
+			}
+			if s.replay != nil && s.replay.lastPanicMatched {
+				return
+			}
+			p.diverge(&Divergence{Stream: s.id, Reason: "unexpected panic while performing an incall", Actual: fmt.Sprint(r), Pos: site.Pos})
+		}
+	}()
+	s.replay.lastPanicMatched = false
+	s.inside = false
+	s.frames = s.frames[:0]
+	site.Invoke(s)
+}
+
+// abortReplay unwinds goroutines after a divergence when abort returns
+// (tests of the player); the process normally exits first.
+type abortReplay struct{}
+
+func (p *player) isDone() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.done
+}
+
+func (p *player) waitTurn(i int) {
+	p.mu.Lock()
+	for p.next != i && !p.done {
+		p.cond.Wait()
+	}
+	done := p.done
+	p.mu.Unlock()
+	if done {
+		panic(abortReplay{})
+	}
+}
+
+func (p *player) release() {
+	p.mu.Lock()
+	p.next++
+	p.mu.Unlock()
+	p.cond.Broadcast()
+}
+
+// peek returns the next event of s's stream, waiting for its turn.
+func (p *player) peek(s *Stream, actual func() string) (int, *eventlog.Event) {
+	sr := s.replay
+	if sr == nil {
+		p.diverge(&Divergence{Stream: s.id, Reason: "boundary event on a goroutine that replay did not start (goroutines started by observed code are not replayed yet)",
+			Actual: actual(), Expected: "nothing", Pos: s.site.Pos})
+		panic(abortReplay{})
+	}
+	if sr.cur >= len(sr.idx) {
+		p.diverge(&Divergence{Stream: s.id, Reason: "the code made a boundary event after the log's last event of this goroutine",
+			Expected: "end of the stream", Actual: actual(), Pos: s.site.Pos, Candidate: p.candidate(s, sr)})
+		panic(abortReplay{})
+	}
+	i := sr.idx[sr.cur]
+	p.waitTurn(i)
+	return i, &p.events[i]
+}
+
+func (p *player) consume(s *Stream) {
+	s.replay.cur++
+	p.release()
+}
+
+func (p *player) describe(e *eventlog.Event) string {
+	vals, err := value.Render(e.Values)
+	if err != nil {
+		vals += " <" + err.Error() + ">"
+	}
+	recv := ""
+	if e.RecvType != "" {
+		recv = fmt.Sprintf(" on %s#%d", e.RecvType, e.RecvID)
+	}
+	return fmt.Sprintf("%s %s(%s)%s at %s", e.Kind, e.Site, vals, recv, e.Pos)
+}
+
+func describeActual(kind eventlog.Kind, site *Site, vals []byte) string {
+	r, err := value.Render(vals)
+	if err != nil {
+		r += " <" + err.Error() + ">"
+	}
+	name := ""
+	if site != nil {
+		name = site.Name
+	}
+	return fmt.Sprintf("%s %s(%s)", kind, name, r)
+}
+
+// candidate finds the closest event in the log for what the code did: the
+// nearest later event of the same site in the stream, else anywhere.
+func (p *player) candidate(s *Stream, sr *streamReplay) string {
+	if s.site == nil {
+		return ""
+	}
+	for j := sr.cur; j < len(sr.idx); j++ {
+		if e := &p.events[sr.idx[j]]; e.Site == s.site.Name {
+			return fmt.Sprintf("seq %d: %s", e.Seq, p.describe(e))
+		}
+	}
+	for i := range p.events {
+		if e := &p.events[i]; e.Site == s.site.Name {
+			return fmt.Sprintf("seq %d: %s", e.Seq, p.describe(e))
+		}
+	}
+	return ""
+}
+
+func (p *player) similarSite(name string) string {
+	short := name[strings.LastIndexAny(name, ".)")+1:]
+	sitesMu.RLock()
+	defer sitesMu.RUnlock()
+	var names []string
+	for n := range sites {
+		if strings.HasSuffix(n, "."+short) || strings.EqualFold(n, name) {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	if len(names) > 0 {
+		return "exported now: " + strings.Join(names, ", ")
+	}
+	return ""
+}
+
+// playerCall matches a CALL_IN or CALL_OUT made by the code.
+func playerCall(s *Stream, kind eventlog.Kind) uint64 {
+	p := play
+	actual := func() string { return describeActual(kind, s.site, s.enc.Buf) }
+	_, e := p.peek(s, actual)
+	if e.Kind != kind || e.Site != s.site.Name {
+		p.diverge(&Divergence{Seq: e.Seq, Stream: s.id, Reason: "the code made a different boundary call than the log holds",
+			Expected: p.describe(e), Actual: actual(), Pos: s.site.Pos, Candidate: p.candidate(s, s.replay)})
+		panic(abortReplay{})
+	}
+	if !bytes.Equal(e.Values, s.enc.Buf) {
+		d := &Divergence{Seq: e.Seq, Stream: s.id, Reason: "different arguments", Expected: p.describe(e), Actual: actual(), Pos: s.site.Pos}
+		lenient := (kind == eventlog.KindCallOut && p.level != CheckStrict) || (kind == eventlog.KindCallIn && p.level == CheckCrash)
+		if lenient {
+			p.note(d)
+		} else {
+			p.diverge(d)
+			panic(abortReplay{})
+		}
+	}
+	p.consume(s)
+	return e.Seq
+}
+
+// playerReturn matches the RETURN_IN of an incall.
+func playerReturn(s *Stream, fr frame) {
+	p := play
+	s.site = fr.site
+	actual := func() string { return describeActual(eventlog.KindReturnIn, fr.site, s.enc.Buf) }
+	_, e := p.peek(s, actual)
+	switch {
+	case e.Kind == eventlog.KindReturnIn && e.Parent == fr.seq:
+		if !bytes.Equal(e.Values, s.enc.Buf) {
+			d := &Divergence{Seq: e.Seq, Stream: s.id, Reason: "different results", Expected: p.describe(e), Actual: actual(), Pos: fr.site.Pos}
+			if p.level == CheckCrash {
+				p.note(d)
+			} else {
+				p.diverge(d)
+				panic(abortReplay{})
+			}
+		}
+	case e.Kind == eventlog.KindPanicOut && e.Parent == fr.seq:
+		d := &Divergence{Seq: e.Seq, Stream: s.id, Reason: "the incall returned where the capture panicked", Expected: p.describe(e), Actual: actual(), Pos: fr.site.Pos}
+		if p.level == CheckCrash {
+			p.note(d)
+		} else {
+			p.diverge(d)
+			panic(abortReplay{})
+		}
+	default:
+		p.diverge(&Divergence{Seq: e.Seq, Stream: s.id, Reason: "the incall returned before the log's next event", Expected: p.describe(e), Actual: actual(), Pos: fr.site.Pos,
+			Candidate: p.candidate(s, s.replay)})
+		panic(abortReplay{})
+	}
+	p.consume(s)
+}
+
+// playerPanic matches a panic leaving an incall (PANIC_OUT).
+func playerPanic(s *Stream, fr frame, kind eventlog.Kind, r any) {
+	p := play
+	if _, ok := r.(abortReplay); ok {
+		panic(r)
+	}
+	actual := func() string { return describeActual(kind, fr.site, s.enc.Buf) }
+	_, e := p.peek(s, actual)
+	vals, _ := value.Split(s.enc.Buf)
+	pos := ""
+	if len(vals) == 2 {
+		pos, _, _ = value.RenderOne(vals[1], 0)
+	}
+	if e.Kind != kind || e.Parent != fr.seq {
+		p.diverge(&Divergence{Seq: e.Seq, Stream: s.id, Reason: "the code panicked where the capture did not", Expected: p.describe(e), Actual: actual(), Pos: strings.Trim(pos, `"`)})
+		panic(abortReplay{})
+	}
+	want, _ := value.Split(e.Values)
+	if len(want) == 0 || len(vals) == 0 || !bytes.Equal(want[0], vals[0]) {
+		p.diverge(&Divergence{Seq: e.Seq, Stream: s.id, Reason: "different panic value", Expected: p.describe(e), Actual: actual(), Pos: strings.Trim(pos, `"`)})
+		panic(abortReplay{})
+	}
+	s.replay.lastPanicMatched = true
+	p.consume(s)
+}
+
+// playerAnswer reads the outcome of outcall frame f from the log.
+func playerAnswer(s *Stream, f int) {
+	p := play
+	fr := s.frames[f]
+	s.site = fr.site
+	_, e := p.peek(s, func() string { return "waiting for the result of " + fr.site.Name })
+	switch {
+	case e.Kind == eventlog.KindReturnOut && e.Parent == fr.seq:
+		s.dec = value.Decoder{Buf: e.Values, Resolver: p}
+		p.consume(s)
+	case e.Kind == eventlog.KindPanicIn && e.Parent == fr.seq:
+		d := value.Decoder{Buf: e.Values, Resolver: p}
+		v := value.Decode[any](&d)
+		p.consume(s)
+		s.close(f)
+		if v == nil {
+			v = errors.New("replayed panic with an undecodable value")
+		}
+		panic(v)
+	case e.Kind == eventlog.KindCallIn && e.Parent == fr.seq:
+		p.diverge(&Divergence{Seq: e.Seq, Stream: s.id, Reason: "the log holds a callback into observed code during this outcall: callbacks are not replayed yet",
+			Expected: p.describe(e), Actual: "outcall " + fr.site.Name, Pos: fr.site.Pos})
+		panic(abortReplay{})
+	default:
+		p.diverge(&Divergence{Seq: e.Seq, Stream: s.id, Reason: "the log does not answer this outcall", Expected: p.describe(e), Actual: "outcall " + fr.site.Name, Pos: fr.site.Pos})
+		panic(abortReplay{})
+	}
+}
+
+// playerDone checks that the recorded results fitted the call's results.
+func playerDone(s *Stream, fr frame) {
+	if s.dec.Err != nil || s.dec.Off != len(s.dec.Buf) {
+		p := play
+		why := "results left over"
+		if s.dec.Err != nil {
+			why = s.dec.Err.Error()
+		}
+		p.diverge(&Divergence{Stream: s.id, Reason: "the recorded results do not fit the results of " + fr.site.Name + " (signature changed?): " + why,
+			Pos: fr.site.Pos, Actual: "outcall " + fr.site.Name})
+		panic(abortReplay{})
+	}
+}
+
+func argsMismatch(s *Stream) {
+	p := play
+	why := "arguments left over"
+	if s.dec.Err != nil {
+		why = s.dec.Err.Error()
+	}
+	p.diverge(&Divergence{Stream: s.id, Reason: "the recorded arguments do not fit this build's function (signature changed?): " + why,
+		Actual: "incall " + s.site.Name, Pos: s.site.Pos})
+}
+
+func (p *player) note(d *Divergence) {
+	p.mu.Lock()
+	p.report.Notes = append(p.report.Notes, fmt.Sprintf("ignored at check level %s: %s", p.level, d.String()))
+	p.mu.Unlock()
+}
+
+func (p *player) diverge(d *Divergence) {
+	p.mu.Lock()
+	first := p.divergeLocked(d)
+	p.mu.Unlock()
+	p.cond.Broadcast()
+	if first {
+		p.abort(d)
+	}
+}
+
+func (p *player) divergeLocked(d *Divergence) bool {
+	if p.done {
+		return false
+	}
+	p.done = true
+	p.report.Verdict = "diverged"
+	p.report.Divergence = d
+	p.report.Replayed = p.next
+	return true
+}
+
+func (p *player) exitOnDivergence(d *Divergence) {
+	fmt.Fprint(os.Stderr, d.String())
+	p.mu.Lock()
+	r := p.report
+	p.mu.Unlock()
+	writeReport(&r)
+	os.Exit(1)
+}
+
+func writeReport(r *Report) {
+	path := os.Getenv(EnvReplayReport)
+	if path == "" {
+		return
+	}
+	b, _ := json.MarshalIndent(r, "", "  ")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		fmt.Fprintf(os.Stderr, "replay: writing the report: %v\n", err)
+	}
+}
+
+// Main is the body of a replay harness: run by the parent with log paths it
+// replays each in a child process; run as a child it replays its log.
+// It returns the process exit code.
+func Main() int {
+	if play == nil {
+		fmt.Fprintln(os.Stderr, "replay: "+EnvReplayLog+" is not set (run the harness through `capture replay`)")
+		return 2
+	}
+	r := Replay()
+	writeReport(r)
+	if r.Verdict != "pass" {
+		if r.Divergence != nil {
+			fmt.Fprint(os.Stderr, r.Divergence.String())
+		}
+		return 1
+	}
+	return 0
+}
+
+// Value resolution in replay: log object IDs bound to replay objects.
+
+func (p *player) ID(ptr unsafe.Pointer, name string, _ bool) (uint64, bool, string) {
+	p.objMu.Lock()
+	defer p.objMu.Unlock()
+	if o, ok := p.ids[ptr]; ok {
+		return o.id, false, o.name
+	}
+	p.maxID++
+	p.ids[ptr] = objInfo{p.maxID, name}
+	return p.maxID, true, name
+}
+
+func (p *player) Object(id uint64) (reflect.Value, bool) {
+	p.objMu.Lock()
+	defer p.objMu.Unlock()
+	v, ok := p.byID[id]
+	return v, ok
+}
+
+func (p *player) Bind(id uint64, v reflect.Value, name string) {
+	p.objMu.Lock()
+	defer p.objMu.Unlock()
+	p.bindLocked(id, v, name)
+}
+
+func (p *player) bindLocked(id uint64, v reflect.Value, name string) {
+	p.byID[id] = v
+	if k := identity(v); k != nil {
+		p.ids[k] = objInfo{id, name}
+	}
+	if id > p.maxID {
+		p.maxID = id
+	}
+}
+
+func identity(v reflect.Value) unsafe.Pointer {
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Chan, reflect.Map, reflect.UnsafePointer, reflect.Func:
+		return v.UnsafePointer()
+	case reflect.Interface:
+		if v.IsNil() {
+			return nil
+		}
+		return identity(v.Elem())
+	}
+	return nil
+}
+
+func (p *player) Ref(id uint64, name string, t reflect.Type) (reflect.Value, error) {
+	p.objMu.Lock()
+	defer p.objMu.Unlock()
+	if v, ok := p.byID[id]; ok {
+		if v.Type().AssignableTo(t) {
+			return v, nil
+		}
+		if v.Kind() == reflect.Interface && v.Elem().Type().AssignableTo(t) {
+			return v.Elem(), nil
+		}
+	}
+	v, err := placeholder(name, t)
+	if err != nil {
+		return reflect.Value{}, err
+	}
+	p.bindLocked(id, v, name)
+	return v, nil
+}
+
+// placeholder makes a stand-in for a recorded reference: every use of it by
+// observed code is intercepted, so its state never matters.
+func placeholder(name string, t reflect.Type) (reflect.Value, error) {
+	switch t.Kind() {
+	case reflect.Pointer:
+		return reflect.New(t.Elem()), nil
+	case reflect.Map:
+		return reflect.MakeMap(t), nil
+	case reflect.Chan:
+		return reflect.MakeChan(reflect.ChanOf(reflect.BothDir, t.Elem()), 0).Convert(t), nil
+	case reflect.Func:
+		return reflect.MakeFunc(t, func([]reflect.Value) []reflect.Value {
+			panic("replay: observed code called a function value from the log (" + name + "): not replayed yet")
+		}), nil
+	case reflect.UnsafePointer:
+		return reflect.ValueOf(unsafe.Pointer(new(byte))), nil
+	case reflect.Interface:
+		if dyn, ok := value.LookupType(name); ok && dyn.Implements(t) {
+			if dyn.Kind() == reflect.Pointer {
+				return reflect.New(dyn.Elem()), nil
+			}
+			return reflect.New(dyn).Elem(), nil
+		}
+		placeholdersMu.RLock()
+		mk := placeholders[t]
+		placeholdersMu.RUnlock()
+		if mk != nil {
+			return mk(), nil
+		}
+		if t.NumMethod() == 0 {
+			return reflect.ValueOf(&Ref{Type: name}), nil
+		}
+	}
+	return reflect.Value{}, fmt.Errorf("replay cannot make a stand-in of %s for a recorded %s: register the type (docs/annotations.md)", value.TypeName(t), name)
+}

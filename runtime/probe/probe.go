@@ -1,0 +1,416 @@
+// Package probe is the API that instrumented code calls: the only package of
+// rules_capture that generated code imports. It keeps, per goroutine, the
+// stream of boundary events, and hands each event to the recorder (capture)
+// or the player (replay).
+//
+// The generated code for an exported function of the observed set looks like
+//
+//	func Add(a int, b int) int {
+//		s := probe.In(&_capture_site_0)
+//		if s == nil { // capture off, or called from observed code
+//			return _capture_Add(a, b)
+//		}
+//		s.Int(int64(a))
+//		s.Int(int64(b))
+//		f := s.Call()
+//		defer s.Recover(f)
+//		r0 := _capture_Add(a, b)
+//		s.Int(int64(r0))
+//		s.Return(f)
+//		return r0
+//	}
+//
+// and an outcall goes through a helper generated per call site that records
+// the call and its results (capture) or answers it from the log (replay).
+package probe
+
+import (
+	"fmt"
+	"os"
+	"reflect"
+	"runtime"
+	"strings"
+	"unsafe"
+
+	"github.com/rules-capture/rules_capture/runtime/eventlog"
+	"github.com/rules-capture/rules_capture/runtime/value"
+)
+
+// enabled is true while capture or replay is active. With capture switched
+// off (CAPTURE=off) every probe costs this one predictable branch.
+var enabled bool
+
+// replaying is true in a replay harness.
+var replaying bool
+
+// A Site is one probe location: an exported function or method of the
+// observed set (incall), or a call site of external code (outcall).
+type Site struct {
+	Name string // e.g. "example.com/calc.Add", "(*example.com/calc.Acc).Add", "time.Now"
+	Pos  string // original source position, "calc/add.go:12"
+
+	// Invoke performs the incall in replay: it decodes the arguments (and
+	// receiver) from s and calls the exported function. Incall sites only.
+	Invoke func(s *Stream)
+
+	// Exit marks outcalls that end the process (os.Exit, log.Fatal): the
+	// log is closed before the call.
+	Exit bool
+}
+
+// frame is an open boundary call of a stream.
+type frame struct {
+	seq    uint64 // of its CALL_* event (the log's Seq in replay)
+	site   *Site
+	kind   eventlog.Kind // KindCallIn or KindCallOut
+	inside bool          // the stream's inside flag before the call
+}
+
+// A Stream is the boundary state of one logical goroutine.
+type Stream struct {
+	id     uint32
+	inside bool // executing observed code
+	frames []frame
+
+	site     *Site // of the event being built
+	recvType string
+	recvID   uint64
+	enc      value.Encoder // values of the event being built
+	dec      value.Decoder // replay: values being read (args of a driven incall, results of an answered outcall)
+	ev       eventlog.Event
+
+	replay *streamReplay
+}
+
+// In starts an incall at site: nil if capture is off or the caller is
+// observed code (a call inside the observed set is not a boundary event).
+func In(site *Site) *Stream {
+	if !enabled {
+		return nil
+	}
+	return in(site)
+}
+
+func in(site *Site) *Stream {
+	s := current()
+	if s.inside {
+		return nil
+	}
+	s.begin(site)
+	return s
+}
+
+// Out starts an outcall at site: nil if capture is off or the calling
+// goroutine is not executing observed code (code shared by observed and
+// external callers).
+func Out(site *Site) *Stream {
+	if !enabled {
+		return nil
+	}
+	return out(site)
+}
+
+func out(site *Site) *Stream {
+	s := current()
+	if !s.inside {
+		if s.id != 0 && len(s.frames) == 0 && !replaying {
+			// A goroutine never seen at an incall runs observed code: one
+			// started by observed code, or a function value of the observed
+			// set called by external code. Record it in its own stream.
+			s.inside = true
+		} else if !replaying {
+			return nil
+		}
+	}
+	s.begin(site)
+	return s
+}
+
+func (s *Stream) begin(site *Site) {
+	s.site = site
+	s.recvType = ""
+	s.recvID = 0
+	s.enc.Buf = s.enc.Buf[:0]
+}
+
+// Replaying reports whether outcalls are answered from the log.
+func (s *Stream) Replaying() bool { return replaying }
+
+// Int appends a signed integer value.
+func (s *Stream) Int(v int64) { s.enc.Buf = value.AppendInt(s.enc.Buf, v) }
+
+// Uint appends an unsigned integer value.
+func (s *Stream) Uint(v uint64) { s.enc.Buf = value.AppendUint(s.enc.Buf, v) }
+
+// Float appends a float value.
+func (s *Stream) Float(v float64) { s.enc.Buf = value.AppendFloat(s.enc.Buf, v) }
+
+// Bool appends a boolean value.
+func (s *Stream) Bool(v bool) { s.enc.Buf = value.AppendBool(s.enc.Buf, v) }
+
+// String appends a string value.
+func (s *Stream) String(v string) { s.enc.Buf = value.AppendString(s.enc.Buf, v) }
+
+// Bytes appends a byte slice value.
+func (s *Stream) Bytes(v []byte) { s.enc.Buf = value.AppendBytes(s.enc.Buf, v) }
+
+// Error appends an error value (chain, sentinels, registered types).
+func (s *Stream) Error(err error) {
+	s.enc.Objects = objectTable()
+	s.enc.EncodeError(err)
+}
+
+// Encode appends v, of static type T, by reflection.
+func Encode[T any](s *Stream, v T) {
+	s.enc.Objects = objectTable()
+	value.Encode(&s.enc, v)
+}
+
+// Recv appends the receiver of a method call, of static type T, and notes
+// its dynamic type and object ID for the event's receiver columns.
+func Recv[T any](s *Stream, v T) {
+	s.enc.Objects = objectTable()
+	start := len(s.enc.Buf)
+	value.Encode(&s.enc, v)
+	rv := reflect.ValueOf(&v).Elem()
+	if rv.Kind() == reflect.Interface && !rv.IsNil() {
+		rv = rv.Elem()
+	}
+	if rv.IsValid() {
+		s.recvType = value.TypeName(rv.Type())
+	}
+	// The ID was assigned by the encoding just written.
+	if name, id, ok := value.RefOf(s.enc.Buf[start:]); ok {
+		s.recvType, s.recvID = name, id
+	}
+}
+
+// Call emits the CALL_IN or CALL_OUT event of the call begun by In or Out
+// and returns its frame index for Return and Recover.
+func (s *Stream) Call() int {
+	kind := eventlog.KindCallOut
+	if !s.inside {
+		kind = eventlog.KindCallIn
+	}
+	var seq uint64
+	if replaying {
+		seq = playerCall(s, kind)
+	} else {
+		seq = s.emit(kind, s.parent())
+	}
+	s.frames = append(s.frames, frame{seq: seq, site: s.site, kind: kind, inside: s.inside})
+	s.inside = kind == eventlog.KindCallIn
+	s.enc.Buf = s.enc.Buf[:0]
+	return len(s.frames) - 1
+}
+
+func (s *Stream) parent() uint64 {
+	if n := len(s.frames); n > 0 {
+		return s.frames[n-1].seq
+	}
+	return 0
+}
+
+// Return emits the RETURN_IN or RETURN_OUT event of frame f with the values
+// appended since Call.
+func (s *Stream) Return(f int) {
+	fr := s.close(f)
+	if replaying {
+		playerReturn(s, fr)
+	} else {
+		s.emitFor(fr, returnKind(fr.kind))
+	}
+	s.enc.Buf = s.enc.Buf[:0]
+}
+
+func returnKind(call eventlog.Kind) eventlog.Kind {
+	if call == eventlog.KindCallIn {
+		return eventlog.KindReturnIn
+	}
+	return eventlog.KindReturnOut
+}
+
+// close pops frame f (and any frame above it left open by runtime.Goexit)
+// and restores the stream's inside flag.
+func (s *Stream) close(f int) frame {
+	if f >= len(s.frames) {
+		return frame{}
+	}
+	fr := s.frames[f]
+	s.frames = s.frames[:f]
+	s.inside = fr.inside
+	return fr
+}
+
+// Recover, deferred right after Call, records a panic that ends frame f
+// (PANIC_OUT for an incall, PANIC_IN for an outcall) and re-panics with the
+// same value. After a normal Return it does nothing.
+func (s *Stream) Recover(f int) {
+	if f >= len(s.frames) {
+		return // returned normally
+	}
+	r := recover()
+	if r == nil {
+		// runtime.Goexit: no panic value, the frame just ends.
+		s.close(f)
+		return
+	}
+	fr := s.close(f)
+	s.enc.Objects = objectTable()
+	s.enc.Buf = s.enc.Buf[:0]
+	encodePanic(&s.enc, r)
+	s.enc.Buf = value.AppendString(s.enc.Buf, panicPosition())
+	kind := eventlog.KindPanicOut
+	if fr.kind == eventlog.KindCallOut {
+		kind = eventlog.KindPanicIn
+	}
+	s.site = fr.site
+	if replaying {
+		playerPanic(s, fr, kind, r)
+	} else {
+		s.emitFor(fr, kind)
+		if kind == eventlog.KindPanicOut {
+			flush() // the panic may end the process
+		}
+	}
+	s.enc.Buf = s.enc.Buf[:0]
+	panic(r)
+}
+
+func encodePanic(e *value.Encoder, r any) {
+	if err, ok := r.(error); ok {
+		e.EncodeError(err)
+		return
+	}
+	value.Encode[any](e, r)
+}
+
+// panicPosition is the file:line where the panic being recovered was
+// raised, in the original source (the transform's //line directives map it).
+func panicPosition() string {
+	var pcs [32]uintptr
+	n := runtime.Callers(3, pcs[:])
+	frames := runtime.CallersFrames(pcs[:n])
+	afterPanic := false
+	for {
+		fr, more := frames.Next()
+		if fr.Function == "runtime.gopanic" {
+			afterPanic = true
+		} else if afterPanic && !strings.HasPrefix(fr.Function, "runtime.") {
+			return shortPos(fr.File, fr.Line)
+		}
+		if !more {
+			return ""
+		}
+	}
+}
+
+func shortPos(file string, line int) string {
+	// Keep the last two path elements: positions must not depend on where
+	// the source was checked out.
+	if i := strings.LastIndexByte(file, '/'); i >= 0 {
+		if j := strings.LastIndexByte(file[:i], '/'); j >= 0 {
+			file = file[j+1:]
+		}
+	}
+	return fmt.Sprintf("%s:%d", file, line)
+}
+
+// emit writes an event of the site being built (capture).
+func (s *Stream) emit(kind eventlog.Kind, parent uint64) uint64 {
+	s.ev = eventlog.Event{
+		Stream:   s.id,
+		Kind:     kind,
+		Parent:   parent,
+		Site:     s.site.Name,
+		Pos:      s.site.Pos,
+		RecvType: s.recvType,
+		RecvID:   s.recvID,
+		Values:   s.enc.Buf,
+	}
+	if s.site.Exit && kind == eventlog.KindCallOut {
+		seq := rec.append(&s.ev)
+		closeLog()
+		return seq
+	}
+	return rec.append(&s.ev)
+}
+
+func (s *Stream) emitFor(fr frame, kind eventlog.Kind) {
+	if fr.site != nil {
+		s.site = fr.site
+	}
+	s.recvType, s.recvID = "", 0
+	s.emit(kind, fr.seq)
+}
+
+// Decoder returns the decoder of the values being read in replay: the
+// arguments of a driven incall or the results of an answered outcall.
+func (s *Stream) Decoder() *value.Decoder { return &s.dec }
+
+// Decode reads the next replayed value as a T.
+func Decode[T any](s *Stream) T {
+	s.dec.Resolver = resolver()
+	v := value.Decode[T](&s.dec)
+	return v
+}
+
+// DecodeInt reads the next replayed signed integer.
+func (s *Stream) DecodeInt() int64 { return s.dec.Int() }
+
+// DecodeUint reads the next replayed unsigned integer.
+func (s *Stream) DecodeUint() uint64 { return s.dec.Uint() }
+
+// DecodeFloat reads the next replayed float.
+func (s *Stream) DecodeFloat() float64 { return s.dec.Float() }
+
+// DecodeBool reads the next replayed boolean.
+func (s *Stream) DecodeBool() bool { return s.dec.Bool() }
+
+// DecodeString reads the next replayed string.
+func (s *Stream) DecodeString() string { return s.dec.String() }
+
+// DecodeBytes reads the next replayed byte slice.
+func (s *Stream) DecodeBytes() []byte { return s.dec.Bytes() }
+
+// DecodeError reads the next replayed error.
+func (s *Stream) DecodeError() error {
+	s.dec.Resolver = resolver()
+	return s.dec.DecodeError()
+}
+
+// Answer, in replay, reads the recorded outcome of outcall frame f: the
+// results, read next with the Decode methods, or the recorded panic, raised
+// again here.
+func (s *Stream) Answer(f int) { playerAnswer(s, f) }
+
+// Done ends outcall frame f after its results were read in replay.
+func (s *Stream) Done(f int) {
+	fr := s.close(f)
+	playerDone(s, fr)
+}
+
+// Observed reports whether x's dynamic type belongs to the observed set,
+// so that an interface method call on it is a call inside the set, not an
+// outcall.
+func Observed(x any) bool {
+	if x == nil {
+		return false
+	}
+	t := reflect.TypeOf(x)
+	if t.Kind() == reflect.Pointer && t.Name() == "" {
+		t = t.Elem()
+	}
+	return value.IsObservedType(t)
+}
+
+// ptrOf is the data word of an interface, used as an identity key.
+func ptrOf(x any) unsafe.Pointer {
+	return (*[2]unsafe.Pointer)(unsafe.Pointer(&x))[1]
+}
+
+var _ = ptrOf
+
+func warnf(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "rules_capture: "+format+"\n", args...)
+}

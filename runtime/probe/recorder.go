@@ -1,0 +1,226 @@
+package probe
+
+import (
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+	"unsafe"
+	"weak"
+
+	"github.com/rules-capture/rules_capture/runtime/eventlog"
+	"github.com/rules-capture/rules_capture/runtime/value"
+)
+
+// Environment variables read by a capture build (docs/boundary-model.md).
+const (
+	EnvCapture = "CAPTURE"     // "off" switches capture off at run time
+	EnvDir     = "CAPTURE_DIR" // directory for logs (default: ./capture-logs, else the temp dir)
+	EnvLog     = "CAPTURE_LOG" // exact log path (used by `capture test`, one log per test)
+	EnvLabel   = "CAPTURE_BUILD_LABEL"
+)
+
+// buildMode is set by the replay harness's linker flags
+// (-X github.com/rules-capture/rules_capture/runtime/probe.buildMode=replay).
+var buildMode = "capture"
+
+// recorder writes the events of a capture through the event log.
+type recorder struct {
+	mu     sync.Mutex // guards w's lifetime (close)
+	w      *eventlog.Writer
+	closed atomic.Bool
+	path   string
+}
+
+var rec recorder
+
+// sink receives events instead of a log file (tests of this package).
+var sink func(e *eventlog.Event) uint64
+
+func (r *recorder) append(e *eventlog.Event) uint64 {
+	if sink != nil {
+		return sink(e)
+	}
+	if r.closed.Load() {
+		return 0
+	}
+	return r.w.Append(e)
+}
+
+func init() {
+	if buildMode == "replay" {
+		startReplay()
+		return
+	}
+	if os.Getenv(EnvCapture) == "off" {
+		return
+	}
+	startCapture()
+}
+
+func startCapture() {
+	path := os.Getenv(EnvLog)
+	if path == "" {
+		path = defaultLogPath()
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		warnf("capture disabled: cannot create the log directory: %v (set %s to a writable directory)", err, EnvDir)
+		return
+	}
+	meta := eventlog.Meta{
+		BuildLabel:       os.Getenv(EnvLabel),
+		StartTime:        time.Now().UTC(),
+		GoVersion:        runtime.Version(),
+	}
+	meta.ObservedPackages = splitList(observedList)
+	meta.SourceHash = sourceHash
+	w, err := eventlog.Create(path, meta, eventlog.Options{})
+	if err != nil {
+		warnf("capture disabled: %v (set %s or %s)", err, EnvDir, EnvLog)
+		return
+	}
+	rec.w = w
+	rec.path = path
+	enabled = true
+	handleSignals()
+}
+
+// observedList and sourceHash are set by the front end's linker flags:
+// comma-separated import paths of the observed set and a hash of their
+// sources, written into the log's metadata.
+var (
+	observedList string
+	sourceHash   string
+)
+
+func splitList(list string) []string {
+	var out []string
+	start := 0
+	for i := 0; i <= len(list); i++ {
+		if i == len(list) || list[i] == ',' {
+			if i > start {
+				out = append(out, list[start:i])
+			}
+			start = i + 1
+		}
+	}
+	return out
+}
+
+func defaultLogPath() string {
+	dir := os.Getenv(EnvDir)
+	if dir == "" {
+		dir = "capture-logs"
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			dir = filepath.Join(os.TempDir(), "rules_capture")
+		}
+	}
+	prog := filepath.Base(os.Args[0])
+	return filepath.Join(dir, prog+"-"+time.Now().UTC().Format("20060102T150405.000000000")+"-"+strconv.Itoa(os.Getpid())+".arrow")
+}
+
+// flush makes everything recorded so far durable (before a panic may end
+// the process).
+func flush() {
+	if rec.w != nil && !rec.closed.Load() {
+		_ = rec.w.Flush()
+	}
+}
+
+// closeLog closes the log: before os.Exit or log.Fatal from observed code,
+// on SIGINT/SIGTERM, and from Close. Later events are dropped.
+func closeLog() {
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if rec.w == nil || rec.closed.Swap(true) {
+		return
+	}
+	if err := rec.w.Close(); err != nil {
+		warnf("closing the log %s: %v", rec.path, err)
+	}
+}
+
+// Close ends capture and closes the log. The front end injects a deferred
+// call into main and into test binaries; programs may call it too.
+func Close() {
+	if replaying {
+		return
+	}
+	enabled = false
+	closeLog()
+}
+
+// Exit closes the log and exits: the front end rewrites os.Exit in main
+// packages to it.
+func Exit(code int) {
+	Close()
+	os.Exit(code)
+}
+
+// LogPath returns the path of the log being written ("" if none).
+func LogPath() string { return rec.path }
+
+func handleSignals() {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM)
+	go func() {
+		sig := <-ch
+		closeLog()
+		// Let the signal do what it would have done without us.
+		signal.Stop(ch)
+		if p, err := os.FindProcess(os.Getpid()); err == nil {
+			_ = p.Signal(sig)
+		}
+	}()
+}
+
+// objects is the capture's object ID table: keyed by weak pointers, so it
+// never keeps an object alive; an entry goes when its object is collected.
+type objects struct {
+	mu    sync.Mutex
+	ids   map[weak.Pointer[byte]]uint64
+	code  map[uintptr]uint64 // function code pointers (not heap objects)
+	next  uint64
+	alive atomic.Int64
+}
+
+var captureObjects = &objects{ids: map[weak.Pointer[byte]]uint64{}, code: map[uintptr]uint64{}}
+
+func (o *objects) ID(p unsafe.Pointer, name string, isWeak bool) (uint64, bool, string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if !isWeak {
+		if id, ok := o.code[uintptr(p)]; ok {
+			return id, false, name
+		}
+		o.next++
+		o.code[uintptr(p)] = o.next
+		return o.next, true, name
+	}
+	w := weak.Make((*byte)(p))
+	if id, ok := o.ids[w]; ok {
+		return id, false, name
+	}
+	o.next++
+	o.ids[w] = o.next
+	o.alive.Add(1)
+	runtime.AddCleanup((*byte)(p), func(w weak.Pointer[byte]) {
+		o.mu.Lock()
+		delete(o.ids, w)
+		o.mu.Unlock()
+		o.alive.Add(-1)
+	}, w)
+	return o.next, true, name
+}
+
+func objectTable() value.Objects {
+	if replaying {
+		return play
+	}
+	return captureObjects
+}

@@ -1,0 +1,87 @@
+package probe
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+// Each goroutine that crosses the boundary has a *Stream, found by its g
+// address in a lock-free open-addressing table (entries are never removed:
+// the runtime reuses g structures, so the table is bounded by the peak number
+// of goroutines; a reused g inherits a stream whose previous goroutine has
+// finished, which keeps that stream's events in order).
+const tableBits = 14
+
+type slot struct {
+	g uintptr // 0: empty; written once under tableMu, then read atomically
+	s atomic.Pointer[Stream]
+}
+
+var (
+	table    [1 << tableBits]slot
+	tableMu  sync.Mutex
+	overflow map[uintptr]*Stream // when the table is full (guarded by tableMu)
+
+	nextStream atomic.Uint32 // stream IDs; 0 is package initialisation
+)
+
+func hashG(g uintptr) uintptr {
+	g ^= g >> 17
+	g *= 0x9E3779B97F4A7C15 & (^uintptr(0))
+	return g >> 7
+}
+
+// current returns the calling goroutine's stream, creating it on first use.
+func current() *Stream {
+	g := getg()
+	mask := uintptr(len(table) - 1)
+	for i, n := hashG(g)&mask, 0; n < 8; i, n = (i+1)&mask, n+1 {
+		sl := &table[i]
+		switch atomic.LoadUintptr(&sl.g) {
+		case g:
+			if s := sl.s.Load(); s != nil {
+				return s
+			}
+		case 0:
+			return newStream(g)
+		}
+	}
+	return newStream(g)
+}
+
+// bind makes s the stream of goroutine g (replay's drivers, stream 0).
+func bind(g uintptr, s *Stream) {
+	tableMu.Lock()
+	defer tableMu.Unlock()
+	mask := uintptr(len(table) - 1)
+	for i, n := hashG(g)&mask, 0; n < 8; i, n = (i+1)&mask, n+1 {
+		sl := &table[i]
+		switch atomic.LoadUintptr(&sl.g) {
+		case g:
+			sl.s.Store(s)
+			return
+		case 0:
+			sl.s.Store(s)
+			atomic.StoreUintptr(&sl.g, g)
+			return
+		}
+	}
+	if overflow == nil {
+		overflow = map[uintptr]*Stream{}
+	}
+	overflow[g] = s
+}
+
+func newStream(g uintptr) *Stream {
+	tableMu.Lock()
+	if s, ok := overflow[g]; ok {
+		tableMu.Unlock()
+		return s
+	}
+	tableMu.Unlock()
+	// A goroutine seen first inside observed code (an outcall from a
+	// goroutine replay does not know) or at an incall: a new stream.
+	s := &Stream{id: nextStream.Add(1)}
+	bind(g, s)
+	return s
+}

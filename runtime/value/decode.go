@@ -1,0 +1,557 @@
+package value
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"reflect"
+	"strings"
+	"time"
+)
+
+// Resolver gives replay's objects for the object IDs in a log.
+type Resolver interface {
+	// Ref returns the object bound to id, or a new placeholder for it whose
+	// type is t (a pointer, chan, func or interface type) and whose recorded
+	// type name is name.
+	Ref(id uint64, name string, t reflect.Type) (reflect.Value, error)
+	// Object returns the replay object bound to id, if any.
+	Object(id uint64) (reflect.Value, bool)
+	// Bind binds id to v (a pointer to an observed type).
+	Bind(id uint64, v reflect.Value, name string)
+}
+
+// A Decoder reads encoded values from Buf in order. The first problem is
+// kept in Err; after it every read returns zero values.
+type Decoder struct {
+	Buf      []byte
+	Off      int
+	Resolver Resolver
+	Err      error
+}
+
+func (d *Decoder) fail(format string, args ...any) {
+	if d.Err == nil {
+		d.Err = fmt.Errorf("%w at byte %d: %s", ErrCorrupt, d.Off, fmt.Sprintf(format, args...))
+	}
+}
+
+func (d *Decoder) byte() byte {
+	if d.Err != nil {
+		return 0
+	}
+	if d.Off >= len(d.Buf) {
+		d.fail("unexpected end of values")
+		return 0
+	}
+	b := d.Buf[d.Off]
+	d.Off++
+	return b
+}
+
+func (d *Decoder) peek() byte {
+	if d.Err != nil || d.Off >= len(d.Buf) {
+		return 0xff
+	}
+	return d.Buf[d.Off]
+}
+
+func (d *Decoder) uvarint() uint64 {
+	if d.Err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(d.Buf[d.Off:])
+	if n <= 0 {
+		d.fail("bad uvarint")
+		return 0
+	}
+	d.Off += n
+	return v
+}
+
+func (d *Decoder) varint() int64 {
+	if d.Err != nil {
+		return 0
+	}
+	v, n := binary.Varint(d.Buf[d.Off:])
+	if n <= 0 {
+		d.fail("bad varint")
+		return 0
+	}
+	d.Off += n
+	return v
+}
+
+func (d *Decoder) raw(n uint64) []byte {
+	if d.Err != nil {
+		return nil
+	}
+	if n > uint64(len(d.Buf)-d.Off) {
+		d.fail("length %d beyond end of values", n)
+		return nil
+	}
+	b := d.Buf[d.Off : d.Off+int(n)]
+	d.Off += int(n)
+	return b
+}
+
+func (d *Decoder) name() string { return string(d.raw(d.uvarint())) }
+
+// count reads a length that must be plausible for the bytes left: every
+// element takes at least one byte, so a hostile length cannot make replay
+// allocate more than the log holds.
+func (d *Decoder) count() int {
+	n := d.uvarint()
+	if n > uint64(len(d.Buf)-d.Off) {
+		d.fail("count %d beyond end of values", n)
+		return 0
+	}
+	return int(n)
+}
+
+func (d *Decoder) expect(tag byte) bool {
+	got := d.byte()
+	if d.Err != nil {
+		return false
+	}
+	if got != tag {
+		d.Off--
+		d.fail("found %s where %s was expected", tagName(got), tagName(tag))
+		return false
+	}
+	return true
+}
+
+// Int reads a signed integer.
+func (d *Decoder) Int() int64 {
+	if !d.expect(TagInt) {
+		return 0
+	}
+	return d.varint()
+}
+
+// Uint reads an unsigned integer.
+func (d *Decoder) Uint() uint64 {
+	if !d.expect(TagUint) {
+		return 0
+	}
+	return d.uvarint()
+}
+
+// Float reads a float.
+func (d *Decoder) Float() float64 {
+	if !d.expect(TagFloat) {
+		return 0
+	}
+	return math.Float64frombits(binary.LittleEndian.Uint64(d.raw(8)))
+}
+
+// Bool reads a boolean.
+func (d *Decoder) Bool() bool {
+	switch t := d.byte(); t {
+	case TagTrue:
+		return true
+	case TagFalse:
+		return false
+	default:
+		if d.Err == nil {
+			d.Off--
+			d.fail("found %s where a bool was expected", tagName(t))
+		}
+		return false
+	}
+}
+
+// String reads a string.
+func (d *Decoder) String() string {
+	if !d.expect(TagString) {
+		return ""
+	}
+	return d.name()
+}
+
+// Bytes reads a byte slice (nil stays nil).
+func (d *Decoder) Bytes() []byte {
+	if d.peek() == TagNil {
+		d.Off++
+		return nil
+	}
+	if !d.expect(TagBytes) {
+		return nil
+	}
+	return append([]byte{}, d.raw(d.uvarint())...)
+}
+
+// Skip skips one value.
+func (d *Decoder) Skip() {
+	var sink strings.Builder
+	render(&sink, d, 0)
+}
+
+// Decode reads one value into a value of type T.
+func Decode[T any](d *Decoder) T {
+	var v T
+	d.DecodeValue(reflect.ValueOf(&v).Elem())
+	return v
+}
+
+// DecodeValue reads one value into the settable v.
+func (d *Decoder) DecodeValue(v reflect.Value) { d.decode(v, 0) }
+
+// DecodeError reads an error.
+func (d *Decoder) DecodeError() error {
+	var err error
+	d.decode(reflect.ValueOf(&err).Elem(), 0)
+	return err
+}
+
+func (d *Decoder) decode(v reflect.Value, depth int) {
+	if d.Err != nil {
+		return
+	}
+	if depth > MaxDepth+2 {
+		d.fail("values nested too deeply")
+		return
+	}
+	tag := d.peek()
+	t := v.Type()
+	switch tag {
+	case TagNil:
+		d.Off++
+		v.SetZero()
+		return
+	case TagTruncated:
+		d.Off++
+		return
+	}
+	if t.Kind() == reflect.Interface {
+		d.decodeIface(v, depth)
+		return
+	}
+	switch tag {
+	case TagFalse, TagTrue:
+		if t.Kind() != reflect.Bool {
+			break
+		}
+		v.SetBool(d.Bool())
+		return
+	case TagInt:
+		switch t.Kind() {
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			v.SetInt(d.Int())
+			return
+		}
+	case TagUint:
+		switch t.Kind() {
+		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+			v.SetUint(d.Uint())
+			return
+		}
+	case TagFloat:
+		switch t.Kind() {
+		case reflect.Float32, reflect.Float64:
+			v.SetFloat(d.Float())
+			return
+		}
+	case TagComplex:
+		switch t.Kind() {
+		case reflect.Complex64, reflect.Complex128:
+			d.Off++
+			b := d.raw(16)
+			if d.Err == nil {
+				v.SetComplex(complex(math.Float64frombits(binary.LittleEndian.Uint64(b)), math.Float64frombits(binary.LittleEndian.Uint64(b[8:]))))
+			}
+			return
+		}
+	case TagString:
+		if t.Kind() == reflect.String {
+			v.SetString(d.String())
+			return
+		}
+	case TagBytes:
+		if t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 {
+			b := d.Bytes()
+			s := reflect.MakeSlice(t, len(b), len(b))
+			reflect.Copy(s, reflect.ValueOf(b))
+			v.Set(s)
+			return
+		}
+		if t.Kind() == reflect.Array && t.Elem().Kind() == reflect.Uint8 {
+			b := d.Bytes()
+			reflect.Copy(v, reflect.ValueOf(b))
+			return
+		}
+	case TagList:
+		switch t.Kind() {
+		case reflect.Slice:
+			d.Off++
+			n := d.count()
+			s := reflect.MakeSlice(t, n, n)
+			for i := 0; i < n && d.Err == nil; i++ {
+				d.decode(s.Index(i), depth+1)
+			}
+			v.Set(s)
+			return
+		case reflect.Array:
+			d.Off++
+			n := d.count()
+			for i := 0; i < n && d.Err == nil; i++ {
+				if i < v.Len() {
+					d.decode(v.Index(i), depth+1)
+				} else {
+					d.Skip()
+				}
+			}
+			return
+		}
+	case TagMap:
+		if t.Kind() == reflect.Map {
+			d.Off++
+			n := d.count()
+			m := reflect.MakeMapWithSize(t, n)
+			for i := 0; i < n && d.Err == nil; i++ {
+				k := reflect.New(t.Key()).Elem()
+				d.decode(k, depth+1)
+				e := reflect.New(t.Elem()).Elem()
+				d.decode(e, depth+1)
+				if d.Err == nil {
+					m.SetMapIndex(k, e)
+				}
+			}
+			v.Set(m)
+			return
+		}
+	case TagStruct:
+		if t.Kind() == reflect.Struct {
+			d.Off++
+			d.name()
+			n := d.count()
+			for i := 0; i < n && d.Err == nil; i++ {
+				if i < v.NumField() {
+					d.decode(field(v, i), depth+1)
+				} else {
+					d.Skip()
+				}
+			}
+			return
+		}
+	case TagTime:
+		if t == timeType {
+			d.Off++
+			sec := d.varint()
+			nsec := d.uvarint()
+			zone := d.name()
+			off := d.varint()
+			if d.Err != nil {
+				return
+			}
+			loc := time.UTC
+			if zone != "UTC" || off != 0 {
+				loc = time.FixedZone(zone, int(off))
+			}
+			v.Set(reflect.ValueOf(time.Unix(sec, int64(nsec)).In(loc)))
+			return
+		}
+	case TagRef:
+		switch t.Kind() {
+		case reflect.Pointer, reflect.Chan, reflect.Func, reflect.UnsafePointer, reflect.Map:
+			d.Off++
+			name := d.name()
+			id := d.uvarint()
+			if d.Err != nil {
+				return
+			}
+			r, err := d.Resolver.Ref(id, name, t)
+			if err != nil {
+				d.Err = err
+				return
+			}
+			v.Set(r)
+			return
+		}
+	case TagObject:
+		if t.Kind() == reflect.Pointer {
+			d.Off++
+			name := d.name()
+			id := d.uvarint()
+			obj, known := d.Resolver.Object(id)
+			if d.peek() == TagNil {
+				d.Off++
+				if !known {
+					// Seen before in capture, unknown to replay: a divergence
+					// in how objects were created; give a fresh object.
+					obj = reflect.New(t.Elem())
+					d.Resolver.Bind(id, obj, name)
+				}
+			} else {
+				if !known {
+					obj = reflect.New(t.Elem())
+					d.Resolver.Bind(id, obj, name)
+				}
+				d.decode(obj.Elem(), depth+1)
+			}
+			if d.Err == nil {
+				if !obj.Type().AssignableTo(t) {
+					d.fail("object %d is a %s, not a %s", id, obj.Type(), t)
+					return
+				}
+				v.Set(obj)
+			}
+			return
+		}
+	}
+	if d.Err == nil {
+		d.fail("cannot decode %s into a %s", tagName(tag), TypeName(t))
+	}
+}
+
+// decodeIface reads a value whose static type is the interface type of v.
+func (d *Decoder) decodeIface(v reflect.Value, depth int) {
+	t := v.Type()
+	switch tag := d.peek(); tag {
+	case TagSentinel:
+		d.Off++
+		name := d.name()
+		err, ok := sentinelByName(name)
+		if !ok {
+			err = &Error{Type: "sentinel", Msg: name}
+		}
+		d.setIface(v, reflect.ValueOf(err))
+	case TagError:
+		d.Off++
+		e := &Error{Type: d.name(), Msg: d.name()}
+		n := d.count()
+		for i := 0; i < n && d.Err == nil; i++ {
+			e.Wrapped = append(e.Wrapped, d.DecodeError())
+		}
+		d.setIface(v, reflect.ValueOf(e))
+	case TagTypedError:
+		d.Off++
+		name := d.name()
+		rt, ok := LookupType(name)
+		if !ok {
+			d.fail("error type %s is not registered in this build", name)
+			return
+		}
+		if rt.Kind() == reflect.Pointer {
+			p := reflect.New(rt.Elem())
+			d.decode(p.Elem(), depth+1)
+			d.setIface(v, p)
+			return
+		}
+		x := reflect.New(rt).Elem()
+		d.decode(x, depth+1)
+		d.setIface(v, x)
+	case TagIface:
+		d.Off++
+		name := d.name()
+		if rt, ok := LookupType(name); ok && rt.Kind() != reflect.Interface {
+			x := reflect.New(rt).Elem()
+			d.decode(x, depth+1)
+			d.setIface(v, x)
+			return
+		}
+		// A dynamic type this build does not know: references become
+		// placeholders of the interface type, plain values opaque text.
+		switch d.peek() {
+		case TagRef, TagObject:
+			d.Off++
+			rname := d.name()
+			id := d.uvarint()
+			if d.peek() == TagNil {
+				d.Off++
+			}
+			if d.Err != nil {
+				return
+			}
+			if obj, ok := d.Resolver.Object(id); ok && obj.Type().AssignableTo(t) {
+				v.Set(obj)
+				return
+			}
+			r, err := d.Resolver.Ref(id, rname, t)
+			if err != nil {
+				d.Err = err
+				return
+			}
+			v.Set(r)
+		default:
+			var sb strings.Builder
+			render(&sb, d, depth+1)
+			o := Opaque{Type: name, Text: sb.String()}
+			if reflect.TypeOf(o).AssignableTo(t) {
+				v.Set(reflect.ValueOf(o))
+			}
+		}
+	default:
+		// A concrete value stored in an interface position without TagIface
+		// (a nil-able reference): decode as a reference of the interface.
+		if tag == TagRef || tag == TagObject {
+			d.Off++
+			name := d.name()
+			id := d.uvarint()
+			if tag == TagObject && d.peek() == TagNil {
+				d.Off++
+			}
+			if d.Err != nil {
+				return
+			}
+			r, err := d.Resolver.Ref(id, name, t)
+			if err != nil {
+				d.Err = err
+				return
+			}
+			v.Set(r)
+			return
+		}
+		d.fail("cannot decode %s into interface %s", tagName(tag), TypeName(t))
+	}
+}
+
+func (d *Decoder) setIface(v, x reflect.Value) {
+	if d.Err != nil {
+		return
+	}
+	if !x.Type().AssignableTo(v.Type()) {
+		d.fail("a %s does not implement %s", TypeName(x.Type()), TypeName(v.Type()))
+		return
+	}
+	v.Set(x)
+}
+
+// Error stands in, during replay, for a recorded error whose dynamic type
+// replay cannot rebuild: same message, and the same chain for errors.Is and
+// errors.As (registered sentinels and types in the chain are the real ones).
+type Error struct {
+	Type    string // dynamic type name in the capture
+	Msg     string
+	Wrapped []error
+}
+
+func (e *Error) Error() string   { return e.Msg }
+func (e *Error) Unwrap() []error { return e.Wrapped }
+
+// Opaque stands in, during replay, for a value in an empty interface whose
+// dynamic type replay does not know.
+type Opaque struct {
+	Type string
+	Text string
+}
+
+func (o Opaque) String() string { return o.Text }
+
+// RefOf returns the type name and object ID of the reference or observed
+// object encoded at the start of b (looking through an interface value).
+func RefOf(b []byte) (typeName string, id uint64, ok bool) {
+	d := &Decoder{Buf: b}
+	tag := d.byte()
+	if tag == TagIface {
+		d.name()
+		tag = d.byte()
+	}
+	if d.Err != nil || (tag != TagRef && tag != TagObject) {
+		return "", 0, false
+	}
+	typeName = d.name()
+	id = d.uvarint()
+	return typeName, id, d.Err == nil
+}

@@ -1,0 +1,305 @@
+package value
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"math"
+	"reflect"
+	"slices"
+	"time"
+	"unsafe"
+)
+
+// Objects gives object IDs to references. The recorder backs it with a
+// table keyed by weak pointers; the player with its bindings of log IDs to
+// replay objects and placeholders.
+type Objects interface {
+	// ID returns the object ID of the object at p (non-nil) whose type is
+	// named name, whether this is the first time the object is seen, and the
+	// type name to record: name itself, or for a replay placeholder the type
+	// name the log gave it. weak is false for pointers that are not heap
+	// objects of their own (function code pointers).
+	ID(p unsafe.Pointer, name string, weak bool) (id uint64, first bool, recorded string)
+}
+
+// An Encoder appends encoded values to Buf.
+type Encoder struct {
+	Buf     []byte
+	Objects Objects
+}
+
+var (
+	errorType = reflect.TypeFor[error]()
+	timeType  = reflect.TypeFor[time.Time]()
+)
+
+// Encode appends v, whose static type is T (so an interface type is encoded
+// as an interface: nil or its dynamic value with the dynamic type's name).
+func Encode[T any](e *Encoder, v T) {
+	rv := reflect.ValueOf(&v).Elem()
+	e.encode(rv, 0)
+}
+
+// EncodeValue appends rv, using rv's type as the static type.
+func (e *Encoder) EncodeValue(rv reflect.Value) { e.encode(rv, 0) }
+
+// EncodeError appends an error: nil, a registered sentinel by name, a value
+// of a registered type, or its message and dynamic type with the errors it
+// wraps (so errors.Is and errors.As answer the same in replay).
+func (e *Encoder) EncodeError(err error) { e.encodeError(err, 0) }
+
+func (e *Encoder) encodeError(err error, depth int) {
+	if err == nil {
+		e.Buf = append(e.Buf, TagNil)
+		return
+	}
+	if depth > MaxDepth {
+		e.Buf = append(e.Buf, TagTruncated)
+		return
+	}
+	if name, ok := sentinelName(err); ok {
+		e.Buf = append(e.Buf, TagSentinel)
+		e.Buf = appendName(e.Buf, name)
+		return
+	}
+	t := reflect.TypeOf(err)
+	name := TypeName(t)
+	if rt, ok := LookupType(name); ok && rt == t && rebuildable(t) {
+		e.Buf = append(e.Buf, TagTypedError)
+		e.Buf = appendName(e.Buf, name)
+		rv := reflect.ValueOf(err)
+		if t.Kind() == reflect.Pointer {
+			if rv.IsNil() {
+				e.Buf = append(e.Buf, TagNil)
+				return
+			}
+			rv = rv.Elem()
+		}
+		e.encode(rv, depth+1)
+		return
+	}
+	e.Buf = append(e.Buf, TagError)
+	e.Buf = appendName(e.Buf, name)
+	e.Buf = appendName(e.Buf, safeMessage(err))
+	var wrapped []error
+	switch u := err.(type) {
+	case interface{ Unwrap() error }:
+		if w := u.Unwrap(); w != nil {
+			wrapped = []error{w}
+		}
+	case interface{ Unwrap() []error }:
+		wrapped = u.Unwrap()
+	}
+	e.Buf = binary.AppendUvarint(e.Buf, uint64(len(wrapped)))
+	for _, w := range wrapped {
+		e.encodeError(w, depth+1)
+	}
+}
+
+// safeMessage is err.Error(), or a description of the panic it raised (a
+// typed nil pointer error, for instance): recording must not crash the
+// program it observes.
+func safeMessage(err error) (msg string) {
+	defer func() {
+		if r := recover(); r != nil {
+			msg = "<Error() panicked>"
+		}
+	}()
+	return err.Error()
+}
+
+// rebuildable: replay can construct a value of t from its encoding.
+func rebuildable(t reflect.Type) bool {
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Struct, reflect.String, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return true
+	}
+	return false
+}
+
+func (e *Encoder) ref(tag byte, p unsafe.Pointer, t reflect.Type, weak bool) (first bool) {
+	name := TypeName(t)
+	var id uint64
+	if e.Objects != nil {
+		id, first, name = e.Objects.ID(p, name, weak)
+	}
+	e.Buf = append(e.Buf, tag)
+	e.Buf = appendName(e.Buf, name)
+	e.Buf = binary.AppendUvarint(e.Buf, id)
+	return first
+}
+
+func (e *Encoder) encode(v reflect.Value, depth int) {
+	if depth > MaxDepth {
+		e.Buf = append(e.Buf, TagTruncated)
+		return
+	}
+	switch v.Kind() {
+	case reflect.Bool:
+		e.Buf = AppendBool(e.Buf, v.Bool())
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		e.Buf = AppendInt(e.Buf, v.Int())
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		e.Buf = AppendUint(e.Buf, v.Uint())
+	case reflect.Float32, reflect.Float64:
+		e.Buf = AppendFloat(e.Buf, v.Float())
+	case reflect.Complex64, reflect.Complex128:
+		c := v.Complex()
+		e.Buf = append(e.Buf, TagComplex)
+		e.Buf = binary.LittleEndian.AppendUint64(e.Buf, math.Float64bits(real(c)))
+		e.Buf = binary.LittleEndian.AppendUint64(e.Buf, math.Float64bits(imag(c)))
+	case reflect.String:
+		e.Buf = AppendString(e.Buf, v.String())
+	case reflect.Slice:
+		if v.IsNil() {
+			e.Buf = append(e.Buf, TagNil)
+			return
+		}
+		if v.Type().Elem().Kind() == reflect.Uint8 {
+			e.Buf = append(e.Buf, TagBytes)
+			e.Buf = binary.AppendUvarint(e.Buf, uint64(v.Len()))
+			for i := 0; i < v.Len(); i++ {
+				e.Buf = append(e.Buf, byte(v.Index(i).Uint()))
+			}
+			return
+		}
+		e.list(v, depth)
+	case reflect.Array:
+		e.list(v, depth)
+	case reflect.Map:
+		if v.IsNil() {
+			e.Buf = append(e.Buf, TagNil)
+			return
+		}
+		e.encodeMap(v, depth)
+	case reflect.Struct:
+		if v.Type() == timeType {
+			e.encodeTime(v)
+			return
+		}
+		v = readable(v)
+		e.Buf = append(e.Buf, TagStruct)
+		e.Buf = appendName(e.Buf, TypeName(v.Type()))
+		e.Buf = binary.AppendUvarint(e.Buf, uint64(v.NumField()))
+		for i := 0; i < v.NumField(); i++ {
+			e.encode(field(v, i), depth+1)
+		}
+	case reflect.Pointer:
+		if v.IsNil() {
+			e.Buf = append(e.Buf, TagNil)
+			return
+		}
+		if IsObservedType(v.Type().Elem()) {
+			if e.ref(TagObject, v.UnsafePointer(), v.Type(), true) {
+				e.encode(v.Elem(), depth+1)
+			} else {
+				e.Buf = append(e.Buf, TagNil)
+			}
+			return
+		}
+		e.ref(TagRef, v.UnsafePointer(), v.Type(), true)
+	case reflect.Chan, reflect.UnsafePointer:
+		if v.IsNil() {
+			e.Buf = append(e.Buf, TagNil)
+			return
+		}
+		e.ref(TagRef, v.UnsafePointer(), v.Type(), true)
+	case reflect.Func:
+		if v.IsNil() {
+			e.Buf = append(e.Buf, TagNil)
+			return
+		}
+		e.ref(TagRef, v.UnsafePointer(), v.Type(), false)
+	case reflect.Interface:
+		if v.IsNil() {
+			e.Buf = append(e.Buf, TagNil)
+			return
+		}
+		el := v.Elem()
+		if v.Type().Implements(errorType) {
+			if err, ok := el.Interface().(error); ok {
+				e.encodeError(err, depth)
+				return
+			}
+		}
+		e.Buf = append(e.Buf, TagIface)
+		e.Buf = appendName(e.Buf, TypeName(el.Type()))
+		e.encode(el, depth+1)
+	default:
+		e.Buf = append(e.Buf, TagOpaque)
+		e.Buf = appendName(e.Buf, TypeName(v.Type()))
+		e.Buf = appendName(e.Buf, v.Kind().String())
+	}
+}
+
+func (e *Encoder) list(v reflect.Value, depth int) {
+	e.Buf = append(e.Buf, TagList)
+	e.Buf = binary.AppendUvarint(e.Buf, uint64(v.Len()))
+	for i := 0; i < v.Len(); i++ {
+		e.encode(v.Index(i), depth+1)
+	}
+}
+
+func (e *Encoder) encodeMap(v reflect.Value, depth int) {
+	type entry struct{ k, v []byte }
+	entries := make([]entry, 0, v.Len())
+	sub := Encoder{Objects: e.Objects}
+	it := v.MapRange()
+	for it.Next() {
+		sub.Buf = nil
+		sub.encode(it.Key(), depth+1)
+		k := sub.Buf
+		sub.Buf = nil
+		sub.encode(it.Value(), depth+1)
+		entries = append(entries, entry{k, sub.Buf})
+	}
+	slices.SortFunc(entries, func(a, b entry) int { return bytes.Compare(a.k, b.k) })
+	e.Buf = append(e.Buf, TagMap)
+	e.Buf = binary.AppendUvarint(e.Buf, uint64(len(entries)))
+	for _, en := range entries {
+		e.Buf = append(e.Buf, en.k...)
+		e.Buf = append(e.Buf, en.v...)
+	}
+}
+
+func (e *Encoder) encodeTime(v reflect.Value) {
+	t := v.Interface().(time.Time)
+	name, off := t.Zone()
+	e.Buf = append(e.Buf, TagTime)
+	e.Buf = binary.AppendVarint(e.Buf, t.Unix())
+	e.Buf = binary.AppendUvarint(e.Buf, uint64(t.Nanosecond()))
+	if t.Location() == time.UTC {
+		name = "UTC"
+	}
+	e.Buf = appendName(e.Buf, name)
+	e.Buf = binary.AppendVarint(e.Buf, int64(off))
+}
+
+// readable returns v or an addressable copy of it, so that unexported fields
+// can be read through field.
+func readable(v reflect.Value) reflect.Value {
+	if v.CanAddr() {
+		return v
+	}
+	c := reflect.New(v.Type()).Elem()
+	c.Set(v)
+	return c
+}
+
+// field returns the i-th field of the addressable struct v, readable and
+// settable even when unexported: struct values cross the boundary whole.
+func field(v reflect.Value, i int) reflect.Value {
+	f := v.Field(i)
+	if f.CanSet() {
+		return f
+	}
+	return reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem()
+}
+
+// ErrCorrupt is returned (wrapped) for values that cannot be decoded.
+var ErrCorrupt = errors.New("corrupt encoded value")

@@ -1,0 +1,147 @@
+package value
+
+import (
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// The registry holds what the transform tells the runtime about the program:
+// the observed packages, the types replay may have to rebuild by name, and the
+// sentinel errors whose identity observed code tests. Generated code fills it
+// during package initialisation; afterwards it is only read.
+var registry = struct {
+	sync.RWMutex
+	observed  map[string]bool
+	types     map[string]reflect.Type
+	sentinels map[any]string   // sentinel value -> name (comparable values only)
+	byName    map[string]error // name -> sentinel value
+}{
+	observed:  map[string]bool{},
+	types:     map[string]reflect.Type{},
+	sentinels: map[any]string{},
+	byName:    map[string]error{},
+}
+
+// ObservePackage marks an import path as part of the observed set.
+func ObservePackage(path string) {
+	registry.Lock()
+	registry.observed[path] = true
+	registry.Unlock()
+}
+
+// IsObservedPackage reports whether path is in the observed set.
+func IsObservedPackage(path string) bool {
+	registry.RLock()
+	defer registry.RUnlock()
+	return registry.observed[path]
+}
+
+// RegisterType makes t (and, for a pointer type, its element) known by
+// name, so that replay can rebuild values of that dynamic type.
+func RegisterType(t reflect.Type) {
+	registry.Lock()
+	registry.types[TypeName(t)] = t
+	if t.Kind() == reflect.Pointer {
+		registry.types[TypeName(t.Elem())] = t.Elem()
+	}
+	registry.Unlock()
+}
+
+// LookupType returns the registered type with the given name.
+func LookupType(name string) (reflect.Type, bool) {
+	registry.RLock()
+	t, ok := registry.types[name]
+	registry.RUnlock()
+	if !ok && strings.HasPrefix(name, "*") {
+		if e, ok := LookupType(name[1:]); ok {
+			return reflect.PointerTo(e), true
+		}
+	}
+	return t, ok
+}
+
+// RegisterSentinel records an exported package-level error variable, e.g.
+// ("io.EOF", io.EOF): errors identical to it are encoded by name and replay
+// answers with the variable's value, so == and errors.Is keep working.
+func RegisterSentinel(name string, err error) {
+	if err == nil || !reflect.TypeOf(err).Comparable() {
+		return
+	}
+	registry.Lock()
+	if _, dup := registry.sentinels[err]; !dup {
+		registry.sentinels[err] = name
+	}
+	registry.byName[name] = err
+	registry.Unlock()
+}
+
+func sentinelName(err error) (string, bool) {
+	if !reflect.TypeOf(err).Comparable() {
+		return "", false
+	}
+	registry.RLock()
+	n, ok := registry.sentinels[err]
+	registry.RUnlock()
+	return n, ok
+}
+
+func sentinelByName(name string) (error, bool) {
+	registry.RLock()
+	e, ok := registry.byName[name]
+	registry.RUnlock()
+	return e, ok
+}
+
+// IsObservedType reports whether t is a named type declared in an observed
+// package.
+func IsObservedType(t reflect.Type) bool {
+	return t.Name() != "" && t.PkgPath() != "" && IsObservedPackage(t.PkgPath())
+}
+
+var typeNames sync.Map // reflect.Type -> string
+
+// TypeName is the name a log uses for t: like reflect's Type.String but with
+// full import paths, e.g. "*io/fs.PathError", "[]example.com/a.Item".
+func TypeName(t reflect.Type) string {
+	if t == nil {
+		return "nil"
+	}
+	if n, ok := typeNames.Load(t); ok {
+		return n.(string)
+	}
+	n := typeName(t)
+	typeNames.Store(t, n)
+	return n
+}
+
+func typeName(t reflect.Type) string {
+	if t.Name() != "" {
+		if t.PkgPath() == "" {
+			return t.Name()
+		}
+		// reflect's Name of an instantiated generic type spells its type
+		// arguments with package names only; keep it, qualified by the path.
+		return t.PkgPath() + "." + t.Name()
+	}
+	switch t.Kind() {
+	case reflect.Pointer:
+		return "*" + TypeName(t.Elem())
+	case reflect.Slice:
+		return "[]" + TypeName(t.Elem())
+	case reflect.Array:
+		return "[" + strconv.Itoa(t.Len()) + "]" + TypeName(t.Elem())
+	case reflect.Map:
+		return "map[" + TypeName(t.Key()) + "]" + TypeName(t.Elem())
+	case reflect.Chan:
+		switch t.ChanDir() {
+		case reflect.RecvDir:
+			return "<-chan " + TypeName(t.Elem())
+		case reflect.SendDir:
+			return "chan<- " + TypeName(t.Elem())
+		}
+		return "chan " + TypeName(t.Elem())
+	}
+	return t.String()
+}

@@ -1,0 +1,98 @@
+// Package value is the value encoding of rules_capture: how arguments,
+// results, panic values and errors that cross the boundary of the observed
+// set are written into an event's Values column and read back in replay
+// (docs/value-encoding.md).
+//
+// An encoded value is self-describing: a tag byte followed by its payload.
+// Scalars carry no type name (the call site knows its static types);
+// references, observed objects, interface contents and errors carry the
+// dynamic type name so that a log can be rendered without the program
+// (Render) and replay can rebuild values of the right dynamic type.
+//
+// Encoding is deterministic (map entries are sorted by their encoded key),
+// so replay compares outgoing values byte for byte.
+package value
+
+import (
+	"encoding/binary"
+	"math"
+)
+
+// Tags. The numeric values are part of the log format: append only.
+const (
+	TagNil       byte = iota // nil pointer, slice, map, interface, error, func, chan
+	TagFalse                 // bool false
+	TagTrue                  // bool true
+	TagInt                   // signed integer: zigzag varint
+	TagUint                  // unsigned integer: uvarint
+	TagFloat                 // float32/float64: 8 bytes, IEEE 754 bits, little endian
+	TagComplex               // complex64/complex128: two floats
+	TagString                // uvarint length, bytes
+	TagBytes                 // []byte: uvarint length, bytes
+	TagList                  // slice or array: uvarint n, n values
+	TagMap                   // uvarint n, n (key, value) pairs sorted by encoded key
+	TagStruct                // type name, uvarint n, n field values in declaration order
+	TagRef                   // unobserved reference (pointer, chan, func, unsafe pointer): type name, uvarint object ID
+	TagObject                // pointer to an observed type: type name, uvarint object ID, then TagNil or the pointee on first sight
+	TagIface                 // non-nil interface holding a non-error value: dynamic type name, value
+	TagError                 // error: dynamic type name, message string, uvarint n, n wrapped errors
+	TagSentinel              // an exported package-level error variable: its name, e.g. "io.EOF"
+	TagTypedError            // error of a registered type, rebuilt by value in replay: type name, value of the type (pointee for pointer types)
+	TagTime                  // time.Time: zigzag unix seconds, uvarint nanoseconds, zone name string, zigzag zone offset
+	TagTruncated             // a value nested deeper than MaxDepth
+	TagOpaque                // a value of an interface's dynamic type unknown to replay: type name, rendered text
+	numTags
+)
+
+// MaxDepth bounds the nesting of encoded values (cyclic data built from
+// values, deep lists); deeper values are written as TagTruncated.
+const MaxDepth = 32
+
+// AppendInt appends a signed integer.
+func AppendInt(b []byte, v int64) []byte {
+	b = append(b, TagInt)
+	return binary.AppendVarint(b, v)
+}
+
+// AppendUint appends an unsigned integer.
+func AppendUint(b []byte, v uint64) []byte {
+	b = append(b, TagUint)
+	return binary.AppendUvarint(b, v)
+}
+
+// AppendBool appends a boolean.
+func AppendBool(b []byte, v bool) []byte {
+	if v {
+		return append(b, TagTrue)
+	}
+	return append(b, TagFalse)
+}
+
+// AppendFloat appends a float (float32 values are widened exactly).
+func AppendFloat(b []byte, v float64) []byte {
+	b = append(b, TagFloat)
+	return binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
+}
+
+// AppendString appends a string.
+func AppendString(b []byte, s string) []byte {
+	b = append(b, TagString)
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+// AppendBytes appends a byte slice; a nil slice is written as TagNil.
+func AppendBytes(b []byte, p []byte) []byte {
+	if p == nil {
+		return append(b, TagNil)
+	}
+	b = append(b, TagBytes)
+	b = binary.AppendUvarint(b, uint64(len(p)))
+	return append(b, p...)
+}
+
+// appendName appends a type or sentinel name (no tag).
+func appendName(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
