@@ -1,26 +1,24 @@
 package eventlog
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"os"
 	"unsafe"
 
-	"github.com/apache/arrow/go/v15/arrow"
-	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/ipc"
-	"github.com/apache/arrow/go/v15/arrow/memory"
 )
 
 // dictColumn is an append-only string dictionary shared by every batch of
-// one column, so that the IPC stream carries it once plus deltas.
+// one column: the IPC stream carries each string once, in a delta
+// dictionary batch before the first record batch that uses it.
 type dictColumn struct {
+	id      int64
 	index   map[string]int32
 	offsets []int32
 	data    []byte
-	arr     arrow.Array // dictionary as of the last batch
-	idx     []int32     // indices of the batch being encoded
+	written int     // entries already in the file
+	idx     []int32 // indices of the batch being encoded
 
 	// A direct-mapped cache keyed by the string's address: sites and
 	// positions are usually constants, so this skips most map lookups
@@ -32,9 +30,11 @@ type dictColumn struct {
 	}
 }
 
-func newDictColumn() *dictColumn {
-	return &dictColumn{index: make(map[string]int32), offsets: []int32{0}}
+func newDictColumn(id int64) *dictColumn {
+	return &dictColumn{id: id, index: make(map[string]int32), offsets: []int32{0}}
 }
+
+func (d *dictColumn) len() int { return len(d.offsets) - 1 }
 
 func (d *dictColumn) lookup(s string) int32 {
 	h := uintptr(unsafe.Pointer(unsafe.StringData(s)))
@@ -44,7 +44,7 @@ func (d *dictColumn) lookup(s string) int32 {
 	}
 	i, ok := d.index[s]
 	if !ok {
-		i = int32(len(d.offsets) - 1)
+		i = int32(d.len())
 		d.data = append(d.data, s...)
 		d.offsets = append(d.offsets, int32(len(d.data)))
 		// Own a copy: the caller's string may live in memory it reuses.
@@ -54,98 +54,112 @@ func (d *dictColumn) lookup(s string) int32 {
 	return i
 }
 
-// dictionary returns the dictionary array, rebuilt only when it grew: the
-// IPC writer skips an identical array and writes a delta for a grown one.
-func (d *dictColumn) dictionary() arrow.Array {
-	n := len(d.offsets) - 1
-	if d.arr != nil && d.arr.Len() == n {
-		return d.arr
-	}
-	if d.arr != nil {
-		d.arr.Release()
-	}
-	data := array.NewData(arrow.BinaryTypes.String, n, []*memory.Buffer{nil,
-		memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(d.offsets[: n+1 : n+1])),
-		memory.NewBufferBytes(d.data[:len(d.data):len(d.data)])}, nil, 0, 0)
-	d.arr = array.MakeFromData(data)
-	data.Release()
-	return d.arr
-}
-
-func (d *dictColumn) encode(col []string, typ *arrow.DictionaryType) arrow.Array {
+func (d *dictColumn) encode(col []string) []int32 {
 	d.idx = d.idx[:0]
 	for _, s := range col {
 		d.idx = append(d.idx, d.lookup(s))
 	}
-	indices := primitive(arrow.PrimitiveTypes.Int32, len(d.idx), arrow.Int32Traits.CastToBytes(d.idx))
-	defer indices.Release()
-	return array.NewDictionaryArray(typ, indices, d.dictionary())
+	return d.idx
 }
 
-func primitive(t arrow.DataType, n int, b []byte) arrow.Array {
-	data := array.NewData(t, n, []*memory.Buffer{nil, memory.NewBufferBytes(b)}, nil, 0, 0)
-	defer data.Release()
-	return array.MakeFromData(data)
+func int32Bytes(s []int32) []byte {
+	if len(s) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(&s[0])), 4*len(s))
 }
 
-// sink is the background half of the writer: it encodes batches into Arrow
-// record batches and writes them as one IPC stream. Only the encoder
-// goroutine uses it (and Close, after that goroutine ended).
+func uint32Bytes(s []uint32) []byte {
+	if len(s) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(&s[0])), 4*len(s))
+}
+
+func uint64Bytes(s []uint64) []byte {
+	if len(s) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(&s[0])), 8*len(s))
+}
+
+// schemaMessage returns the IPC schema message for the log, as Arrow's own
+// writer frames it (a stream with no batches, minus its end marker).
+func schemaMessage(m Meta) ([]byte, error) {
+	var buf bytes.Buffer
+	w := ipc.NewWriter(&buf, ipc.WithSchema(schemaFor(m, Status{})))
+	if err := w.Close(); err != nil {
+		return nil, err
+	}
+	b := buf.Bytes()
+	if !bytes.HasSuffix(b, endOfStream) {
+		return nil, fmt.Errorf("unexpected schema message framing")
+	}
+	return b[:len(b)-len(endOfStream)], nil
+}
+
+// sink is the background half of the writer: it encodes batches into IPC
+// messages and appends them to the file, one write per batch. Only the
+// encoder goroutine uses it (and Close, after that goroutine ended).
 type sink struct {
 	f         *os.File
-	bw        *bufio.Writer
-	cw        *countingWriter
-	ipcw      *ipc.Writer
-	schema    *arrow.Schema
+	enc       *ipcEncoder
 	statusOff int64
-	syncEach  bool
-
-	kindDict arrow.Array
-	kindIdx  []byte
-	site     *dictColumn
-	pos      *dictColumn
-	recvType *dictColumn
-
-	events uint64 // rows written
+	kind      *dictColumn
+	dicts     [3]*dictColumn // site, pos, recv_type
+	events    uint64         // rows written
 }
 
-func newSink(f *os.File, meta Meta, opts Options) (*sink, error) {
-	s := &sink{
-		f:        f,
-		bw:       bufio.NewWriterSize(f, 1<<20),
-		schema:   schemaFor(meta, Status{}),
-		site:     newDictColumn(),
-		pos:      newDictColumn(),
-		recvType: newDictColumn(),
-	}
-	s.cw = &countingWriter{w: s.bw, buf: new(bytes.Buffer)}
-	iopts := []ipc.Option{ipc.WithSchema(s.schema), ipc.WithDictionaryDeltas(true)}
-	if opts.Compression == Zstd {
-		iopts = append(iopts, ipc.WithZstd())
-	}
-	s.ipcw = ipc.NewWriter(s.cw, iopts...)
-	kb := array.NewStringBuilder(memory.DefaultAllocator)
-	for k := Kind(0); k < numKinds; k++ {
-		kb.Append(k.String())
-	}
-	s.kindDict = kb.NewArray()
-	kb.Release()
+// Dictionary ids: Arrow numbers dictionary-encoded fields in schema order.
+const (
+	dictIDKind = iota
+	dictIDSite
+	dictIDPos
+	dictIDRecvType
+)
 
-	// An empty first batch makes the writer emit the schema (and the kind
-	// dictionary) now, so that a log killed before its first flush still
-	// opens, and so that the status value's file offset is known.
-	if err := s.writeRecord(newBatch(0)); err != nil {
+func newSink(f *os.File, meta Meta, opts Options) (*sink, error) {
+	enc, err := newIPCEncoder(opts.Compression)
+	if err != nil {
+		return nil, err
+	}
+	s := &sink{
+		f:     f,
+		enc:   enc,
+		kind:  newDictColumn(dictIDKind),
+		dicts: [3]*dictColumn{newDictColumn(dictIDSite), newDictColumn(dictIDPos), newDictColumn(dictIDRecvType)},
+	}
+	head, err := schemaMessage(meta)
+	if err != nil {
+		return nil, fmt.Errorf("eventlog: schema: %w", err)
+	}
+	marker := []byte(statusPrefix + "open events=")
+	if bytes.Count(head, marker) != 1 {
+		return nil, fmt.Errorf("eventlog: metadata values must not contain %q", marker)
+	}
+	s.statusOff = int64(bytes.Index(head, marker))
+	// The kind dictionary is fixed (index = Kind); the others start empty
+	// and grow by deltas. Every dictionary must precede the first batch.
+	for k := Kind(0); k < numKinds; k++ {
+		s.kind.lookup(k.String())
+	}
+	enc.msg = append(enc.msg, head...)
+	for _, d := range []*dictColumn{s.kind, s.dicts[0], s.dicts[1], s.dicts[2]} {
+		enc.dictionaryBatch(d.id, d, 0, d.len(), false)
+		d.written = d.len()
+	}
+	// Schema and dictionaries go out now, so that a log killed before its
+	// first flush still opens.
+	if err := s.flushMessages(); err != nil {
 		return nil, fmt.Errorf("eventlog: writing schema: %w", err)
 	}
-	head := s.cw.buf.Bytes()
-	s.cw.buf = nil
-	marker := []byte(MetaStatus)
-	at := bytes.Index(head, []byte(statusPrefix+"open events="))
-	if at < 0 || bytes.Count(head, []byte(statusPrefix+"open events=")) != 1 || !bytes.Contains(head, marker) {
-		return nil, fmt.Errorf("eventlog: metadata values must not contain %q", statusPrefix+"open events=")
-	}
-	s.statusOff = int64(at)
 	return s, nil
+}
+
+func (s *sink) flushMessages() error {
+	_, err := s.f.Write(s.enc.msg)
+	s.enc.msg = s.enc.msg[:0]
+	return err
 }
 
 func (s *sink) writeRecord(b *batch) error {
@@ -155,33 +169,37 @@ func (s *sink) writeRecord(b *batch) error {
 			b.kind[i] = byte(KindInvalid)
 		}
 	}
-	kindIdx := primitive(arrow.PrimitiveTypes.Int8, n, b.kind)
-	cols := []arrow.Array{
-		primitive(arrow.PrimitiveTypes.Uint64, n, arrow.Uint64Traits.CastToBytes(b.seq)),
-		primitive(arrow.PrimitiveTypes.Uint32, n, arrow.Uint32Traits.CastToBytes(b.stream)),
-		array.NewDictionaryArray(kindDictType, kindIdx, s.kindDict),
-		primitive(arrow.PrimitiveTypes.Uint64, n, arrow.Uint64Traits.CastToBytes(b.parent)),
-		s.site.encode(b.site, stringDictTyp),
-		s.pos.encode(b.pos, stringDictTyp),
-		s.recvType.encode(b.recvType, stringDictTyp),
-		primitive(arrow.PrimitiveTypes.Uint64, n, arrow.Uint64Traits.CastToBytes(b.recvID)),
+	var idx [3][]int32
+	for c, col := range [3][]string{b.site, b.pos, b.recvType} {
+		idx[c] = s.dicts[c].encode(col)
 	}
-	kindIdx.Release()
-	vd := array.NewData(arrow.BinaryTypes.Binary, n, []*memory.Buffer{nil,
-		memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(b.valOff)),
-		memory.NewBufferBytes(b.vals)}, nil, 0, 0)
-	cols = append(cols, array.MakeFromData(vd))
-	vd.Release()
-	rec := array.NewRecord(s.schema, cols, int64(n))
-	for _, c := range cols {
-		c.Release()
+	e := s.enc
+	for _, d := range s.dicts {
+		if d.len() > d.written {
+			e.dictionaryBatch(d.id, d, d.written, d.len(), d.written > 0)
+			d.written = d.len()
+		}
 	}
-	defer rec.Release()
-	if err := s.ipcw.Write(rec); err != nil {
-		return err
+	for _, buf := range [...][]byte{
+		uint64Bytes(b.seq),
+		uint32Bytes(b.stream),
+		b.kind,
+		uint64Bytes(b.parent),
+		int32Bytes(idx[0]),
+		int32Bytes(idx[1]),
+		int32Bytes(idx[2]),
+		uint64Bytes(b.recvID),
+	} {
+		e.addBuffer(nil) // validity: no nulls
+		e.addBuffer(buf)
 	}
-	// Hand the bytes to the kernel now: after this a SIGKILL cannot lose them.
-	return s.bw.Flush()
+	e.addBuffer(nil)
+	e.addBuffer(int32Bytes(b.valOff))
+	e.addBuffer(b.vals)
+	e.finish(headerRecordBatch, e.recordBatch(int64(n), numCols))
+	// One write per batch, straight to the kernel: once it returns, a
+	// SIGKILL cannot lose the batch.
+	return s.flushMessages()
 }
 
 func (s *sink) write(b *batch, st Status) error {
@@ -190,12 +208,12 @@ func (s *sink) write(b *batch, st Status) error {
 			return err
 		}
 		s.events += uint64(b.rows())
-		st.Events = s.events
 	}
+	st.Events = s.events
 	if err := s.writeStatus(st); err != nil {
 		return err
 	}
-	if b.sync || s.syncEach {
+	if b.sync {
 		return s.f.Sync()
 	}
 	return nil
@@ -211,10 +229,7 @@ func (s *sink) writeStatus(st Status) error {
 }
 
 func (s *sink) close(st Status) error {
-	err := s.ipcw.Close() // end-of-stream marker
-	if ferr := s.bw.Flush(); err == nil {
-		err = ferr
-	}
+	_, err := s.f.Write(endOfStream)
 	st.Events = s.events
 	if err == nil {
 		err = s.writeStatus(st)

@@ -1,8 +1,6 @@
 package eventlog
 
 import (
-	"bufio"
-	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -384,20 +382,4 @@ func (w *Writer) encodeLoop() {
 		b.reset()
 		w.free <- b
 	}
-}
-
-// countingWriter remembers where the schema's status value landed.
-type countingWriter struct {
-	w   *bufio.Writer
-	n   int64
-	buf *bytes.Buffer // captures the first message (the schema) only
-}
-
-func (c *countingWriter) Write(p []byte) (int, error) {
-	if c.buf != nil {
-		c.buf.Write(p)
-	}
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	return n, err
 }

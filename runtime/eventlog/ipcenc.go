@@ -1,0 +1,144 @@
+package eventlog
+
+import (
+	"encoding/binary"
+
+	flatbuffers "github.com/google/flatbuffers/go"
+	"github.com/klauspost/compress/zstd"
+)
+
+// ipcEncoder writes Arrow IPC record-batch and dictionary-batch messages for
+// the fixed event schema. Arrow's own writer creates a new zstd encoder for
+// every message, which costs more than encoding a whole batch of events;
+// this one reuses one encoder and one flatbuffers builder, and writes the
+// message into a reused buffer. The schema message itself still comes from
+// Arrow (schemaMessage), so the layout is Arrow's.
+type ipcEncoder struct {
+	fb   *flatbuffers.Builder
+	zstd *zstd.Encoder // nil: uncompressed
+	msg  []byte        // the message being built
+	body []byte
+	bufs []ipcBuf
+}
+
+type ipcBuf struct{ off, len int64 }
+
+// Arrow IPC enum values (format/Message.fbs, Schema.fbs).
+const (
+	metadataV5      = 4
+	compressionZstd = 1
+)
+
+func newIPCEncoder(c Compression) (*ipcEncoder, error) {
+	e := &ipcEncoder{fb: flatbuffers.NewBuilder(1024)}
+	if c == Zstd {
+		enc, err := zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1), zstd.WithEncoderLevel(zstd.SpeedDefault),
+			zstd.WithWindowSize(1<<20), zstd.WithZeroFrames(true))
+		if err != nil {
+			return nil, err
+		}
+		e.zstd = enc
+	}
+	return e, nil
+}
+
+// addBuffer appends one column buffer to the body, compressed if enabled,
+// padded to 8 bytes as the format requires.
+func (e *ipcEncoder) addBuffer(b []byte) {
+	off := int64(len(e.body))
+	if len(b) == 0 {
+		e.bufs = append(e.bufs, ipcBuf{off, 0})
+		return
+	}
+	if e.zstd != nil {
+		e.body = binary.LittleEndian.AppendUint64(e.body, uint64(len(b)))
+		e.body = e.zstd.EncodeAll(b, e.body)
+	} else {
+		e.body = append(e.body, b...)
+	}
+	e.bufs = append(e.bufs, ipcBuf{off, int64(len(e.body)) - off})
+	for len(e.body)%8 != 0 {
+		e.body = append(e.body, 0)
+	}
+}
+
+// recordBatch builds the RecordBatch table for the buffers added so far,
+// with nodes field nodes of length rows and no nulls.
+func (e *ipcEncoder) recordBatch(rows int64, nodes int) flatbuffers.UOffsetT {
+	fb := e.fb
+	var comp flatbuffers.UOffsetT
+	if e.zstd != nil {
+		fb.StartObject(2)
+		fb.PrependByteSlot(0, compressionZstd, 0)
+		fb.PrependByteSlot(1, 0, 0) // BUFFER: each buffer compressed on its own
+		comp = fb.EndObject()
+	}
+	fb.StartVector(16, len(e.bufs), 8)
+	for i := len(e.bufs) - 1; i >= 0; i-- {
+		fb.Prep(8, 16)
+		fb.PrependInt64(e.bufs[i].len)
+		fb.PrependInt64(e.bufs[i].off)
+	}
+	bufVec := fb.EndVector(len(e.bufs))
+	fb.StartVector(16, nodes, 8)
+	for i := 0; i < nodes; i++ {
+		fb.Prep(8, 16)
+		fb.PrependInt64(0) // null_count
+		fb.PrependInt64(rows)
+	}
+	nodeVec := fb.EndVector(nodes)
+	fb.StartObject(5)
+	fb.PrependInt64Slot(0, rows, 0)
+	fb.PrependUOffsetTSlot(1, nodeVec, 0)
+	fb.PrependUOffsetTSlot(2, bufVec, 0)
+	if e.zstd != nil {
+		fb.PrependUOffsetTSlot(3, comp, 0)
+	}
+	return fb.EndObject()
+}
+
+// finish wraps a header table into a Message and appends the framed message
+// (continuation, length, padded metadata, body) to e.msg.
+func (e *ipcEncoder) finish(htype byte, header flatbuffers.UOffsetT) {
+	fb := e.fb
+	fb.StartObject(5)
+	fb.PrependInt16Slot(0, metadataV5, 0)
+	fb.PrependByteSlot(1, htype, 0)
+	fb.PrependUOffsetTSlot(2, header, 0)
+	fb.PrependInt64Slot(3, int64(len(e.body)), 0)
+	fb.Finish(fb.EndObject())
+	meta := fb.FinishedBytes()
+	padded := (len(meta) + 8 + 7) &^ 7 // continuation+length+metadata end on 8 bytes
+	e.msg = binary.LittleEndian.AppendUint32(e.msg, ipcContinuation)
+	e.msg = binary.LittleEndian.AppendUint32(e.msg, uint32(padded-8))
+	e.msg = append(e.msg, meta...)
+	for i := len(meta) + 8; i < padded; i++ {
+		e.msg = append(e.msg, 0)
+	}
+	e.msg = append(e.msg, e.body...)
+	e.fb.Reset()
+	e.body = e.body[:0]
+	e.bufs = e.bufs[:0]
+}
+
+// dictionaryBatch appends a dictionary batch with entries [from, to) of d.
+func (e *ipcEncoder) dictionaryBatch(id int64, d *dictColumn, from, to int, delta bool) {
+	base := d.offsets[from]
+	offs := make([]int32, 0, to-from+1)
+	for _, o := range d.offsets[from : to+1] {
+		offs = append(offs, o-base)
+	}
+	e.addBuffer(nil)
+	e.addBuffer(int32Bytes(offs))
+	e.addBuffer(d.data[base:d.offsets[to]])
+	rb := e.recordBatch(int64(to-from), 1)
+	fb := e.fb
+	fb.StartObject(3)
+	fb.PrependInt64Slot(0, id, 0)
+	fb.PrependUOffsetTSlot(1, rb, 0)
+	fb.PrependBoolSlot(2, delta, false)
+	e.finish(headerDictBatch, fb.EndObject())
+}
+
+// endOfStream is the IPC end-of-stream marker.
+var endOfStream = []byte{0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0}
