@@ -26,7 +26,7 @@ def _go_capture_binary_impl(ctx):
         OutputGroupInfo(capture_binary = depset([src])),
     ] + [binary[p] for p in [GoArchive] if p in binary]
 
-go_capture_binary_rule = rule(
+_go_capture_binary = rule(
     implementation = _go_capture_binary_impl,
     attrs = dict(TRANSITION_ATTRS, **{
         "binary": attr.label(
@@ -79,7 +79,7 @@ def go_capture_binary(name, observe, binary = None, embed = None, **kwargs):
         binary = ":" + name + "_bin"
     elif kwargs:
         fail("go_capture_binary {}: unknown attributes {} (go_binary attributes are only accepted with embed)".format(name, sorted(kwargs.keys())))
-    go_capture_binary_rule(
+    _go_capture_binary(
         name = name,
         binary = binary,
         observed = canonical_observe(observe),

@@ -100,7 +100,7 @@ def _go_replay_test_impl(ctx):
         providers.append(binary[RunEnvironmentInfo])
     return providers
 
-go_replay_test_rule = rule(
+_go_replay_test = rule(
     implementation = _go_replay_test_impl,
     attrs = dict(TRANSITION_ATTRS, **{
         "binary": attr.label(
@@ -161,7 +161,7 @@ def go_replay_test(name, observe, logs, check = "strict", shard_count = None, **
         tags = testonly_tags,
         visibility = ["//visibility:private"],
     )
-    go_replay_test_rule(
+    _go_replay_test(
         name = name,
         binary = ":" + name + "_bin",
         observed = observed,
