@@ -152,8 +152,12 @@ func Open(path string) (*DB, error) {
 		b.Close()
 		return nil, fmt.Errorf("storage: initialise %s: %w", path, err)
 	}
+	// A lone writer waits at most this long for others to share its commit.
+	b.MaxBatchDelay = batchDelay
 	return &DB{bolt: b}, nil
 }
+
+const batchDelay = time.Millisecond
 
 // Close releases the database file.
 func (db *DB) Close() error { return db.bolt.Close() }
@@ -308,6 +312,7 @@ func (db *DB) Reservation(ctx context.Context, orderID string) (Reservation, err
 func (db *DB) ReleaseReservation(ctx context.Context, orderID string) (Reservation, error) {
 	var r Reservation
 	err := db.update(ctx, func(tx *bolt.Tx) error {
+		r = Reservation{} // fn may run twice; never decode over a previous attempt
 		if err := get(tx, bucketReservations, orderID, &r); err != nil {
 			return fmt.Errorf("reservation %q: %w", orderID, err)
 		}
@@ -400,6 +405,7 @@ func (db *DB) Orders(ctx context.Context) ([]Order, error) {
 func (db *DB) CancelOrder(ctx context.Context, id string, at time.Time) (Order, error) {
 	var o Order
 	err := db.update(ctx, func(tx *bolt.Tx) error {
+		o = Order{} // fn may run twice; never decode over a previous attempt
 		if err := get(tx, bucketOrders, id, &o); err != nil {
 			return fmt.Errorf("order %q: %w", id, err)
 		}
@@ -447,11 +453,15 @@ func (db *DB) view(ctx context.Context, fn func(*bolt.Tx) error) error {
 	return db.bolt.View(fn)
 }
 
+// update runs fn in a write transaction. Concurrent writers share one
+// transaction and one fsync (bbolt's Batch: group commit), which is what
+// keeps order placement from queueing behind the disk. fn may run more than
+// once, so it must only assign its results, never accumulate them.
 func (db *DB) update(ctx context.Context, fn func(*bolt.Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return db.bolt.Update(fn)
+	return db.bolt.Batch(fn)
 }
 
 func get(tx *bolt.Tx, bucket []byte, key string, v any) error {
