@@ -20,11 +20,21 @@ def _go_capture_binary_impl(ctx):
         DefaultInfo(
             executable = exe,
             files = depset([exe]),
-            runfiles = info.default_runfiles,
+            runfiles = _runfiles_without(ctx, info.default_runfiles, src).merge(ctx.runfiles([exe])),
         ),
         CaptureBinaryInfo(observed = ctx.attr.observed, executable = exe),
         OutputGroupInfo(capture_binary = depset([src])),
     ] + [binary[p] for p in [GoArchive] if p in binary]
+
+def _runfiles_without(ctx, runfiles, exclude):
+    # The wrapped binary's own executable sits at the same runfiles path as the
+    # normal build's (the configuration is not part of the path): forwarding it
+    # would silently shadow the normal binary in any runfiles tree holding both.
+    return ctx.runfiles(
+        files = [f for f in runfiles.files.to_list() if f != exclude],
+        symlinks = runfiles.symlinks,
+        root_symlinks = runfiles.root_symlinks,
+    )
 
 _go_capture_binary = rule(
     implementation = _go_capture_binary_impl,
