@@ -1,8 +1,12 @@
 package eventlog
 
 import (
+	"encoding/binary"
+	"fmt"
 	"path/filepath"
+	"sync"
 	"testing"
+	"time"
 )
 
 // BenchmarkWriterThroughput measures the background encoder+writer: the
@@ -23,5 +27,100 @@ func BenchmarkWriterThroughput(b *testing.B) {
 	}
 	if err := w.Close(); err != nil {
 		b.Fatal(err)
+	}
+}
+
+// appendTwoInts is the recorder's hot path for a call with two int64
+// arguments: encode them into a reused buffer and Append.
+func appendTwoInts(w *Writer, e *Event, buf []byte, a, b int64) []byte {
+	buf = binary.AppendVarint(buf[:0], a)
+	buf = binary.AppendVarint(buf, b)
+	e.Values = buf
+	w.Append(e)
+	return buf
+}
+
+func benchmarkAppend(b *testing.B, opts Options) {
+	path := filepath.Join(b.TempDir(), "log.arrows")
+	w, err := Create(path, Meta{}, opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		e := Event{Kind: KindCallIn, Stream: 1, Site: "example.com/shop/pricing.Quote", Pos: "pricing/quote.go:42"}
+		buf := make([]byte, 0, 32)
+		i := int64(0)
+		for pb.Next() {
+			buf = appendTwoInts(w, &e, buf, i, i*3)
+			i++
+		}
+	})
+	b.StopTimer()
+	if err := w.Close(); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// BenchmarkAppend is the cost on the caller's goroutine, with the default
+// (Block) policy: when callers outpace the background writer, Append waits,
+// so this is also bounded by the writer's throughput.
+func BenchmarkAppend(b *testing.B) { benchmarkAppend(b, Options{}) }
+
+// BenchmarkAppendCaller is the cost on the caller's goroutine alone: the
+// background writer is held back while the timer runs (it would otherwise
+// share the CPUs with the callers and, when they outpace it, make them wait:
+// that is BenchmarkAppend). Events are appended in rounds that fit in the
+// writer's buffers; between rounds the timer stops while Flush drains them.
+// Sub-benchmarks append from 1 and from 8 goroutines.
+func BenchmarkAppendCaller(b *testing.B) {
+	for _, goroutines := range []int{1, 8} {
+		b.Run(fmt.Sprintf("goroutines=%d", goroutines), func(b *testing.B) {
+			const buffers, batch = 32, 16384
+			round := (buffers - 2) * batch
+			path := filepath.Join(b.TempDir(), "log.arrows")
+			w, err := Create(path, Meta{}, Options{Buffers: buffers, BatchEvents: batch, FlushInterval: time.Hour})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for done := 0; done < b.N; {
+				n := min(round, b.N-done)
+				w.encodeGate.Lock()
+				var wg sync.WaitGroup
+				for g := 0; g < goroutines; g++ {
+					per := n / goroutines
+					if g == 0 {
+						per += n % goroutines
+					}
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						e := Event{Kind: KindCallIn, Stream: uint32(g), Site: "example.com/shop/pricing.Quote", Pos: "pricing/quote.go:42"}
+						buf := make([]byte, 0, 32)
+						for i := 0; i < per; i++ {
+							buf = appendTwoInts(w, &e, buf, int64(i), int64(i)*3)
+						}
+					}()
+				}
+				wg.Wait()
+				done += n
+				b.StopTimer()
+				w.encodeGate.Unlock()
+				if err := w.Flush(); err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+			}
+			b.StopTimer()
+			if st := w.blocked.Load(); st != 0 {
+				b.Fatalf("%d appends blocked: the rounds do not fit in the buffers", st)
+			}
+			if err := w.Close(); err != nil {
+				b.Fatal(err)
+			}
+		})
 	}
 }

@@ -164,13 +164,14 @@ func (s *sink) flushMessages() error {
 
 func (s *sink) writeRecord(b *batch) error {
 	n := b.rows()
-	for i, k := range b.kind {
+	kinds := b.kind[:n]
+	for i, k := range kinds {
 		if k >= byte(numKinds) {
-			b.kind[i] = byte(KindInvalid)
+			kinds[i] = byte(KindInvalid)
 		}
 	}
 	var idx [3][]int32
-	for c, col := range [3][]string{b.site, b.pos, b.recvType} {
+	for c, col := range [3][]string{b.site[:n], b.pos[:n], b.recvType[:n]} {
 		idx[c] = s.dicts[c].encode(col)
 	}
 	e := s.enc
@@ -181,21 +182,21 @@ func (s *sink) writeRecord(b *batch) error {
 		}
 	}
 	for _, buf := range [...][]byte{
-		uint64Bytes(b.seq),
-		uint32Bytes(b.stream),
-		b.kind,
-		uint64Bytes(b.parent),
+		uint64Bytes(b.seq[:n]),
+		uint32Bytes(b.stream[:n]),
+		kinds,
+		uint64Bytes(b.parent[:n]),
 		int32Bytes(idx[0]),
 		int32Bytes(idx[1]),
 		int32Bytes(idx[2]),
-		uint64Bytes(b.recvID),
+		uint64Bytes(b.recvID[:n]),
 	} {
 		e.addBuffer(nil) // validity: no nulls
 		e.addBuffer(buf)
 	}
 	e.addBuffer(nil)
-	e.addBuffer(int32Bytes(b.valOff))
-	e.addBuffer(b.vals)
+	e.addBuffer(int32Bytes(b.valOff[:n+1]))
+	e.addBuffer(b.vals[:b.valsUsed])
 	e.finish(headerRecordBatch, e.recordBatch(int64(n), numCols))
 	// One write per batch, straight to the kernel: once it returns, a
 	// SIGKILL cannot lose the batch.

@@ -37,7 +37,7 @@ const (
 // Options tune a Writer. The zero value gives the documented defaults.
 type Options struct {
 	BatchEvents   int           // events per record batch (default 16384)
-	BatchBytes    int           // Values bytes per record batch before it is cut (default 4 MiB)
+	BatchBytes    int           // Values bytes per record batch before it is cut (default 1 MiB)
 	FlushInterval time.Duration // a non-empty batch is written at least this often (default 100ms)
 	Buffers       int           // batches in flight; bounds memory (default 4)
 	Policy        Backpressure  // default Block
@@ -54,7 +54,7 @@ func (o *Options) fill() {
 		o.BatchEvents = maxRowsPerBatch
 	}
 	if o.BatchBytes <= 0 {
-		o.BatchBytes = 4 << 20
+		o.BatchBytes = 1 << 20
 	}
 	if o.FlushInterval <= 0 {
 		o.FlushInterval = 100 * time.Millisecond
@@ -67,7 +67,11 @@ func (o *Options) fill() {
 	}
 }
 
-// A batch stages events column by column until the encoder takes it.
+// A batch stages events column by column until the encoder takes it. Its
+// slices have a fixed size: an appender reserves a row (and room for its
+// Values) under Writer.mu and fills it after unlocking, so the lock is held
+// only for a few increments; the encoder waits until every reserved row is
+// filled.
 type batch struct {
 	seq      []uint64
 	stream   []uint32
@@ -77,60 +81,69 @@ type batch struct {
 	pos      []string
 	recvType []string
 	recvID   []uint64
-	valOff   []int32 // len = rows+1
+	valOff   []int32 // valOff[i+1] is the end of row i's Values
 	vals     []byte
 
-	upTo uint64 // every Seq <= upTo is accounted for once this batch is written
-	sync bool   // fsync after writing (Flush with SyncOnFlush)
+	n        int          // rows reserved (under Writer.mu)
+	valsUsed int          // Values bytes reserved (under Writer.mu)
+	filled   atomic.Int32 // rows filled
+	upTo     uint64       // every Seq <= upTo is accounted for once this batch is written
+	sync     bool         // fsync after writing (Flush with SyncOnFlush)
+	valsCap  int          // the usual size of vals, restored after an oversized value
 }
 
-func newBatch(n int) *batch {
-	b := &batch{
-		seq:      make([]uint64, 0, n),
-		stream:   make([]uint32, 0, n),
-		kind:     make([]byte, 0, n),
-		parent:   make([]uint64, 0, n),
-		site:     make([]string, 0, n),
-		pos:      make([]string, 0, n),
-		recvType: make([]string, 0, n),
-		recvID:   make([]uint64, 0, n),
-		valOff:   make([]int32, 1, n+1),
-		vals:     make([]byte, 0, 16*n),
+func newBatch(rows, valBytes int) *batch {
+	return &batch{
+		seq:      make([]uint64, rows),
+		stream:   make([]uint32, rows),
+		kind:     make([]byte, rows),
+		parent:   make([]uint64, rows),
+		site:     make([]string, rows),
+		pos:      make([]string, rows),
+		recvType: make([]string, rows),
+		recvID:   make([]uint64, rows),
+		valOff:   make([]int32, rows+1),
+		vals:     make([]byte, valBytes),
+		valsCap:  valBytes,
 	}
-	return b
 }
 
-func (b *batch) rows() int { return len(b.seq) }
+func (b *batch) rows() int { return b.n }
+
+// waitFilled returns once every reserved row has been written by its
+// appender (which happens right after it released the lock).
+func (b *batch) waitFilled() {
+	for int(b.filled.Load()) != b.n {
+		runtime.Gosched()
+	}
+}
 
 func (b *batch) reset() {
-	b.seq = b.seq[:0]
-	b.stream = b.stream[:0]
-	b.kind = b.kind[:0]
-	b.parent = b.parent[:0]
-	clear(b.site) // do not keep callers' strings alive
-	clear(b.pos)
-	clear(b.recvType)
-	b.site = b.site[:0]
-	b.pos = b.pos[:0]
-	b.recvType = b.recvType[:0]
-	b.recvID = b.recvID[:0]
-	b.valOff = b.valOff[:1]
-	b.vals = b.vals[:0]
+	clear(b.site[:b.n]) // do not keep callers' strings alive
+	clear(b.pos[:b.n])
+	clear(b.recvType[:b.n])
+	if len(b.vals) > b.valsCap {
+		b.vals = make([]byte, b.valsCap)
+	}
+	b.n, b.valsUsed = 0, 0
+	b.filled.Store(0)
 	b.upTo = 0
 	b.sync = false
 }
 
-func (b *batch) add(e *Event) {
-	b.seq = append(b.seq, e.Seq)
-	b.stream = append(b.stream, e.Stream)
-	b.kind = append(b.kind, byte(e.Kind))
-	b.parent = append(b.parent, e.Parent)
-	b.site = append(b.site, e.Site)
-	b.pos = append(b.pos, e.Pos)
-	b.recvType = append(b.recvType, e.RecvType)
-	b.recvID = append(b.recvID, e.RecvID)
-	b.vals = append(b.vals, e.Values...)
-	b.valOff = append(b.valOff, int32(len(b.vals)))
+// fill writes row i; off is where its Values were reserved.
+func (b *batch) fill(i, off int, e *Event) {
+	b.seq[i] = e.Seq
+	b.stream[i] = e.Stream
+	b.kind[i] = byte(e.Kind)
+	b.parent[i] = e.Parent
+	b.site[i] = e.Site
+	b.pos[i] = e.Pos
+	b.recvType[i] = e.RecvType
+	b.recvID[i] = e.RecvID
+	copy(b.vals[off:], e.Values)
+	b.valOff[i+1] = int32(off + len(e.Values))
+	b.filled.Add(1)
 }
 
 // Writer appends events to a log file. Append is safe for concurrent use;
@@ -153,6 +166,10 @@ type Writer struct {
 	doneCond *sync.Cond
 	doneSeq  uint64
 	err      error // first write error; sticky
+
+	// encodeGate is locked by benchmarks to hold the encoder back, so that
+	// they time the appenders alone.
+	encodeGate sync.Mutex
 
 	closeOnce sync.Once
 	stopTick  chan struct{}
@@ -202,9 +219,9 @@ func Create(path string, meta Meta, opts Options) (*Writer, error) {
 	}
 	w.doneCond = sync.NewCond(&w.doneMu)
 	for i := 0; i < opts.Buffers-1; i++ {
-		w.free <- newBatch(opts.BatchEvents)
+		w.free <- newBatch(opts.BatchEvents, opts.BatchBytes)
 	}
-	w.cur = newBatch(opts.BatchEvents)
+	w.cur = newBatch(opts.BatchEvents, opts.BatchBytes)
 	go w.encodeLoop()
 	go w.tickLoop()
 	return w, nil
@@ -220,34 +237,55 @@ func (w *Writer) Append(e *Event) uint64 {
 		return 0
 	}
 	w.seq++
-	e.Seq = w.seq
-	if len(e.Values) > w.opts.MaxValueBytes {
+	seq := w.seq
+	e.Seq = seq
+	nv := len(e.Values)
+	if nv > w.opts.MaxValueBytes {
 		w.dropped.Add(1)
 		w.mu.Unlock()
-		return e.Seq
+		return seq
 	}
 	b := w.cur
-	if b == nil {
-		select {
-		case b = <-w.free:
-		default:
-			if w.opts.Policy == Drop {
-				w.dropped.Add(1)
-				w.mu.Unlock()
-				return e.Seq
-			}
-			w.blocked.Add(1)
-			b = <-w.free // holding mu: other appenders queue behind us, in Seq order
-		}
-		w.cur = b
+	if b != nil && b.n > 0 && b.valsUsed+nv > len(b.vals) {
+		w.dispatchLocked(false)
+		b = w.cur
 	}
-	b.add(e)
-	if len(b.seq) >= w.opts.BatchEvents || len(b.vals) >= w.opts.BatchBytes {
+	if b == nil {
+		if b = w.acquireLocked(); b == nil {
+			w.mu.Unlock()
+			return seq
+		}
+	}
+	if nv > len(b.vals) {
+		b.vals = make([]byte, nv) // b is empty: nobody else writes to it
+	}
+	i, off := b.n, b.valsUsed
+	b.n++
+	b.valsUsed += nv
+	if b.n == len(b.seq) || b.valsUsed >= w.opts.BatchBytes {
 		w.dispatchLocked(false)
 	}
-	seq := e.Seq
 	w.mu.Unlock()
+	b.fill(i, off, e)
 	return seq
+}
+
+// acquireLocked gets an empty batch for w.cur, applying the backpressure
+// policy when none is free; nil means the event is dropped.
+func (w *Writer) acquireLocked() *batch {
+	var b *batch
+	select {
+	case b = <-w.free:
+	default:
+		if w.opts.Policy == Drop {
+			w.dropped.Add(1)
+			return nil
+		}
+		w.blocked.Add(1)
+		b = <-w.free // holding mu: other appenders queue behind us, in Seq order
+	}
+	w.cur = b
+	return b
 }
 
 // dispatchLocked hands the current batch to the encoder. w.full has room
@@ -358,6 +396,9 @@ func (w *Writer) tickLoop() {
 func (w *Writer) encodeLoop() {
 	defer close(w.encDone)
 	for b := range w.full {
+		w.encodeGate.Lock()
+		w.encodeGate.Unlock()
+		b.waitFilled()
 		w.doneMu.Lock()
 		failed := w.err != nil
 		w.doneMu.Unlock()
