@@ -1,31 +1,35 @@
 // Package gazelle_ext is rules_capture's Gazelle language extension.
 //
-// It reads two directives from BUILD files; like every Gazelle directive they apply
-// to the directory of the BUILD file and to all directories below it:
+// In a directory where Gazelle's Go extension generates a go_binary, it generates
 //
+//	go_capture_binary(name = "<binary>_capture", binary = ":<binary>", observe = [...])
+//	go_replay_test(name = "replay_tests", observe = [...], logs = glob([...]))
+//
+// when the main package has an observed set. The observed set is named by
+//
+//	//capture:observe <import path>...
+//	    line comments in the Go files of the main package (any number of lines,
+//	    any number of paths per line; together they form the set);
 //	# gazelle:capture_observe <import path>...
-//	    The observed set: the Go packages whose boundary is recorded. Replaces the
-//	    inherited set; without arguments it clears it.
-//	# gazelle:capture_logs <dir>
-//	    Where replay tests find event logs, relative to the package
-//	    (default testdata/capture).
+//	    a BUILD file directive for the directory and all directories below it,
+//	    used by main packages without annotations. Replaces the inherited set;
+//	    without arguments it clears it.
 //
-// Generating the capture binary and replay test targets from this configuration is
-// not implemented yet: GenerateRules emits nothing.
+// and the logs directory by
+//
+//	# gazelle:capture_logs <dir>
+//	    relative to the package (default testdata/capture).
+//
+// Import paths are resolved to go_library labels through Gazelle's rule index in
+// the Resolve phase. docs/gazelle.md is the user documentation.
 package gazelle_ext
 
 import (
-	"flag"
 	"fmt"
-	"log"
 	"path"
 	"strings"
 
 	"github.com/bazelbuild/bazel-gazelle/config"
-	"github.com/bazelbuild/bazel-gazelle/label"
-	"github.com/bazelbuild/bazel-gazelle/language"
-	"github.com/bazelbuild/bazel-gazelle/repo"
-	"github.com/bazelbuild/bazel-gazelle/resolve"
 	"github.com/bazelbuild/bazel-gazelle/rule"
 	"golang.org/x/mod/module"
 )
@@ -121,44 +125,3 @@ func parseLogsDir(value string) (string, error) {
 	}
 	return clean, nil
 }
-
-type captureLang struct{}
-
-// NewLanguage is the constructor gazelle_binary calls.
-func NewLanguage() language.Language { return captureLang{} }
-
-func (captureLang) RegisterFlags(*flag.FlagSet, string, *config.Config) {}
-func (captureLang) CheckFlags(*flag.FlagSet, *config.Config) error      { return nil }
-func (captureLang) KnownDirectives() []string {
-	return []string{observeDirective, logsDirective}
-}
-
-// Configure computes the directory's configuration from its parent's (Gazelle hands
-// each directory a copy of the parent's config.Config) and the BUILD file directives.
-func (captureLang) Configure(c *config.Config, rel string, f *rule.File) {
-	var ds []rule.Directive
-	where := path.Join(rel, "BUILD.bazel")
-	if f != nil {
-		ds = f.Directives
-		where = f.Path
-	}
-	cc, errs := applyDirectives(GetConfig(c), ds)
-	for _, err := range errs {
-		log.Printf("%s: %v", where, err)
-	}
-	c.Exts[languageName] = cc
-}
-
-func (captureLang) Name() string { return languageName }
-func (captureLang) Imports(*config.Config, *rule.Rule, *rule.File) []resolve.ImportSpec {
-	return nil
-}
-func (captureLang) Embeds(*rule.Rule, label.Label) []label.Label { return nil }
-func (captureLang) Resolve(*config.Config, *resolve.RuleIndex, *repo.RemoteCache, *rule.Rule, interface{}, label.Label) {
-}
-func (captureLang) Kinds() map[string]rule.KindInfo { return nil }
-func (captureLang) Loads() []rule.LoadInfo          { return nil }
-func (captureLang) GenerateRules(language.GenerateArgs) language.GenerateResult {
-	return language.GenerateResult{}
-}
-func (captureLang) Fix(*config.Config, *rule.File) {}
