@@ -715,3 +715,17 @@ func placeholder(name string, t reflect.Type) (reflect.Value, error) {
 	}
 	return reflect.Value{}, fmt.Errorf("replay cannot make a stand-in of %s for a recorded %s: register the type (docs/annotations.md)", value.TypeName(t), name)
 }
+
+// playerRead matches a READ_OUT and sets the recorded value to decode.
+func playerRead(s *Stream) {
+	p := play
+	actual := func() string { return describeActual(eventlog.KindReadOut, s.site, nil) }
+	_, e := p.peek(s, actual)
+	if e.Kind != eventlog.KindReadOut || e.Site != s.site.Name {
+		p.diverge(&Divergence{Seq: e.Seq, Stream: s.id, Reason: "the code read a different variable than the log holds",
+			Expected: p.describe(e), Actual: actual(), Pos: s.site.Pos, Candidate: p.candidate(s, s.replay)})
+		panic(abortReplay{})
+	}
+	s.dec = value.Decoder{Buf: e.Values, Resolver: p}
+	p.consume(s)
+}

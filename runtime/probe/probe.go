@@ -414,3 +414,19 @@ var _ = ptrOf
 func warnf(format string, args ...any) {
 	fmt.Fprintf(os.Stderr, "rules_capture: "+format+"\n", args...)
 }
+
+// Read emits the READ_OUT event of a read of another package's variable
+// (capture), or matches it and makes its value the next to decode (replay).
+func (s *Stream) Read() {
+	if replaying {
+		playerRead(s)
+		return
+	}
+	s.emit(eventlog.KindReadOut, s.parent())
+	s.enc.Buf = s.enc.Buf[:0]
+}
+
+// ReadDone checks, in replay, that the recorded value fitted the variable.
+func (s *Stream) ReadDone() {
+	playerDone(s, frame{site: s.site})
+}

@@ -73,9 +73,9 @@ func startCapture() {
 		return
 	}
 	meta := eventlog.Meta{
-		BuildLabel:       os.Getenv(EnvLabel),
-		StartTime:        time.Now().UTC(),
-		GoVersion:        runtime.Version(),
+		BuildLabel: os.Getenv(EnvLabel),
+		StartTime:  time.Now().UTC(),
+		GoVersion:  runtime.Version(),
 	}
 	meta.ObservedPackages = splitList(observedList)
 	meta.SourceHash = sourceHash
@@ -86,6 +86,8 @@ func startCapture() {
 	}
 	rec.w = w
 	rec.path = path
+	// Package initialisation runs on this goroutine: stream 0.
+	bind(getg(), &Stream{id: 0})
 	enabled = true
 	handleSignals()
 }

@@ -20,27 +20,27 @@ import (
 
 // Tags. The numeric values are part of the log format: append only.
 const (
-	TagNil       byte = iota // nil pointer, slice, map, interface, error, func, chan
-	TagFalse                 // bool false
-	TagTrue                  // bool true
-	TagInt                   // signed integer: zigzag varint
-	TagUint                  // unsigned integer: uvarint
-	TagFloat                 // float32/float64: 8 bytes, IEEE 754 bits, little endian
-	TagComplex               // complex64/complex128: two floats
-	TagString                // uvarint length, bytes
-	TagBytes                 // []byte: uvarint length, bytes
-	TagList                  // slice or array: uvarint n, n values
-	TagMap                   // uvarint n, n (key, value) pairs sorted by encoded key
-	TagStruct                // type name, uvarint n, n field values in declaration order
-	TagRef                   // unobserved reference (pointer, chan, func, unsafe pointer): type name, uvarint object ID
-	TagObject                // pointer to an observed type: type name, uvarint object ID, then TagNil or the pointee on first sight
-	TagIface                 // non-nil interface holding a non-error value: dynamic type name, value
-	TagError                 // error: dynamic type name, message string, uvarint n, n wrapped errors
-	TagSentinel              // an exported package-level error variable: its name, e.g. "io.EOF"
-	TagTypedError            // error of a registered type, rebuilt by value in replay: type name, value of the type (pointee for pointer types)
-	TagTime                  // time.Time: zigzag unix seconds, uvarint nanoseconds, zone name string, zigzag zone offset
-	TagTruncated             // a value nested deeper than MaxDepth
-	TagOpaque                // a value of an interface's dynamic type unknown to replay: type name, rendered text
+	TagNil        byte = iota // nil pointer, slice, map, interface, error, func, chan
+	TagFalse                  // bool false
+	TagTrue                   // bool true
+	TagInt                    // signed integer: zigzag varint
+	TagUint                   // unsigned integer: uvarint
+	TagFloat                  // float32/float64: 8 bytes, IEEE 754 bits, little endian
+	TagComplex                // complex64/complex128: two floats
+	TagString                 // uvarint length, bytes
+	TagBytes                  // []byte: uvarint length, bytes
+	TagList                   // slice or array: uvarint n, n values
+	TagMap                    // uvarint n, n (key, value) pairs sorted by encoded key
+	TagStruct                 // type name, uvarint n, n field values in declaration order
+	TagRef                    // unobserved reference (pointer, chan, func, unsafe pointer): type name, uvarint object ID
+	TagObject                 // pointer to an observed type: type name, uvarint object ID, then TagNil or the pointee on first sight
+	TagIface                  // non-nil interface holding a non-error value: dynamic type name, value
+	TagError                  // error: dynamic type name, message string, uvarint n, n wrapped errors
+	TagSentinel               // an exported package-level error variable: its name, e.g. "io.EOF"
+	TagTypedError             // error of a registered type, rebuilt by value in replay: type name, value of the type (pointee for pointer types)
+	TagTime                   // time.Time: zigzag unix seconds, uvarint nanoseconds, zone name string, zigzag zone offset
+	TagTruncated              // a value nested deeper than MaxDepth
+	TagOpaque                 // a value of an interface's dynamic type unknown to replay: type name, rendered text
 	numTags
 )
 

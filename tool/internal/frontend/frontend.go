@@ -1,0 +1,405 @@
+// Package frontend drives the plain Go toolchain for the `capture` command:
+// it instruments the observed packages of a user's module into a temporary
+// overlay (`go build -overlay`) and adds rules_capture's runtime through a
+// temporary module file (`-modfile`), so the user's files and go.mod are
+// never edited and the module need not require rules_capture.
+package frontend
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"sort"
+	"strings"
+
+	"github.com/rules-capture/rules_capture/tool/internal/load"
+	"github.com/rules-capture/rules_capture/tool/transform"
+)
+
+// Module is rules_capture's module path.
+const Module = "github.com/rules-capture/rules_capture"
+
+// EnvRoot names rules_capture's source tree for the front end.
+const EnvRoot = "CAPTURE_ROOT"
+
+// Session is one prepared build of a user's module.
+type Session struct {
+	Dir      string   // the user's module root
+	Observed []string // import paths
+	Root     string   // rules_capture's source tree
+	Work     string   // temporary directory
+	ModFile  string
+	Overlay  map[string]string
+	Env      []string
+	Hash     string // hash of the observed packages' sources
+	Listed   map[string]*load.ListedPackage
+	Verbose  bool
+}
+
+// FindRoot locates rules_capture's source tree: the -root flag, then
+// $CAPTURE_ROOT, then the directory this binary was built from.
+func FindRoot(flagRoot string) (string, error) {
+	for _, c := range []string{flagRoot, os.Getenv(EnvRoot), builtFrom()} {
+		if c == "" {
+			continue
+		}
+		if isRoot(c) {
+			return filepath.Abs(c)
+		}
+	}
+	return "", fmt.Errorf("cannot find rules_capture's source tree: pass -root DIR or set %s to the directory holding its go.mod", EnvRoot)
+}
+
+func builtFrom() string {
+	_, file, _, ok := runtime.Caller(0)
+	if !ok {
+		return ""
+	}
+	// file is <root>/tool/internal/frontend/frontend.go
+	return filepath.Dir(filepath.Dir(filepath.Dir(filepath.Dir(file))))
+}
+
+func isRoot(dir string) bool {
+	b, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+	return err == nil && strings.Contains(string(b), "module "+Module+"\n")
+}
+
+var _ = debug.ReadBuildInfo
+
+// NewSession prepares the temporary module file for the module containing dir.
+func NewSession(dir string, observed []string, root string) (*Session, error) {
+	env := os.Environ()
+	modDir, goMod, err := load.ModuleRoot(dir, env)
+	if err != nil {
+		return nil, err
+	}
+	work, err := os.MkdirTemp("", "capture-")
+	if err != nil {
+		return nil, err
+	}
+	s := &Session{Dir: modDir, Observed: observed, Root: root, Work: work, Overlay: map[string]string{}, Env: env}
+	if err := s.writeModFile(goMod); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Close removes the temporary directory.
+func (s *Session) Close() { os.RemoveAll(s.Work) }
+
+func (s *Session) writeModFile(goMod string) error {
+	mod, err := os.ReadFile(goMod)
+	if err != nil {
+		return err
+	}
+	if strings.Contains(string(mod), Module) {
+		// The module already requires (or is) rules_capture.
+		if strings.Contains(string(mod), "module "+Module) {
+			s.ModFile = ""
+			return nil
+		}
+	}
+	text := string(mod) + fmt.Sprintf("\nrequire %s v0.0.0-00010101000000-000000000000\n\nreplace %s => %s\n", Module, Module, s.Root)
+	s.ModFile = filepath.Join(s.Work, "go.mod")
+	if err := os.WriteFile(s.ModFile, []byte(text), 0o644); err != nil {
+		return err
+	}
+	// go.sum: the module's own sums plus rules_capture's (its dependencies).
+	var sum []byte
+	for _, p := range []string{strings.TrimSuffix(goMod, ".mod") + ".sum", filepath.Join(s.Root, "go.sum")} {
+		b, err := os.ReadFile(p)
+		if err == nil {
+			sum = append(sum, b...)
+			if len(sum) > 0 && sum[len(sum)-1] != '\n' {
+				sum = append(sum, '\n')
+			}
+		}
+	}
+	return os.WriteFile(filepath.Join(s.Work, "go.sum"), sum, 0o644)
+}
+
+// GoFlags are the flags every go command of the session needs.
+func (s *Session) GoFlags() []string {
+	var f []string
+	if s.ModFile != "" {
+		f = append(f, "-modfile="+s.ModFile, "-mod=mod")
+	}
+	if len(s.Overlay) > 0 {
+		f = append(f, "-overlay="+filepath.Join(s.Work, "overlay.json"))
+	}
+	return f
+}
+
+// Instrument lists patterns (and the observed packages) and instruments
+// every observed package into the overlay. It returns the listed packages
+// that patterns matched.
+func (s *Session) Instrument(test bool, patterns ...string) ([]*load.ListedPackage, error) {
+	flags := s.GoFlags()
+	if test {
+		flags = append(flags, "-test")
+	}
+	all, order, err := load.List(s.Dir, s.Env, flags, append(append([]string{}, patterns...), s.Observed...)...)
+	if err != nil {
+		return nil, err
+	}
+	s.Listed = all
+	var matched []*load.ListedPackage
+	for _, p := range order {
+		if !p.DepOnly && !strings.Contains(p.ImportPath, " ") && !strings.HasSuffix(p.ImportPath, ".test") && !isObserved(p.ImportPath, s.Observed) {
+			matched = append(matched, p)
+		}
+	}
+	for _, p := range order {
+		if isObserved(p.ImportPath, s.Observed) && !strings.Contains(p.ImportPath, " ") {
+			if !contains(matched, p) && !p.DepOnly {
+				matched = append(matched, p)
+			}
+		}
+	}
+	h := sha256.New()
+	var errs []error
+	for _, path := range s.Observed {
+		lp, ok := all[path]
+		if !ok {
+			errs = append(errs, fmt.Errorf("observed package %s is not in the build of %s", path, strings.Join(patterns, " ")))
+			continue
+		}
+		if lp.Error != nil {
+			errs = append(errs, fmt.Errorf("%s: %s", path, lp.Error.Err))
+			continue
+		}
+		if lp.Name == "main" {
+			errs = append(errs, fmt.Errorf("observed package %s is a main package: observe the packages it uses instead", path))
+			continue
+		}
+		if err := s.instrumentPackage(lp, all, h); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	s.Hash = hex.EncodeToString(h.Sum(nil))[:16]
+	return matched, s.writeOverlay()
+}
+
+func contains(list []*load.ListedPackage, p *load.ListedPackage) bool {
+	for _, q := range list {
+		if q.ImportPath == p.ImportPath {
+			return true
+		}
+	}
+	return false
+}
+
+func isObserved(path string, observed []string) bool {
+	for _, o := range observed {
+		if o == path {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Session) instrumentPackage(lp *load.ListedPackage, all map[string]*load.ListedPackage, h interface{ Write([]byte) (int, error) }) error {
+	pkg, err := load.Check(lp, all)
+	if err != nil {
+		return err
+	}
+	for _, src := range pkg.Sources {
+		h.Write(src)
+	}
+	out, err := transform.Instrument(pkg, transform.Options{Observed: s.Observed})
+	if err != nil {
+		return err
+	}
+	dir := filepath.Join(s.Work, "src", strings.ReplaceAll(lp.ImportPath, "/", "_"))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for i, name := range lp.GoFiles {
+		tmp := filepath.Join(dir, name)
+		if err := os.WriteFile(tmp, out.Files[i], 0o644); err != nil {
+			return err
+		}
+		s.Overlay[filepath.Join(lp.Dir, name)] = tmp
+	}
+	gen := filepath.Join(dir, transform.GeneratedFile)
+	if err := os.WriteFile(gen, out.Gen, 0o644); err != nil {
+		return err
+	}
+	s.Overlay[filepath.Join(lp.Dir, transform.GeneratedFile)] = gen
+	return nil
+}
+
+// InstrumentExit makes the files of package lp close the log before the
+// process ends (fn: "main" or "TestMain").
+func (s *Session) InstrumentExit(lp *load.ListedPackage, files []string, fn string) (bool, error) {
+	found := false
+	for _, name := range files {
+		path := filepath.Join(lp.Dir, name)
+		srcPath := path
+		if o, ok := s.Overlay[path]; ok {
+			srcPath = o
+		}
+		src, err := os.ReadFile(srcPath)
+		if err != nil {
+			return false, err
+		}
+		if strings.Contains(string(src), "func "+fn+"(") {
+			found = true
+		}
+		out, changed, err := transform.InstrumentExit(path, src, fn)
+		if err != nil {
+			return false, err
+		}
+		if !changed {
+			continue
+		}
+		tmp := filepath.Join(s.Work, "exit", strings.ReplaceAll(lp.ImportPath, "/", "_"), name)
+		if err := os.MkdirAll(filepath.Dir(tmp), 0o755); err != nil {
+			return false, err
+		}
+		if err := os.WriteFile(tmp, out, 0o644); err != nil {
+			return false, err
+		}
+		s.Overlay[path] = tmp
+	}
+	return found, s.writeOverlay()
+}
+
+// AddFile adds a file that exists only in the overlay.
+func (s *Session) AddFile(path string, content []byte) error {
+	tmp := filepath.Join(s.Work, "added", fmt.Sprintf("%d_%s", len(s.Overlay), filepath.Base(path)))
+	if err := os.MkdirAll(filepath.Dir(tmp), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(tmp, content, 0o644); err != nil {
+		return err
+	}
+	s.Overlay[path] = tmp
+	return s.writeOverlay()
+}
+
+func (s *Session) writeOverlay() error {
+	b, err := json.MarshalIndent(struct{ Replace map[string]string }{s.Overlay}, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(s.Work, "overlay.json"), b, 0o644)
+}
+
+// LDFlags are the linker flags that stamp the observed set into the binary.
+func (s *Session) LDFlags(replay bool) string {
+	p := Module + "/runtime/probe"
+	obs := append([]string{}, s.Observed...)
+	sort.Strings(obs)
+	f := fmt.Sprintf("-X %s.observedList=%s -X %s.sourceHash=%s", p, strings.Join(obs, ","), p, s.Hash)
+	if replay {
+		f += " -X " + p + ".buildMode=replay"
+	}
+	return f
+}
+
+// Go runs a go command in the module with the session's flags.
+func (s *Session) Go(sub string, args ...string) error {
+	full := append([]string{sub}, s.GoFlags()...)
+	full = append(full, args...)
+	cmd := exec.Command("go", full...)
+	cmd.Dir = s.Dir
+	cmd.Env = s.Env
+	cmd.Stdout = os.Stderr
+	cmd.Stderr = os.Stderr
+	if s.Verbose {
+		fmt.Fprintln(os.Stderr, "+ go", strings.Join(full, " "))
+	}
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("go %s: %w", sub, err)
+	}
+	return nil
+}
+
+// SplitList splits a comma-separated flag value.
+func SplitList(v string) []string {
+	var out []string
+	for _, p := range strings.Split(v, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// HasTestMain reports whether any of the files declares TestMain.
+func HasTestMain(dir string, files []string) bool {
+	for _, name := range files {
+		f, err := os.Open(filepath.Join(dir, name))
+		if err != nil {
+			continue
+		}
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			if strings.HasPrefix(sc.Text(), "func TestMain(") {
+				f.Close()
+				return true
+			}
+		}
+		f.Close()
+	}
+	return false
+}
+
+// HarnessDir is the directory, relative to the module root, of the replay
+// harness's main package; it exists only in the overlay.
+const HarnessDir = "zz_capture_replay"
+
+// BuildHarness builds the replay harness: a main package that links the
+// instrumented observed packages and the player.
+func (s *Session) BuildHarness() (string, error) {
+	if _, err := s.Instrument(false); err != nil {
+		return "", err
+	}
+	modPath, err := modulePath(filepath.Join(s.Dir, "go.mod"))
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	b.WriteString("// Code generated by capture replay. DO NOT EDIT.\n\n// The replay harness: replays the log named by $" + "CAPTURE_REPLAY_LOG.\npackage main\n\nimport (\n\t\"os\"\n\n\tprobe \"" + Module + "/runtime/probe\"\n")
+	obs := append([]string{}, s.Observed...)
+	sort.Strings(obs)
+	for _, o := range obs {
+		fmt.Fprintf(&b, "\t_ %q\n", o)
+	}
+	b.WriteString(")\n\nfunc main() { os.Exit(probe.Main()) }\n")
+	if err := s.AddFile(filepath.Join(s.Dir, HarnessDir, "main.go"), []byte(b.String())); err != nil {
+		return "", err
+	}
+	bin := filepath.Join(s.Work, "replay-harness")
+	if err := s.Go("build", "-ldflags="+s.LDFlags(true), "-o", bin, "./"+HarnessDir); err != nil {
+		return "", err
+	}
+	_ = modPath
+	return bin, nil
+}
+
+func modulePath(goMod string) (string, error) {
+	b, err := os.ReadFile(goMod)
+	if err != nil {
+		return "", err
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) >= 2 && f[0] == "module" {
+			return strings.Trim(f[1], `"`), nil
+		}
+	}
+	return "", fmt.Errorf("%s: no module line", goMod)
+}

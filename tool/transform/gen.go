@@ -1,0 +1,401 @@
+package transform
+
+import (
+	"bytes"
+	"fmt"
+	"go/ast"
+	"go/format"
+	"go/token"
+	"go/types"
+	"sort"
+	"strings"
+)
+
+// outcall routes a call of external code through a generated helper.
+func (t *transformer) outcall(call *ast.CallExpr, c callee, stack []ast.Node) {
+	info := t.p.Info
+	if c.iface && c.fn.Name() == "Error" && c.sel != nil && types.Identical(c.sel.Recv(), types.Universe.Lookup("error").Type()) {
+		return // err.Error(): recorded errors replay with the same message
+	}
+	sig, ok := info.TypeOf(call.Fun).(*types.Signature)
+	if !ok {
+		return
+	}
+	if len(call.Args) == 1 {
+		if tup, ok := info.TypeOf(call.Args[0]).(*types.Tuple); ok && tup.Len() > 1 {
+			t.errorf(call.Pos(), "an outcall whose arguments are a multi-value call ("+c.name+"(f()))", "assign the results of the inner call to variables and pass those")
+			return
+		}
+	}
+	for i := 0; i < sig.Params().Len(); i++ {
+		if isUnsafePointer(sig.Params().At(i).Type()) {
+			t.errorf(call.Pos(), "passing unsafe.Pointer across the boundary ("+c.name+")", "move the unsafe code into an unobserved package")
+			return
+		}
+	}
+	pos := t.sitePos(call.Lparen)
+	var recvDecl, callee string
+	var recvEnc string
+	editStart := call.Fun.Pos()
+	prefix := ""
+	fieldPath := ""
+	if c.sel != nil {
+		// Method call: the receiver becomes the helper's first argument.
+		xt := info.TypeOf(c.recvX)
+		typ := xt
+		path := c.sel.Index()
+		for _, idx := range path[:len(path)-1] {
+			u := typ
+			if p, ok := u.Underlying().(*types.Pointer); ok {
+				u = p.Elem()
+			}
+			st, ok := u.Underlying().(*types.Struct)
+			if !ok {
+				t.errorf(call.Pos(), "a promoted method call through a non-struct type", "call the method on the embedded field explicitly")
+				return
+			}
+			fieldPath += "." + st.Field(idx).Name()
+			typ = st.Field(idx).Type()
+		}
+		msig := c.fn.Type().(*types.Signature)
+		if _, ptrRecv := msig.Recv().Type().(*types.Pointer); ptrRecv && !types.IsInterface(typ) {
+			if _, isPtr := typ.Underlying().(*types.Pointer); !isPtr {
+				typ = types.NewPointer(typ)
+				prefix = "&"
+			}
+		}
+		ts, why := t.typeString(typ)
+		if why != "" {
+			t.errorf(call.Pos(), "a method call on a value of "+why+" ("+c.name+")", "call it from an unobserved package, or keep this package out of the observed set")
+			return
+		}
+		recvDecl = "_r " + ts
+		callee = "_r." + c.fn.Name()
+		recvEnc = t.probe + ".Recv(s, _r)"
+		editStart = c.recvX.Pos()
+		c.iface = types.IsInterface(typ)
+	} else {
+		ts, why := t.typeString(sig)
+		if why != "" {
+			t.errorf(call.Pos(), "an outcall involving "+why+" ("+c.name+")", "call it from an unobserved package and pass plain values in")
+			return
+		}
+		recvDecl = "fn " + ts
+		callee = "fn"
+	}
+	// Parameters and results of the helper.
+	decls := []string{recvDecl}
+	var args []string
+	var encs []string
+	for i := 0; i < sig.Params().Len(); i++ {
+		pt := sig.Params().At(i).Type()
+		name := fmt.Sprintf("p%d", i)
+		ts, why := t.typeString(pt)
+		if why != "" {
+			t.errorf(call.Pos(), "an outcall with a parameter of "+why+" ("+c.name+")", "call it from an unobserved package")
+			return
+		}
+		if sig.Variadic() && i == sig.Params().Len()-1 {
+			decls = append(decls, name+" ..."+strings.TrimPrefix(ts, "[]"))
+			args = append(args, name+"...")
+		} else {
+			decls = append(decls, name+" "+ts)
+			args = append(args, name)
+		}
+		encs = append(encs, t.encStmt(name, pt))
+	}
+	var results, rnames, rencs, rdecs []string
+	for i := 0; i < sig.Results().Len(); i++ {
+		rt := sig.Results().At(i).Type()
+		ts, why := t.typeString(rt)
+		if why != "" {
+			t.errorf(call.Pos(), "an outcall with a result of "+why+" ("+c.name+")", "call it from an unobserved package")
+			return
+		}
+		rn := fmt.Sprintf("r%d", i)
+		results = append(results, ts)
+		rnames = append(rnames, rn)
+		rencs = append(rencs, t.encStmt(rn, rt))
+		rdecs = append(rdecs, rn+" := "+t.decExpr(rt, ts))
+	}
+	site := t.siteVar(c.name, pos, exitFuncs[c.name])
+	h := strings.Replace(site, "_site_", "_out_", 1)
+	t.registerSignature(sig)
+
+	var b strings.Builder
+	fmt.Fprintf(&b, "// %s calls %s (%s).\n", h, c.name, pos)
+	fmt.Fprintf(&b, "func %s(%s) %s {\n", h, strings.Join(decls, ", "), resultList(results))
+	direct := callee + "(" + strings.Join(args, ", ") + ")"
+	ret := "return "
+	if len(results) == 0 {
+		ret = ""
+	}
+	cond := "s == nil"
+	if c.iface {
+		cond += " || " + t.probe + ".Observed(_r)"
+	}
+	fmt.Fprintf(&b, "\ts := %s.Out(&%s)\n\tif %s {\n\t\t%s%s\n", t.probe, site, cond, ret, direct)
+	if len(results) == 0 {
+		b.WriteString("\t\treturn\n")
+	}
+	b.WriteString("\t}\n")
+	if c.sel != nil {
+		b.WriteString("\t" + recvEnc + "\n")
+	}
+	for _, e := range encs {
+		b.WriteString("\t" + e + "\n")
+	}
+	b.WriteString("\tf := s.Call()\n\tif s.Replaying() {\n\t\ts.Answer(f)\n")
+	for _, d := range rdecs {
+		b.WriteString("\t\t" + d + "\n")
+	}
+	b.WriteString("\t\ts.Done(f)\n")
+	b.WriteString("\t\treturn " + strings.Join(rnames, ", ") + "\n\t}\n")
+	b.WriteString("\tdefer s.Recover(f)\n")
+	if len(results) > 0 {
+		fmt.Fprintf(&b, "\t%s := %s\n", strings.Join(rnames, ", "), direct)
+	} else {
+		fmt.Fprintf(&b, "\t%s\n", direct)
+	}
+	for _, e := range rencs {
+		b.WriteString("\t" + e + "\n")
+	}
+	b.WriteString("\ts.Return(f)\n")
+	if len(results) > 0 {
+		b.WriteString("\treturn " + strings.Join(rnames, ", ") + "\n")
+	}
+	b.WriteString("}\n\n")
+	t.gen.WriteString(b.String())
+
+	// Rewrite the call site: f(a) -> h(f, a); x.M(a) -> h(x, a).
+	span := int(call.End() - call.Pos())
+	t.add(editStart, editStart, h+"("+prefix, span)
+	sep := ""
+	if len(call.Args) > 0 {
+		sep = ", "
+	}
+	if c.sel != nil {
+		t.add(c.recvX.End(), call.Lparen+1, fieldPath+sep, span)
+	} else {
+		t.add(call.Fun.End(), call.Lparen+1, sep, span)
+	}
+}
+
+func resultList(rs []string) string {
+	switch len(rs) {
+	case 0:
+		return ""
+	case 1:
+		return rs[0]
+	}
+	return "(" + strings.Join(rs, ", ") + ")"
+}
+
+func isUnsafePointer(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Kind() == types.UnsafePointer
+}
+
+// registerSignature registers the concrete types of a boundary signature,
+// so that replay can rebuild interface contents of those types.
+func (t *transformer) registerSignature(sig *types.Signature) {
+	for _, tup := range []*types.Tuple{sig.Params(), sig.Results()} {
+		for i := 0; i < tup.Len(); i++ {
+			typ := tup.At(i).Type()
+			if _, ok := types.Unalias(typ).(*types.Named); ok {
+				t.registerType(typ)
+			}
+			if p, ok := typ.(*types.Pointer); ok {
+				if _, ok := types.Unalias(p.Elem()).(*types.Named); ok {
+					t.registerType(typ)
+				}
+			}
+		}
+	}
+}
+
+// funcDecl wraps an exported function or method of the observed package.
+func (t *transformer) funcDecl(fd *ast.FuncDecl) {
+	if !fd.Name.IsExported() || fd.Body == nil {
+		return
+	}
+	fn, ok := t.p.Info.Defs[fd.Name].(*types.Func)
+	if !ok {
+		return
+	}
+	sig := fn.Type().(*types.Signature)
+	pos := t.sitePos(fd.Name.Pos())
+	name := t.p.Types.Path() + "." + fd.Name.Name
+	recvDecl, callee, recvTS := "", "_capture_"+fd.Name.Name, ""
+	if sig.Recv() != nil {
+		ts, why := t.typeString(sig.Recv().Type())
+		if why != "" {
+			t.errorf(fd.Pos(), "a method whose receiver is a "+why, "keep the type out of the observed set")
+			return
+		}
+		recvTS = ts
+		recvDecl = "(_r " + ts + ") "
+		callee = "_r._capture_" + fd.Name.Name
+		name = "(" + types.TypeString(sig.Recv().Type(), fullQualifier) + ")." + fd.Name.Name
+	}
+	var decls, args, encs, decs, dargs []string
+	for i := 0; i < sig.Params().Len(); i++ {
+		pt := sig.Params().At(i).Type()
+		if isUnsafePointer(pt) {
+			t.errorf(fd.Pos(), "an exported function with an unsafe.Pointer parameter", "keep unsafe.Pointer off the observed set's exported API")
+			return
+		}
+		ts, why := t.typeString(pt)
+		if why != "" {
+			t.errorf(fd.Pos(), "an exported function with a parameter of "+why, "use types the package can name")
+			return
+		}
+		pn := fmt.Sprintf("p%d", i)
+		if sig.Variadic() && i == sig.Params().Len()-1 {
+			decls = append(decls, pn+" ..."+strings.TrimPrefix(ts, "[]"))
+			args = append(args, pn+"...")
+		} else {
+			decls = append(decls, pn+" "+ts)
+			args = append(args, pn)
+		}
+		encs = append(encs, t.encStmt(pn, pt))
+		decs = append(decs, pn+" := "+t.decExpr(pt, ts))
+		dargs = append(dargs, args[len(args)-1])
+	}
+	var results, rnames, rencs []string
+	for i := 0; i < sig.Results().Len(); i++ {
+		rt := sig.Results().At(i).Type()
+		if isUnsafePointer(rt) {
+			t.errorf(fd.Pos(), "an exported function with an unsafe.Pointer result", "keep unsafe.Pointer off the observed set's exported API")
+			return
+		}
+		ts, why := t.typeString(rt)
+		if why != "" {
+			t.errorf(fd.Pos(), "an exported function with a result of "+why, "use types the package can name")
+			return
+		}
+		results = append(results, ts)
+		rn := fmt.Sprintf("r%d", i)
+		rnames = append(rnames, rn)
+		rencs = append(rencs, t.encStmt(rn, rt))
+	}
+	t.registerSignature(sig)
+	site := t.siteVar(name, pos, false)
+	inv := strings.Replace(site, "_site_", "_invoke_", 1)
+
+	// Rename the original in place.
+	t.add(fd.Name.Pos(), fd.Name.End(), "_capture_"+fd.Name.Name, 0)
+
+	var b strings.Builder
+	fmt.Fprintf(&b, "// %s records calls of %s into the observed set (%s).\n", fd.Name.Name, name, pos)
+	fmt.Fprintf(&b, "func %s%s(%s) %s {\n", recvDecl, fd.Name.Name, strings.Join(decls, ", "), resultList(results))
+	direct := callee + "(" + strings.Join(args, ", ") + ")"
+	ret := "return "
+	if len(results) == 0 {
+		ret = ""
+	}
+	fmt.Fprintf(&b, "\ts := %s.In(&%s)\n\tif s == nil {\n\t\t%s%s\n", t.probe, site, ret, direct)
+	if len(results) == 0 {
+		b.WriteString("\t\treturn\n")
+	}
+	b.WriteString("\t}\n")
+	if recvDecl != "" {
+		fmt.Fprintf(&b, "\t%s.Recv(s, _r)\n", t.probe)
+	}
+	for _, e := range encs {
+		b.WriteString("\t" + e + "\n")
+	}
+	b.WriteString("\tf := s.Call()\n\tdefer s.Recover(f)\n")
+	if len(results) > 0 {
+		fmt.Fprintf(&b, "\t%s := %s\n", strings.Join(rnames, ", "), direct)
+	} else {
+		fmt.Fprintf(&b, "\t%s\n", direct)
+	}
+	for _, e := range rencs {
+		b.WriteString("\t" + e + "\n")
+	}
+	b.WriteString("\ts.Return(f)\n")
+	if len(results) > 0 {
+		b.WriteString("\treturn " + strings.Join(rnames, ", ") + "\n")
+	}
+	b.WriteString("}\n\n")
+
+	// The invoker: replay's driver performs a recorded incall through it.
+	fmt.Fprintf(&b, "// %s performs a recorded call of %s in replay.\n", inv, name)
+	fmt.Fprintf(&b, "func %s(s *%s.Stream) {\n", inv, t.probe)
+	target := fd.Name.Name
+	if recvDecl != "" {
+		fmt.Fprintf(&b, "\t_r := %s.Decode[%s](s)\n", t.probe, recvTS)
+		target = "_r." + fd.Name.Name
+	}
+	for _, d := range decs {
+		b.WriteString("\t" + d + "\n")
+	}
+	fmt.Fprintf(&b, "\tif s.Args() {\n\t\t%s(%s)\n\t}\n}\n\n", target, strings.Join(dargs, ", "))
+	t.gen.WriteString(b.String())
+	fmt.Fprintf(&t.inits, "\t%s.Invoke = %s\n\t%s.Incall(&%s)\n", site, inv, t.probe, site)
+}
+
+// initMarkers brackets the package's initialisation with BeginInit (first
+// variable in declaration order) and EndInit (last init function).
+func (t *transformer) initMarkers() {
+	first := t.p.Files[0]
+	tf := t.p.Fset.File(first.Pos())
+	var at token.Pos
+	for _, d := range first.Decls {
+		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.IMPORT {
+			continue
+		}
+		at = d.Pos()
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Doc != nil {
+			at = fd.Doc.Pos()
+		}
+		if gd, ok := d.(*ast.GenDecl); ok && gd.Doc != nil {
+			at = gd.Doc.Pos()
+		}
+		break
+	}
+	if at.IsValid() {
+		line := tf.Line(at)
+		start := tf.LineStart(line)
+		t.edits[0] = append(t.edits[0], edit{start: t.offset(start), end: t.offset(start),
+			// The blank line keeps the directive out of the next doc comment.
+			text: fmt.Sprintf("var _capture_init = _capture_begin_init()\n\n//line %s:%d\n\n", t.names[0], line-1), span: 1 << 30})
+	} else {
+		n := len(t.srcs[0])
+		t.edits[0] = append(t.edits[0], edit{start: n, end: n, text: "\nvar _capture_init = _capture_begin_init()\n", span: 1 << 30})
+	}
+	last := len(t.p.Files) - 1
+	n := len(t.srcs[last])
+	t.edits[last] = append(t.edits[last], edit{start: n, end: n, text: "\nfunc init() { _capture_end_init() }\n", span: 1 << 30})
+}
+
+// generated assembles the generated file.
+func (t *transformer) generated() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString("// Code generated by rules_capture (tool/transform) from package " + t.p.Types.Path() + ". DO NOT EDIT.\n\n")
+	b.WriteString("package " + t.p.Types.Name() + "\n\n")
+	paths := make([]string, 0, len(t.imports))
+	for p := range t.imports {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	b.WriteString("import (\n")
+	for _, p := range paths {
+		fmt.Fprintf(&b, "\t%s %q\n", t.imports[p], p)
+	}
+	b.WriteString(")\n\n")
+	fmt.Fprintf(&b, "// _capture_begin_init registers the package with the runtime and starts\n// recording its initialisation (stream 0).\nfunc _capture_begin_init() struct{} {\n\t%s.Package(%q)\n", t.probe, t.p.Types.Path())
+	b.Write(t.register.Bytes())
+	fmt.Fprintf(&b, "\treturn %s.BeginInit()\n}\n\n", t.probe)
+	fmt.Fprintf(&b, "func _capture_end_init() { %s.EndInit() }\n\n", t.probe)
+	b.Write(t.gen.Bytes())
+	b.WriteString("func init() {\n")
+	b.Write(t.inits.Bytes())
+	b.WriteString("}\n")
+	out, err := format.Source(b.Bytes())
+	if err != nil {
+		return nil, fmt.Errorf("transform: generated file does not parse (internal error): %w\n%s", err, b.Bytes())
+	}
+	return out, nil
+}

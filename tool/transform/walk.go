@@ -1,0 +1,463 @@
+package transform
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+)
+
+// walk finds the outcalls, the reads of other packages' variables, the
+// types and sentinels replay must know, and the unsupported constructs of f.
+func (t *transformer) walk(f *ast.File) {
+	var stack []ast.Node
+	ast.Inspect(f, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return false
+		}
+		var parent ast.Node
+		if len(stack) > 0 {
+			parent = stack[len(stack)-1]
+		}
+		stack = append(stack, n)
+		switch x := n.(type) {
+		case *ast.GoStmt:
+			t.errorf(x.Pos(), "a go statement", "goroutines started by observed code are not captured yet (issue 5); start the goroutine in an unobserved package, or leave this package out of the observed set")
+		case *ast.FuncDecl:
+			if x.Recv != nil && x.Name.IsExported() && recvIsGeneric(x) {
+				t.errorf(x.Pos(), "a method of a generic type", "generic observed code is not captured yet (issue 5)")
+			}
+			if x.Recv == nil && x.Name.IsExported() && x.Type.TypeParams != nil {
+				t.errorf(x.Pos(), "an exported generic function", "generic observed code is not captured yet (issue 5)")
+			}
+		case *ast.CallExpr:
+			t.call(x, stack)
+		case *ast.SelectorExpr:
+			t.selector(x, parent, stack)
+		case *ast.TypeAssertExpr:
+			if x.Type != nil {
+				t.registerType(t.p.Info.TypeOf(x.Type))
+			}
+		case *ast.CaseClause:
+			for _, e := range x.List {
+				if tv, ok := t.p.Info.Types[e]; ok && tv.IsType() {
+					t.registerType(tv.Type)
+				}
+			}
+		}
+		return true
+	})
+}
+
+func recvIsGeneric(fd *ast.FuncDecl) bool {
+	if len(fd.Recv.List) == 0 {
+		return false
+	}
+	e := fd.Recv.List[0].Type
+	if s, ok := e.(*ast.StarExpr); ok {
+		e = s.X
+	}
+	switch e.(type) {
+	case *ast.IndexExpr, *ast.IndexListExpr:
+		return true
+	}
+	return false
+}
+
+// registerType makes replay able to rebuild values of typ by name: types
+// named in type assertions, type switches and errors.As targets.
+func (t *transformer) registerType(typ types.Type) {
+	if typ == nil {
+		return
+	}
+	if _, ok := typ.Underlying().(*types.Interface); ok {
+		return
+	}
+	s, why := t.typeString(typ)
+	if why != "" || t.regTypes[s] {
+		return
+	}
+	t.regTypes[s] = true
+	fmt.Fprintf(&t.register, "\t%s.Type[%s]()\n", t.probe, s)
+}
+
+// callee classifies the function a call expression calls.
+type callee struct {
+	fn        *types.Func
+	sel       *types.Selection // method calls
+	iface     bool             // interface method: dynamic dispatch
+	name      string           // site name
+	recvX     ast.Expr         // receiver expression for method calls
+	addr      bool             // the call takes the receiver's address implicitly
+	fieldPath string           // explicit embedded-field path, ".A.B"
+	recvType  types.Type       // static type of the receiver argument of the helper
+}
+
+func (t *transformer) call(call *ast.CallExpr, stack []ast.Node) {
+	info := t.p.Info
+	if tv, ok := info.Types[call.Fun]; ok && (tv.IsType() || tv.IsBuiltin()) {
+		return // conversion or builtin
+	}
+	fun := ast.Unparen(call.Fun)
+	if ix, ok := fun.(*ast.IndexExpr); ok { // explicit instantiation f[T](...)
+		fun = ix.X
+	} else if ix, ok := fun.(*ast.IndexListExpr); ok {
+		fun = ix.X
+	}
+	var c callee
+	switch x := fun.(type) {
+	case *ast.Ident:
+		fn, ok := info.Uses[x].(*types.Func)
+		if !ok {
+			return // function value: a closure or a variable (issue 5)
+		}
+		c.fn = fn
+	case *ast.SelectorExpr:
+		if sel, ok := info.Selections[x]; ok {
+			switch sel.Kind() {
+			case types.MethodVal:
+				c.fn = sel.Obj().(*types.Func)
+				c.sel = sel
+				c.recvX = x.X
+			case types.MethodExpr:
+				c.fn = sel.Obj().(*types.Func)
+			default:
+				return // calling a func-typed field: a function value
+			}
+		} else {
+			fn, ok := info.Uses[x.Sel].(*types.Func)
+			if !ok {
+				return // a function-typed package variable: a function value
+			}
+			c.fn = fn
+		}
+	default:
+		return
+	}
+	if c.fn.Pkg() == nil && c.sel == nil {
+		return
+	}
+	sig := c.fn.Type().(*types.Signature)
+	if c.sel != nil {
+		recv := sig.Recv().Type()
+		if types.IsInterface(recv) {
+			c.iface = true
+		} else if t.observed[c.fn.Pkg().Path()] {
+			return // method of an observed type
+		}
+		c.name = "(" + types.TypeString(recv, fullQualifier) + ")." + c.fn.Name()
+		if !c.iface && t.pureMethod(c, recv) {
+			return
+		}
+	} else {
+		if c.fn.Pkg() != nil && t.observed[c.fn.Pkg().Path()] {
+			return // a function of the observed set
+		}
+		if sig.Recv() != nil { // method expression T.M
+			c.name = "(" + types.TypeString(sig.Recv().Type(), fullQualifier) + ")." + c.fn.Name()
+			if !types.IsInterface(sig.Recv().Type()) && t.observed[c.fn.Pkg().Path()] {
+				return
+			}
+		} else {
+			c.name = c.fn.Pkg().Path() + "." + c.fn.Name()
+		}
+		if sig.Recv() == nil && isPureFunc(c.fn.Pkg().Path(), c.fn.Name(), t.opts.Pure) && t.ownedArgs(call) {
+			if c.fn.Pkg().Path() == "errors" && c.fn.Name() == "As" && len(call.Args) == 2 {
+				if p, ok := t.p.Info.TypeOf(call.Args[1]).(*types.Pointer); ok {
+					t.registerType(p.Elem())
+				}
+			}
+			return
+		}
+	}
+	t.outcall(call, c, stack)
+}
+
+// fullQualifier names packages by import path, as sites do.
+func fullQualifier(p *types.Package) string { return p.Path() }
+
+func (t *transformer) pureMethod(c callee, recv types.Type) bool {
+	named, ptr := recv, false
+	if p, ok := recv.(*types.Pointer); ok {
+		named, ptr = p.Elem(), true
+	}
+	n, ok := types.Unalias(named).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return false
+	}
+	key := n.Obj().Pkg().Path() + "." + n.Obj().Name()
+	if !pureMethodTypes[key] && !purePackages[n.Obj().Pkg().Path()] {
+		return false
+	}
+	// The receiver must be held directly: a pointer may have come from
+	// outside and be a placeholder in replay.
+	xt := t.p.Info.TypeOf(c.recvX)
+	if _, isPtr := xt.Underlying().(*types.Pointer); isPtr && len(c.sel.Index()) == 1 {
+		// Pointers produced by a pure package variable (base64.StdEncoding) are
+		// the real thing in replay too.
+		if se, ok := ast.Unparen(c.recvX).(*ast.SelectorExpr); ok {
+			if v, ok := t.p.Info.Uses[se.Sel].(*types.Var); ok && v.Pkg() != nil && isPureVarPackage(v.Pkg().Path()) && v.Parent() == v.Pkg().Scope() {
+				return true
+			}
+		}
+		return false
+	}
+	_ = ptr
+	return true
+}
+
+// ownedArgs: every argument's static type is one whose values observed code
+// owns in replay too (no reference to an external object that replay
+// replaces with a placeholder).
+func (t *transformer) ownedArgs(call *ast.CallExpr) bool {
+	for _, a := range call.Args {
+		if _, lit := ast.Unparen(a).(*ast.FuncLit); lit {
+			continue
+		}
+		if !t.ownedType(t.p.Info.TypeOf(a), map[types.Type]bool{}) {
+			return false
+		}
+	}
+	return true
+}
+
+func (t *transformer) ownedType(typ types.Type, seen map[types.Type]bool) bool {
+	if typ == nil {
+		return false
+	}
+	if seen[typ] {
+		return true
+	}
+	seen[typ] = true
+	if types.Identical(typ, types.Universe.Lookup("error").Type()) {
+		return true // recorded errors replay with the same message and chain
+	}
+	if n, ok := types.Unalias(typ).(*types.Named); ok && n.Obj().Pkg() != nil {
+		p := n.Obj().Pkg().Path()
+		if t.observed[p] {
+			return true
+		}
+		if n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Duration" {
+			return true
+		}
+	}
+	switch u := typ.Underlying().(type) {
+	case *types.Basic:
+		return true
+	case *types.Slice:
+		return t.ownedType(u.Elem(), seen)
+	case *types.Array:
+		return t.ownedType(u.Elem(), seen)
+	case *types.Map:
+		return t.ownedType(u.Key(), seen) && t.ownedType(u.Elem(), seen)
+	case *types.Pointer:
+		return t.ownedType(u.Elem(), seen)
+	case *types.Struct:
+		if n, ok := types.Unalias(typ).(*types.Named); ok && n.Obj().Pkg() != nil && !t.observed[n.Obj().Pkg().Path()] {
+			return false
+		}
+		for i := 0; i < u.NumFields(); i++ {
+			if !t.ownedType(u.Field(i).Type(), seen) {
+				return false
+			}
+		}
+		return true
+	case *types.Signature:
+		return true
+	}
+	return false
+}
+
+// selector handles reads of other packages' variables and sentinel errors.
+func (t *transformer) selector(x *ast.SelectorExpr, parent ast.Node, stack []ast.Node) {
+	id, ok := x.X.(*ast.Ident)
+	if !ok {
+		return
+	}
+	if _, ok := t.p.Info.Uses[id].(*types.PkgName); !ok {
+		return
+	}
+	v, ok := t.p.Info.Uses[x.Sel].(*types.Var)
+	if !ok || v.Pkg() == nil || t.observed[v.Pkg().Path()] {
+		return
+	}
+	name := v.Pkg().Path() + "." + v.Name()
+	if types.Identical(v.Type(), types.Universe.Lookup("error").Type()) {
+		// An exported sentinel error: read natively, and registered so that
+		// errors identical to it are recorded by name.
+		if !t.sentinel[name] {
+			t.sentinel[name] = true
+			fmt.Fprintf(&t.register, "\t%s.Sentinel(%q, %s.%s)\n", t.probe, name, t.alias(v.Pkg().Path(), v.Pkg().Name()), v.Name())
+		}
+		return
+	}
+	if isPureVarPackage(v.Pkg().Path()) {
+		return
+	}
+	if !t.readContext(x, stack) {
+		return
+	}
+	t.readOut(x, v, name)
+}
+
+// readContext reports whether the variable x is only read here (not
+// assigned, incremented, addressed, or reached through for a write).
+func (t *transformer) readContext(x ast.Expr, stack []ast.Node) bool {
+	child := ast.Node(x)
+	for i := len(stack) - 2; i >= 0; i-- {
+		p := stack[i]
+		switch p := p.(type) {
+		case *ast.ParenExpr:
+			child = p
+			continue
+		case *ast.AssignStmt:
+			for _, l := range p.Lhs {
+				if l == child {
+					return false
+				}
+			}
+			return true
+		case *ast.IncDecStmt, *ast.RangeStmt:
+			return false
+		case *ast.UnaryExpr:
+			return p.Op != token.AND
+		case *ast.SelectorExpr:
+			// x.Field or x.Method: a read only through a pointer or interface,
+			// and not when a method needs x's address.
+			if sel, ok := t.p.Info.Selections[p]; ok && sel.Kind() == types.MethodVal {
+				typ := t.p.Info.TypeOf(x)
+				if _, isPtr := typ.Underlying().(*types.Pointer); isPtr || types.IsInterface(typ) {
+					return true
+				}
+				if sig, ok := sel.Obj().Type().(*types.Signature); ok {
+					if _, ptrRecv := sig.Recv().Type().(*types.Pointer); ptrRecv {
+						return false
+					}
+				}
+				return true
+			}
+			return false
+		case *ast.IndexExpr, *ast.SliceExpr, *ast.StarExpr:
+			return false
+		case *ast.CompositeLit, *ast.KeyValueExpr:
+			return true
+		default:
+			return true
+		}
+	}
+	return true
+}
+
+// siteVar declares a site and returns its variable name.
+func (t *transformer) siteVar(name, pos string, exit bool) string {
+	v := fmt.Sprintf("_capture_site_%d", t.nsite)
+	t.nsite++
+	ex := ""
+	if exit {
+		ex = ", Exit: true"
+	}
+	fmt.Fprintf(&t.gen, "var %s = %s.Site{Name: %q, Pos: %q%s}\n\n", v, t.probe, name, pos, ex)
+	return v
+}
+
+// readOut routes a read of another package's variable through a helper
+// that records READ_OUT (capture) or answers it from the log (replay).
+func (t *transformer) readOut(x *ast.SelectorExpr, v *types.Var, name string) {
+	typ, why := t.typeString(v.Type())
+	if why != "" {
+		t.errorf(x.Pos(), "reading "+name+" of "+why, "read it in an unobserved package and pass the value in")
+		return
+	}
+	site := t.siteVar(name, t.sitePos(x.Pos()), false)
+	h := strings.Replace(site, "_site_", "_read_", 1)
+	ref := t.alias(v.Pkg().Path(), v.Pkg().Name()) + "." + v.Name()
+	enc := t.encStmt("v", v.Type())
+	dec := t.decExpr(v.Type(), typ)
+	fmt.Fprintf(&t.gen, `// %s reads %s (%s).
+func %s() %s {
+	s := %s.Out(&%s)
+	if s == nil {
+		return %s
+	}
+	if s.Replaying() {
+		s.Read()
+		v := %s
+		s.ReadDone()
+		return v
+	}
+	v := %s
+	%s
+	s.Read()
+	return v
+}
+
+`, h, name, t.sitePos(x.Pos()), h, typ, t.probe, site, ref, dec, ref, enc)
+	t.add(x.Pos(), x.End(), h+"()", int(x.End()-x.Pos()))
+}
+
+// encStmt is the statement that appends value expression e of type typ to
+// the event being built by s: typed for scalars, reflective otherwise.
+func (t *transformer) encStmt(e string, typ types.Type) string {
+	if types.Identical(typ, types.Universe.Lookup("error").Type()) {
+		return "s.Error(" + e + ")"
+	}
+	if b, ok := typ.Underlying().(*types.Basic); ok {
+		switch {
+		case b.Info()&types.IsBoolean != 0:
+			return "s.Bool(bool(" + e + "))"
+		case b.Info()&types.IsInteger != 0 && b.Info()&types.IsUnsigned != 0:
+			return "s.Uint(uint64(" + e + "))"
+		case b.Info()&types.IsInteger != 0:
+			return "s.Int(int64(" + e + "))"
+		case b.Info()&types.IsFloat != 0:
+			return "s.Float(float64(" + e + "))"
+		case b.Info()&types.IsString != 0:
+			return "s.String(string(" + e + "))"
+		}
+	}
+	if sl, ok := typ.Underlying().(*types.Slice); ok {
+		if b, ok := sl.Elem().(*types.Basic); ok && b.Kind() == types.Byte {
+			return "s.Bytes([]byte(" + e + "))"
+		}
+	}
+	return t.probe + ".Encode(s, " + e + ")"
+}
+
+// decExpr is the expression that reads a value of type typ (printed as ts)
+// in replay.
+func (t *transformer) decExpr(typ types.Type, ts string) string {
+	if types.Identical(typ, types.Universe.Lookup("error").Type()) {
+		return "s.DecodeError()"
+	}
+	conv := func(e string) string {
+		if _, named := types.Unalias(typ).(*types.Basic); named {
+			return e
+		}
+		return ts + "(" + e + ")"
+	}
+	if b, ok := typ.Underlying().(*types.Basic); ok {
+		switch {
+		case b.Info()&types.IsBoolean != 0:
+			return conv("s.DecodeBool()")
+		case b.Info()&types.IsInteger != 0 && b.Info()&types.IsUnsigned != 0:
+			return ts + "(s.DecodeUint())"
+		case b.Info()&types.IsInteger != 0:
+			return ts + "(s.DecodeInt())"
+		case b.Info()&types.IsFloat != 0:
+			return ts + "(s.DecodeFloat())"
+		case b.Info()&types.IsString != 0:
+			return conv("s.DecodeString()")
+		}
+	}
+	if sl, ok := typ.Underlying().(*types.Slice); ok {
+		if b, ok := sl.Elem().(*types.Basic); ok && b.Kind() == types.Byte {
+			if _, named := types.Unalias(typ).(*types.Named); named {
+				return ts + "(s.DecodeBytes())"
+			}
+			return "s.DecodeBytes()"
+		}
+	}
+	return t.probe + ".Decode[" + ts + "](s)"
+}
