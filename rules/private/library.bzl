@@ -21,6 +21,9 @@ load(":providers.bzl", "CaptureModeInfo", "CaptureSourcesInfo", "ObservedSetInfo
 # Non-Go sources (assembly, cgo C files, headers) are never transformed.
 _GO_EXT = ".go"
 
+# Keep in sync with tool/transform.GeneratedFile.
+_GENERATED_FILE = "zz_capture_gen.go"
+
 def _library_keys(library, importpath):
     """All the spellings under which the observed set may name this library."""
     lbl = Label(library)
@@ -96,6 +99,12 @@ def _capture_sources_impl(ctx):
         outputs.append(out)
     transformed = [o for o in outputs if o.is_source == False]
 
+    # The transform adds one file to the package: wrappers, outcall helpers and
+    # the registration with the probe API (tool/transform.GeneratedFile).
+    gen = ctx.actions.declare_file("{}/{}".format(out_dir, _GENERATED_FILE))
+    transformed.append(gen)
+    outputs.append(gen)
+
     args = ctx.actions.args()
     args.add("-mode", mode)
     args.add("-importpath", ctx.attr.importpath)
@@ -106,7 +115,7 @@ def _capture_sources_impl(ctx):
     args.add("-stdlib", go.stdlib.root_file.dirname)
     args.add_all(observed_imports, before_each = "-observe")
     args.add_all(archives, before_each = "-arc", map_each = _dep_archive_arg)
-    args.add("-out_dir", transformed[0].dirname if transformed else ctx.bin_dir.path)
+    args.add("-out_dir", gen.dirname)
     args.add_all(go_srcs)
     args.use_param_file("-param=%s")
     args.set_param_file_format("multiline")

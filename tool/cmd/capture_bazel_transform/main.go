@@ -13,7 +13,8 @@
 //
 // Every source gets an output of the same base name in -out_dir: files that
 // the build constraints exclude are copied unchanged (rules_go filters them
-// again), the others are transformed.
+// again), the others are instrumented; the transform's generated file
+// (zz_capture_gen.go) is written next to them.
 package main
 
 import (
@@ -173,21 +174,14 @@ func run(args []string) error {
 		compiled = append(compiled, src)
 	}
 	if len(compiled) == 0 {
-		return nil
+		return fmt.Errorf("%s: no Go file matches the build constraints (GOOS=%s GOARCH=%s tags=%v); an observed package must have code for the target", r.importPath, r.ctxt.GOOS, r.ctxt.GOARCH, r.ctxt.BuildTags)
 	}
 	p, err := typeCheck(r, compiled)
 	if err != nil {
 		return err
 	}
-	out, err := transformPackage(r, p)
-	if err != nil {
-		return fmt.Errorf("transforming %s: %v", r.importPath, err)
-	}
-	for i, name := range p.names {
-		dst := filepath.Join(r.outDir, filepath.Base(name))
-		if err := os.WriteFile(dst, out[i], 0o644); err != nil {
-			return err
-		}
+	if err := transformPackage(r, p); err != nil {
+		return fmt.Errorf("instrumenting %s:\n%v", r.importPath, err)
 	}
 	return nil
 }

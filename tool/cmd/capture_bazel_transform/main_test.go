@@ -129,7 +129,7 @@ func TestTransformsTypeCheckedPackage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(got), "func Price(") {
+	if !strings.Contains(string(got), "Price(") {
 		t.Errorf("transformed lib.go lost its code:\n%s", got)
 	}
 	// Excluded by build constraints: copied byte for byte, never type-checked
@@ -193,5 +193,27 @@ func TestParamsFile(t *testing.T) {
 	}
 	if strings.Join(got, " ") != "-mode capture -importpath example.com/x a.go" {
 		t.Fatalf("got %q", got)
+	}
+}
+
+func TestWritesGeneratedFile(t *testing.T) {
+	dir, exports, stdlib := setupModule(t)
+	out := t.TempDir()
+	args := append(baseArgs(dir, stdlib, out),
+		"-arc", "example.com/m/dep=example.com/m/dep="+exports["example.com/m/dep"],
+		filepath.Join(dir, "lib/lib.go"))
+	if err := run(args); err != nil {
+		t.Fatal(err)
+	}
+	gen, err := os.ReadFile(filepath.Join(out, "zz_capture_gen.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(gen), "package lib") || !strings.Contains(string(gen), "runtime/probe") {
+		t.Errorf("generated file does not register the package with the probe API:\n%s", gen)
+	}
+	lib, _ := os.ReadFile(filepath.Join(out, "lib.go"))
+	if !strings.Contains(string(lib), "//line "+filepath.Join(dir, "lib/lib.go")) {
+		t.Errorf("instrumented lib.go does not point back at its source with a //line directive:\n%s", lib)
 	}
 }
