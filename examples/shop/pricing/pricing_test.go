@@ -480,3 +480,23 @@ func TestNewRejectsBadConfig(t *testing.T) {
 		t.Error("New(nil catalog) succeeded")
 	}
 }
+
+// BenchmarkQuote prices a three-line cart with a coupon during happy hour
+// against an in-memory catalogue: the cost of the observed code itself,
+// which a capture build's probes add to.
+func BenchmarkQuote(b *testing.B) {
+	p, err := New(testCatalog(), DefaultConfig())
+	if err != nil {
+		b.Fatal(err)
+	}
+	at := utc("2026-11-23T14:30:00Z")
+	p.clock = func() time.Time { return at }
+	req := Request{Items: []Item{{"TEA-1", 12}, {"COF-1", 2}, {"MER-1", 1}}, Coupon: "TENOFF", Variant: VariantB}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := p.Quote(ctx, req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

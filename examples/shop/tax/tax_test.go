@@ -188,3 +188,15 @@ func TestRegionsSorted(t *testing.T) {
 		t.Fatalf("Regions() = %v, want %v", got, want)
 	}
 }
+
+func BenchmarkCompute(b *testing.B) {
+	calc := DefaultCalculator()
+	lines := []Line{{"coffee", 2500}, {"equipment", 4999}, {"tea", 800}, {"merch", 1500}}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := calc.Compute(ctx, "DE", lines); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
