@@ -1,0 +1,294 @@
+package main
+
+// The corpus test: for every program in testdata/corpus (one small
+// multi-package module per construct, described by its corpus.json) it
+//
+//	(a) builds a capture variant and runs it (and/or runs its tests under
+//	    capture), producing logs;
+//	(b) replays every log against the unchanged code: must pass;
+//	(c) replays them against mutated copies of the observed package: must
+//	    report a divergence at the expected event;
+//	(d) replays them hermetically: the harness alone, with an empty
+//	    environment and, where the machine allows, no network (unshare -n).
+//
+// Needs the go command (not available in a Bazel sandbox).
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rules-capture/rules_capture/runtime/probe"
+)
+
+type corpusSpec struct {
+	Observe []string `json:"observe"`
+	Runs    []struct {
+		Main      string            `json:"main"`
+		Args      []string          `json:"args"`
+		Env       map[string]string `json:"env"`
+		WantExit  int               `json:"want_exit"`
+		WantInErr string            `json:"want_stderr"` // e.g. the original file:line of a panic
+	} `json:"runs"`
+	Test    string `json:"test"` // package pattern for `capture test`
+	Mutants []struct {
+		Name   string `json:"name"`
+		File   string `json:"file"`
+		Old    string `json:"old"`
+		New    string `json:"new"`
+		Check  string `json:"check"`
+		Expect struct {
+			Kind   string `json:"kind"`   // kind of the expected (logged) event
+			Site   string `json:"site"`   // site of the expected event
+			Reason string `json:"reason"` // substring of the reason
+			Pos    string `json:"pos"`    // substring of the reported position
+			Log    string `json:"log"`    // only logs whose name contains this
+		} `json:"expect"`
+		WantPass bool `json:"want_pass"` // the mutation is invisible at this check level
+	} `json:"mutants"`
+}
+
+var captureBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "capture-bin-")
+	if err != nil {
+		panic(err)
+	}
+	captureBin = filepath.Join(dir, "capture")
+	out, err := exec.Command("go", "build", "-o", captureBin, ".").CombinedOutput()
+	if err != nil {
+		os.Stderr.Write(out)
+		panic(err)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func repoRoot(t testing.TB) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Dir(filepath.Dir(filepath.Dir(wd)))
+}
+
+func runCapture(t *testing.T, dir string, args ...string) (string, int) {
+	t.Helper()
+	cmd := exec.Command(captureBin, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "CAPTURE_ROOT="+repoRoot(t))
+	out, err := cmd.CombinedOutput()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("capture %v: %v", args, err)
+	}
+	return string(out), code
+}
+
+func TestCorpus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds programs with the go command")
+	}
+	root := repoRoot(t)
+	entries, err := os.ReadDir(filepath.Join(root, "testdata", "corpus"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		specPath := filepath.Join(root, "testdata", "corpus", e.Name(), "corpus.json")
+		b, err := os.ReadFile(specPath)
+		if err != nil {
+			continue
+		}
+		var spec corpusSpec
+		if err := json.Unmarshal(b, &spec); err != nil {
+			t.Fatalf("%s: %v", specPath, err)
+		}
+		t.Run(e.Name(), func(t *testing.T) {
+			t.Parallel()
+			testProgram(t, filepath.Join(root, "testdata", "corpus", e.Name()), &spec)
+		})
+	}
+}
+
+func testProgram(t *testing.T, src string, spec *corpusSpec) {
+	work := t.TempDir()
+	mod := filepath.Join(work, "module")
+	copyDir(t, src, mod)
+	logs := filepath.Join(work, "logs")
+	observe := strings.Join(spec.Observe, ",")
+
+	// (a) capture
+	for i, r := range spec.Runs {
+		bin := filepath.Join(work, "bin")
+		if out, code := runCapture(t, mod, "build", "-observe", observe, "-o", bin, r.Main); code != 0 {
+			t.Fatalf("capture build: exit %d\n%s", code, out)
+		}
+		cmd := exec.Command(bin, r.Args...)
+		cmd.Dir = mod
+		cmd.Env = append(os.Environ(), probe.EnvLog+"="+filepath.Join(logs, "run"+string(rune('0'+i))+".arrow"))
+		for k, v := range r.Env {
+			cmd.Env = append(cmd.Env, k+"="+v)
+		}
+		out, err := cmd.CombinedOutput()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if code != r.WantExit {
+			t.Fatalf("capture run %d: exit %d, want %d\n%s", i, code, r.WantExit, out)
+		}
+		if r.WantInErr != "" && !strings.Contains(string(out), r.WantInErr) {
+			t.Fatalf("capture run %d: output lacks %q:\n%s", i, r.WantInErr, out)
+		}
+	}
+	if spec.Test != "" {
+		if out, code := runCapture(t, mod, "test", "-observe", observe, "-logs", logs, spec.Test); code != 0 {
+			t.Fatalf("capture test: exit %d\n%s", code, out)
+		}
+	}
+	var logFiles []string
+	filepath.WalkDir(logs, func(p string, d os.DirEntry, err error) error {
+		if err == nil && strings.HasSuffix(p, ".arrow") {
+			logFiles = append(logFiles, p)
+		}
+		return nil
+	})
+	if len(logFiles) == 0 {
+		t.Fatal("no logs captured")
+	}
+
+	// (b) replay against the unchanged code
+	harness := filepath.Join(work, "harness")
+	out, code := runCapture(t, mod, append([]string{"replay", "-observe", observe, "-harness", harness}, logFiles...)...)
+	if code != 0 || strings.Count(out, "PASS ") != len(logFiles) {
+		t.Fatalf("replay of the unchanged code: exit %d\n%s", code, out)
+	}
+
+	// (d) hermetic: empty environment, and no network where possible
+	for _, log := range logFiles {
+		report := filepath.Join(work, "hermetic.json")
+		env := []string{probe.EnvReplayLog + "=" + log, probe.EnvReplayReport + "=" + report}
+		cmd := exec.Command(harness)
+		cmd.Env = env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("harness with an empty environment: %v\n%s", err, out)
+		}
+		if unshare, err := exec.LookPath("unshare"); err == nil {
+			cmd := exec.Command(unshare, "-n", "-r", harness)
+			cmd.Env = env
+			if out, err := cmd.CombinedOutput(); err != nil {
+				if strings.Contains(string(out), "unshare failed") || strings.Contains(string(out), "Operation not permitted") {
+					t.Logf("unshare -n not permitted here: %s", out)
+				} else {
+					t.Fatalf("harness without network: %v\n%s", err, out)
+				}
+			}
+		}
+	}
+
+	// (c) mutants
+	for _, m := range spec.Mutants {
+		t.Run("mutant_"+m.Name, func(t *testing.T) {
+			mdir := filepath.Join(work, "mutant-"+m.Name)
+			copyDir(t, src, mdir)
+			file := filepath.Join(mdir, m.File)
+			b, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(b), m.Old) {
+				t.Fatalf("%s does not contain %q", m.File, m.Old)
+			}
+			if err := os.WriteFile(file, []byte(strings.Replace(string(b), m.Old, m.New, 1)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			check := m.Check
+			if check == "" {
+				check = "strict"
+			}
+			var logsFor []string
+			for _, l := range logFiles {
+				if strings.Contains(l, m.Expect.Log) {
+					logsFor = append(logsFor, l)
+				}
+			}
+			reports := filepath.Join(work, "reports-"+m.Name)
+			out, code := runCapture(t, mdir, append([]string{"replay", "-observe", observe, "-check", check, "-reports", reports}, logsFor...)...)
+			if m.WantPass {
+				if code != 0 {
+					t.Fatalf("want pass at check %s, got exit %d\n%s", check, code, out)
+				}
+				return
+			}
+			if code != 1 || !strings.Contains(out, "DIVERGED") {
+				t.Fatalf("want a divergence, got exit %d\n%s", code, out)
+			}
+			found := false
+			for _, l := range logsFor {
+				b, err := os.ReadFile(filepath.Join(reports, filepath.Base(l)+".json"))
+				if err != nil {
+					continue
+				}
+				var r probe.Report
+				if err := json.Unmarshal(b, &r); err != nil {
+					t.Fatal(err)
+				}
+				d := r.Divergence
+				if d == nil {
+					continue
+				}
+				found = true
+				if m.Expect.Kind != "" && !strings.HasPrefix(d.Expected, m.Expect.Kind+" ") {
+					t.Errorf("%s: expected event %q, want kind %s\n%s", filepath.Base(l), d.Expected, m.Expect.Kind, out)
+				}
+				if m.Expect.Site != "" && !strings.Contains(d.Expected, " "+m.Expect.Site+"(") {
+					t.Errorf("%s: expected event %q, want site %s\n%s", filepath.Base(l), d.Expected, m.Expect.Site, out)
+				}
+				if m.Expect.Reason != "" && !strings.Contains(d.Reason, m.Expect.Reason) {
+					t.Errorf("%s: reason %q, want %q", filepath.Base(l), d.Reason, m.Expect.Reason)
+				}
+				if m.Expect.Pos != "" && !strings.Contains(d.Pos, m.Expect.Pos) {
+					t.Errorf("%s: position %q, want %q", filepath.Base(l), d.Pos, m.Expect.Pos)
+				}
+				if d.Seq == 0 && m.Expect.Kind != "" {
+					t.Errorf("%s: divergence without a sequence number: %+v", filepath.Base(l), d)
+				}
+			}
+			if !found {
+				t.Fatalf("no divergence report\n%s", out)
+			}
+		})
+	}
+}
+
+func copyDir(t *testing.T, src, dst string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
