@@ -16,6 +16,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 )
 
@@ -119,8 +120,9 @@ func NewCalculator(rules []Rule) (*Calculator, error) {
 		if r.StandardBP < 0 || r.StandardBP > 10000 {
 			return nil, fmt.Errorf("tax: region %s: standard rate %d bp outside 0..10000", r.Region, r.StandardBP)
 		}
-		for cat, bp := range r.ReducedBP {
-			if bp < 0 || bp > 10000 {
+		// Sorted, so that with several bad rates the error is always the same.
+		for _, cat := range slices.Sorted(maps.Keys(r.ReducedBP)) {
+			if bp := r.ReducedBP[cat]; bp < 0 || bp > 10000 {
 				return nil, fmt.Errorf("tax: region %s: rate for %q %d bp outside 0..10000", r.Region, cat, bp)
 			}
 		}
@@ -158,12 +160,7 @@ func DefaultCalculator() *Calculator {
 
 // Regions lists the known regions in sorted order.
 func (c *Calculator) Regions(ctx context.Context) []string {
-	out := make([]string, 0, len(c.rules))
-	for r := range c.rules {
-		out = append(out, r)
-	}
-	slices.Sort(out)
-	return out
+	return slices.Sorted(maps.Keys(c.rules))
 }
 
 // Rule returns the rule of a region.
