@@ -269,7 +269,9 @@ func TestRunOpenLoop(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Service.P50 < 20 || s.Latency.Max < 3*s.Service.Max {
+	// The last request is due at 95ms but cannot finish before 20 x 20ms =
+	// 400ms, however loaded the machine: its latency is at least 305ms.
+	if s.Service.P50 < 20 || s.Latency.Max < 300 || s.Latency.Mean <= s.Service.Mean {
 		t.Fatalf("latency %+v does not include queueing beyond service %+v", s.Latency, s.Service)
 	}
 }
@@ -283,8 +285,9 @@ func TestRunByDuration(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// At 100/s for 200ms: requests due at 0, 10, ..., 190ms.
-	if s.Requests < 15 || s.Requests > 20 || time.Since(start) > 5*time.Second {
+	// At 100/s for 200ms: requests due at 0, 10, ..., 190ms; never more,
+	// fewer only if the machine is too loaded to dispatch on time.
+	if s.Requests < 5 || s.Requests > 20 || time.Since(start) > 5*time.Second {
 		t.Fatalf("%d requests in a 200ms run at 100/s", s.Requests)
 	}
 }
