@@ -1,5 +1,5 @@
 // Package app wires the shop together: database, business packages and
-// HTTP handlers, plus a server with graceful shutdown. cmd/shop runs it;
+// HTTP handlers, plus a server with graceful shutdown. examples/shop (package main) runs it;
 // the end-to-end test starts it in-process.
 package app
 
