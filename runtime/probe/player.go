@@ -614,15 +614,23 @@ func Main() int {
 
 // Value resolution in replay: log object IDs bound to replay objects.
 
-func (p *player) ID(ptr unsafe.Pointer, name string, _ bool) (uint64, bool, string) {
+func (p *player) ID(v reflect.Value, name string, _ bool) (uint64, bool, string) {
 	p.objMu.Lock()
 	defer p.objMu.Unlock()
-	if o, ok := p.ids[ptr]; ok {
+	if o, ok := p.ids[v.UnsafePointer()]; ok {
 		return o.id, false, o.name
 	}
-	p.maxID++
-	p.ids[ptr] = objInfo{p.maxID, name}
+	// A new object at the boundary: the capture numbered objects in the
+	// same order, so the next number is the one it gave.
+	p.bindLocked(p.maxID+1, v, name)
 	return p.maxID, true, name
+}
+
+func (p *player) Recorded(ptr unsafe.Pointer) (string, bool) {
+	p.objMu.Lock()
+	defer p.objMu.Unlock()
+	o, ok := p.ids[ptr]
+	return o.name, ok
 }
 
 func (p *player) Object(id uint64) (reflect.Value, bool) {

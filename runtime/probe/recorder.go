@@ -2,6 +2,7 @@ package probe
 
 import (
 	"os"
+	"reflect"
 	"os/signal"
 	"path/filepath"
 	"runtime"
@@ -193,7 +194,8 @@ type objects struct {
 
 var captureObjects = &objects{ids: map[weak.Pointer[byte]]uint64{}, code: map[uintptr]uint64{}}
 
-func (o *objects) ID(p unsafe.Pointer, name string, isWeak bool) (uint64, bool, string) {
+func (o *objects) ID(v reflect.Value, name string, isWeak bool) (uint64, bool, string) {
+	p := v.UnsafePointer()
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if !isWeak {
@@ -219,6 +221,8 @@ func (o *objects) ID(p unsafe.Pointer, name string, isWeak bool) (uint64, bool, 
 	}, w)
 	return o.next, true, name
 }
+
+func (o *objects) Recorded(unsafe.Pointer) (string, bool) { return "", false }
 
 func objectTable() value.Objects {
 	if replaying {

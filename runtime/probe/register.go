@@ -105,3 +105,7 @@ func init() {
 		value.RegisterType(reflect.TypeOf(v))
 	}
 }
+
+// PlaceholderCalled is the panic value of a placeholder method run by
+// something other than observed code's intercepted calls (a bug: report it).
+const PlaceholderCalled = "rules_capture: a replay placeholder's method was called directly; its calls should have been answered from the log"

@@ -420,6 +420,9 @@ func (d *Decoder) decodeIface(v reflect.Value, depth int) {
 	case TagError:
 		d.Off++
 		e := &Error{Type: d.name(), Msg: d.name()}
+		for i, n := 0, d.count(); i < n && d.Err == nil; i++ {
+			e.Matches = append(e.Matches, d.name())
+		}
 		n := d.count()
 		for i := 0; i < n && d.Err == nil; i++ {
 			e.Wrapped = append(e.Wrapped, d.DecodeError())
@@ -522,13 +525,24 @@ func (d *Decoder) setIface(v, x reflect.Value) {
 // replay cannot rebuild: same message, and the same chain for errors.Is and
 // errors.As (registered sentinels and types in the chain are the real ones).
 type Error struct {
-	Type    string // dynamic type name in the capture
-	Msg     string
+	Type    string   // dynamic type name in the capture
+	Msg     string   // its Error()
+	Matches []string // sentinels it matched through its own Is method
 	Wrapped []error
 }
 
 func (e *Error) Error() string   { return e.Msg }
 func (e *Error) Unwrap() []error { return e.Wrapped }
+
+// Is answers errors.Is as the recorded error's own Is method did.
+func (e *Error) Is(target error) bool {
+	for _, n := range e.Matches {
+		if s, ok := sentinelByName(n); ok && s == target {
+			return true
+		}
+	}
+	return false
+}
 
 // Opaque stands in, during replay, for a value in an empty interface whose
 // dynamic type replay does not know.

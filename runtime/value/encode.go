@@ -15,12 +15,15 @@ import (
 // table keyed by weak pointers; the player with its bindings of log IDs to
 // replay objects and placeholders.
 type Objects interface {
-	// ID returns the object ID of the object at p (non-nil) whose type is
+	// ID returns the object ID of the object v refers to (a non-nil pointer, chan, func) whose type is
 	// named name, whether this is the first time the object is seen, and the
 	// type name to record: name itself, or for a replay placeholder the type
 	// name the log gave it. weak is false for pointers that are not heap
 	// objects of their own (function code pointers).
-	ID(p unsafe.Pointer, name string, weak bool) (id uint64, first bool, recorded string)
+	ID(v reflect.Value, name string, weak bool) (id uint64, first bool, recorded string)
+	// Recorded returns the type name a replay placeholder at p stands in
+	// for; false for anything else.
+	Recorded(p unsafe.Pointer) (string, bool)
 }
 
 // An Encoder appends encoded values to Buf.
@@ -63,6 +66,21 @@ func (e *Encoder) encodeError(err error, depth int) {
 		e.Buf = appendName(e.Buf, name)
 		return
 	}
+	if re, ok := err.(*Error); ok {
+		// A recorded error replayed: encode it as it was recorded.
+		e.Buf = append(e.Buf, TagError)
+		e.Buf = appendName(e.Buf, re.Type)
+		e.Buf = appendName(e.Buf, re.Msg)
+		e.Buf = binary.AppendUvarint(e.Buf, uint64(len(re.Matches)))
+		for _, n := range re.Matches {
+			e.Buf = appendName(e.Buf, n)
+		}
+		e.Buf = binary.AppendUvarint(e.Buf, uint64(len(re.Wrapped)))
+		for _, w := range re.Wrapped {
+			e.encodeError(w, depth+1)
+		}
+		return
+	}
 	t := reflect.TypeOf(err)
 	name := TypeName(t)
 	if rt, ok := LookupType(name); ok && rt == t && rebuildable(t) {
@@ -82,6 +100,13 @@ func (e *Encoder) encodeError(err error, depth int) {
 	e.Buf = append(e.Buf, TagError)
 	e.Buf = appendName(e.Buf, name)
 	e.Buf = appendName(e.Buf, safeMessage(err))
+	// Sentinels the error claims to be through its own Is method (e.g.
+	// syscall.ENOENT is fs.ErrNotExist): replay's stand-in says the same.
+	is := sentinelsMatchedBy(err)
+	e.Buf = binary.AppendUvarint(e.Buf, uint64(len(is)))
+	for _, n := range is {
+		e.Buf = appendName(e.Buf, n)
+	}
 	var wrapped []error
 	switch u := err.(type) {
 	case interface{ Unwrap() error }:
@@ -122,11 +147,11 @@ func rebuildable(t reflect.Type) bool {
 	return false
 }
 
-func (e *Encoder) ref(tag byte, p unsafe.Pointer, t reflect.Type, weak bool) (first bool) {
-	name := TypeName(t)
+func (e *Encoder) ref(tag byte, v reflect.Value, weak bool) (first bool) {
+	name := TypeName(v.Type())
 	var id uint64
 	if e.Objects != nil {
-		id, first, name = e.Objects.ID(p, name, weak)
+		id, first, name = e.Objects.ID(v, name, weak)
 	}
 	e.Buf = append(e.Buf, tag)
 	e.Buf = appendName(e.Buf, name)
@@ -195,26 +220,26 @@ func (e *Encoder) encode(v reflect.Value, depth int) {
 			return
 		}
 		if IsObservedType(v.Type().Elem()) {
-			if e.ref(TagObject, v.UnsafePointer(), v.Type(), true) {
+			if e.ref(TagObject, v, true) {
 				e.encode(v.Elem(), depth+1)
 			} else {
 				e.Buf = append(e.Buf, TagNil)
 			}
 			return
 		}
-		e.ref(TagRef, v.UnsafePointer(), v.Type(), true)
+		e.ref(TagRef, v, true)
 	case reflect.Chan, reflect.UnsafePointer:
 		if v.IsNil() {
 			e.Buf = append(e.Buf, TagNil)
 			return
 		}
-		e.ref(TagRef, v.UnsafePointer(), v.Type(), true)
+		e.ref(TagRef, v, true)
 	case reflect.Func:
 		if v.IsNil() {
 			e.Buf = append(e.Buf, TagNil)
 			return
 		}
-		e.ref(TagRef, v.UnsafePointer(), v.Type(), false)
+		e.ref(TagRef, v, false)
 	case reflect.Interface:
 		if v.IsNil() {
 			e.Buf = append(e.Buf, TagNil)
@@ -227,8 +252,19 @@ func (e *Encoder) encode(v reflect.Value, depth int) {
 				return
 			}
 		}
+		name := TypeName(el.Type())
+		if e.Objects != nil {
+			switch el.Kind() {
+			case reflect.Pointer, reflect.Map, reflect.Chan, reflect.Func:
+				if !el.IsNil() {
+					if r, ok := e.Objects.Recorded(el.UnsafePointer()); ok {
+						name = r
+					}
+				}
+			}
+		}
 		e.Buf = append(e.Buf, TagIface)
-		e.Buf = appendName(e.Buf, TypeName(el.Type()))
+		e.Buf = appendName(e.Buf, name)
 		e.encode(el, depth+1)
 	default:
 		e.Buf = append(e.Buf, TagOpaque)

@@ -2,6 +2,7 @@ package value
 
 import (
 	"reflect"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -97,7 +98,30 @@ func sentinelByName(name string) (error, bool) {
 // IsObservedType reports whether t is a named type declared in an observed
 // package.
 func IsObservedType(t reflect.Type) bool {
-	return t.Name() != "" && t.PkgPath() != "" && IsObservedPackage(t.PkgPath())
+	return t.Name() != "" && t.PkgPath() != "" && !strings.HasPrefix(t.Name(), PlaceholderPrefix) && IsObservedPackage(t.PkgPath())
+}
+
+// PlaceholderPrefix starts the names of the placeholder types the transform
+// generates: they live in observed packages but stand in for external values.
+const PlaceholderPrefix = "_capture_ph"
+
+// sentinelsMatchedBy lists the registered sentinels that err matches
+// through its own Is method (not through its chain).
+func sentinelsMatchedBy(err error) []string {
+	m, ok := err.(interface{ Is(error) bool })
+	if !ok {
+		return nil
+	}
+	registry.RLock()
+	defer registry.RUnlock()
+	var out []string
+	for name, s := range registry.byName {
+		if s != err && m.Is(s) {
+			out = append(out, name)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 var typeNames sync.Map // reflect.Type -> string

@@ -157,6 +157,9 @@ func render(sb *strings.Builder, d *Decoder, depth int) {
 		sb.WriteString(typ)
 		sb.WriteString(" ")
 		sb.WriteString(strconv.Quote(msg))
+		for i, n := 0, d.count(); i < n && d.Err == nil; i++ {
+			sb.WriteString(" is " + d.name())
+		}
 		n := d.count()
 		for i := 0; i < n && d.Err == nil; i++ {
 			sb.WriteString(" wraps ")

@@ -87,6 +87,12 @@ func (t *transformer) outcall(call *ast.CallExpr, c callee, stack []ast.Node) {
 	decls := []string{recvDecl}
 	var args []string
 	var encs []string
+	// Out-parameters: slices the callee may write; their contents after the
+	// call are recorded with the results and written back in replay. For a
+	// Read-like call (first result n int) only p[:n] is.
+	readLike := sig.Results().Len() > 0 && isInt(sig.Results().At(0).Type()) &&
+		(c.fn.Name() == "Read" || c.fn.Name() == "ReadAt" || c.fn.Name() == "ReadFull" || c.fn.Name() == "ReadAtLeast")
+	var outEncs, outDecs []string
 	for i := 0; i < sig.Params().Len(); i++ {
 		pt := sig.Params().At(i).Type()
 		name := fmt.Sprintf("p%d", i)
@@ -95,14 +101,31 @@ func (t *transformer) outcall(call *ast.CallExpr, c callee, stack []ast.Node) {
 			t.errorf(call.Pos(), "an outcall with a parameter of "+why+" ("+c.name+")", "call it from an unobserved package")
 			return
 		}
-		if sig.Variadic() && i == sig.Params().Len()-1 {
+		variadic := sig.Variadic() && i == sig.Params().Len()-1
+		if variadic {
 			decls = append(decls, name+" ..."+strings.TrimPrefix(ts, "[]"))
 			args = append(args, name+"...")
 		} else {
 			decls = append(decls, name+" "+ts)
 			args = append(args, name)
 		}
-		encs = append(encs, t.encStmt(name, pt))
+		_, isSlice := pt.Underlying().(*types.Slice)
+		switch {
+		case isSlice && !variadic && isByteSlice(pt) && readLike:
+			encs = append(encs, "s.Int(int64(len("+name+")))")
+			outEncs = append(outEncs, "s.Bytes("+name+"[:min(max(r0, 0), len("+name+"))])")
+			outDecs = append(outDecs, "copy("+name+", s.DecodeBytes())")
+		case isSlice && !variadic && isByteSlice(pt):
+			encs = append(encs, t.encStmt(name, pt))
+			outEncs = append(outEncs, "s.Bytes("+name+")")
+			outDecs = append(outDecs, "copy("+name+", s.DecodeBytes())")
+		case isSlice && !variadic:
+			encs = append(encs, t.encStmt(name, pt))
+			outEncs = append(outEncs, t.probe+".Encode(s, "+name+")")
+			outDecs = append(outDecs, "copy("+name+", "+t.probe+".Decode["+ts+"](s))")
+		default:
+			encs = append(encs, t.encStmt(name, pt))
+		}
 	}
 	var results, rnames, rencs, rdecs []string
 	for i := 0; i < sig.Results().Len(); i++ {
@@ -118,6 +141,8 @@ func (t *transformer) outcall(call *ast.CallExpr, c callee, stack []ast.Node) {
 		rencs = append(rencs, t.encStmt(rn, rt))
 		rdecs = append(rdecs, rn+" := "+t.decExpr(rt, ts))
 	}
+	rencs = append(rencs, outEncs...)
+	rdecs = append(rdecs, outDecs...)
 	site := t.siteVar(c.name, pos, exitFuncs[c.name])
 	h := strings.Replace(site, "_site_", "_out_", 1)
 	t.registerSignature(sig)
@@ -181,6 +206,20 @@ func (t *transformer) outcall(call *ast.CallExpr, c callee, stack []ast.Node) {
 	}
 }
 
+func isInt(t types.Type) bool {
+	b, ok := t.(*types.Basic)
+	return ok && b.Kind() == types.Int
+}
+
+func isByteSlice(t types.Type) bool {
+	sl, ok := t.Underlying().(*types.Slice)
+	if !ok {
+		return false
+	}
+	b, ok := sl.Elem().Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Byte
+}
+
 func resultList(rs []string) string {
 	switch len(rs) {
 	case 0:
@@ -202,6 +241,10 @@ func (t *transformer) registerSignature(sig *types.Signature) {
 	for _, tup := range []*types.Tuple{sig.Params(), sig.Results()} {
 		for i := 0; i < tup.Len(); i++ {
 			typ := tup.At(i).Type()
+			if sig.Variadic() && tup == sig.Params() && i == tup.Len()-1 {
+				typ = typ.(*types.Slice).Elem()
+			}
+			t.placeholder(typ)
 			if _, ok := types.Unalias(typ).(*types.Named); ok {
 				t.registerType(typ)
 			}
@@ -212,6 +255,52 @@ func (t *transformer) registerSignature(sig *types.Signature) {
 			}
 		}
 	}
+}
+
+// placeholder generates, for a non-empty interface type at the boundary, a
+// type that stands in for recorded values of it in replay: every call of its
+// methods by observed code goes through an outcall helper and is answered
+// from the log, so its methods are never run.
+func (t *transformer) placeholder(typ types.Type) {
+	iface, ok := typ.Underlying().(*types.Interface)
+	if !ok || iface.NumMethods() == 0 || types.Identical(typ, types.Universe.Lookup("error").Type()) {
+		return
+	}
+	ts, why := t.typeString(typ)
+	if why != "" || t.phs[ts] {
+		return
+	}
+	var methods strings.Builder
+	name := fmt.Sprintf("_capture_ph_%d", len(t.phs))
+	for i := 0; i < iface.NumMethods(); i++ {
+		m := iface.Method(i)
+		if !m.Exported() && m.Pkg() != t.p.Types {
+			return
+		}
+		sig := m.Type().(*types.Signature)
+		var ps, rs []string
+		for j := 0; j < sig.Params().Len(); j++ {
+			pt, why := t.typeString(sig.Params().At(j).Type())
+			if why != "" {
+				return
+			}
+			if sig.Variadic() && j == sig.Params().Len()-1 {
+				pt = "..." + strings.TrimPrefix(pt, "[]")
+			}
+			ps = append(ps, pt)
+		}
+		for j := 0; j < sig.Results().Len(); j++ {
+			rt, why := t.typeString(sig.Results().At(j).Type())
+			if why != "" {
+				return
+			}
+			rs = append(rs, rt)
+		}
+		fmt.Fprintf(&methods, "func (*%s) %s(%s) %s { panic(%s.PlaceholderCalled) }\n", name, m.Name(), strings.Join(ps, ", "), resultList(rs), t.probe)
+	}
+	t.phs[ts] = true
+	fmt.Fprintf(&t.gen, "// %s stands in for a recorded %s in replay.\ntype %s struct{ _ byte }\n\n%s\n", name, ts, name, methods.String())
+	fmt.Fprintf(&t.register, "\t%s.Placeholder[%s](func() %s { return &%s{} })\n", t.probe, ts, ts, name)
 }
 
 // funcDecl wraps an exported function or method of the observed package.
@@ -388,7 +477,14 @@ func (t *transformer) generated() ([]byte, error) {
 	fmt.Fprintf(&b, "// _capture_begin_init registers the package with the runtime and starts\n// recording its initialisation (stream 0).\nfunc _capture_begin_init() struct{} {\n\t%s.Package(%q)\n", t.probe, t.p.Types.Path())
 	b.Write(t.register.Bytes())
 	fmt.Fprintf(&b, "\treturn %s.BeginInit()\n}\n\n", t.probe)
-	fmt.Fprintf(&b, "func _capture_end_init() { %s.EndInit() }\n\n", t.probe)
+	b.WriteString("// _capture_end_init ends the recording of the package's initialisation and\n// registers its exported sentinel errors, now initialised.\nfunc _capture_end_init() {\n")
+	scope := t.p.Types.Scope()
+	for _, n := range scope.Names() {
+		if v, ok := scope.Lookup(n).(*types.Var); ok && v.Exported() && types.Identical(v.Type(), types.Universe.Lookup("error").Type()) {
+			fmt.Fprintf(&b, "\t%s.Sentinel(%q, %s)\n", t.probe, t.p.Types.Path()+"."+n, n)
+		}
+	}
+	fmt.Fprintf(&b, "\t%s.EndInit()\n}\n\n", t.probe)
 	b.Write(t.gen.Bytes())
 	b.WriteString("func init() {\n")
 	b.Write(t.inits.Bytes())

@@ -111,6 +111,7 @@ type transformer struct {
 	register bytes.Buffer      // statements run by BeginInit (types, sentinels)
 	nsite    int
 	regTypes map[string]bool
+	phs      map[string]bool // interface types with a placeholder
 	sentinel map[string]bool
 	file     int // index of the file being walked
 	unnamed  string
@@ -126,6 +127,7 @@ func Instrument(p *Package, opts Options) (*Output, error) {
 		imports:  map[string]string{},
 		taken:    map[string]bool{},
 		regTypes: map[string]bool{},
+		phs:      map[string]bool{},
 		sentinel: map[string]bool{},
 	}
 	for _, o := range opts.Observed {

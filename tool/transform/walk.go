@@ -163,7 +163,10 @@ func (t *transformer) call(call *ast.CallExpr, stack []ast.Node) {
 		} else {
 			c.name = c.fn.Pkg().Path() + "." + c.fn.Name()
 		}
-		if sig.Recv() == nil && isPureFunc(c.fn.Pkg().Path(), c.fn.Name(), t.opts.Pure) && t.ownedArgs(call) {
+		// The errors package only walks chains, which replay rebuilds: native
+		// whatever the arguments.
+		errorsPkg := c.fn.Pkg().Path() == "errors"
+		if sig.Recv() == nil && isPureFunc(c.fn.Pkg().Path(), c.fn.Name(), t.opts.Pure) && (errorsPkg || t.ownedArgs(call)) {
 			if c.fn.Pkg().Path() == "errors" && c.fn.Name() == "As" && len(call.Args) == 2 {
 				if p, ok := t.p.Info.TypeOf(call.Args[1]).(*types.Pointer); ok {
 					t.registerType(p.Elem())
