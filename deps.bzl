@@ -1,6 +1,9 @@
+"""Go modules of go.mod as go_repository rules (generated: bazel run //:gazelle_update_repos)."""
+
 load("@bazel_gazelle//:deps.bzl", "go_repository")
 
 def go_dependencies():
+    """Declares a go_repository for every module in go.mod's build list."""
     go_repository(
         name = "com_github_alecthomas_participle_v2",
         build_file_proto_mode = "disable_global",

@@ -18,7 +18,7 @@ _package_metadata = rule(
     },
 )
 
-def package_metadata(name, purl, attributes = [], visibility = None, **kwargs):
+def package_metadata(name, purl, attributes = [], visibility = None, **_kwargs):
     # applicable_licenses = []: the repository's default_package_metadata would
     # otherwise apply to this target itself and form a dependency cycle.
     _package_metadata(

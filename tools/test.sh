@@ -1,0 +1,106 @@
+#!/bin/bash
+# tools/test.sh - run every test and check of rules_capture. This is THE test command
+# (README, CI: .ci/run runs exactly this). Exit status 0 means everything passed.
+#
+# Each check is one `step NAME COMMAND...`; steps run in order, each is timed, a failed
+# step does not stop the later ones, and a summary table ends the output. To add a
+# check, add a step below (keep it runnable on a fresh clone, offline).
+#
+#   tools/test.sh            all steps
+#   tools/test.sh vet race   only the steps whose names contain one of the words
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+WS=$PWD
+BAZEL=$WS/tools/bazel
+# Quieter Bazel output for logs (no progress bars); same flags for every command so
+# the Bazel server's analysis cache survives between steps.
+BAZEL_FLAGS=(--curses=no --color=no --show_progress_rate_limit=60)
+
+names=() results=() times=()
+failed=0
+only=("$@")
+
+selected() {
+  [ ${#only[@]} = 0 ] && return 0
+  local w
+  for w in "${only[@]}"; do case "$1" in *"$w"*) return 0 ;; esac; done
+  return 1
+}
+
+step() { # step NAME COMMAND... - run one named, timed check
+  local name=$1 rc start end
+  shift
+  selected "$name" || return 0
+  printf '\n==== %s\n' "$name"
+  start=$(date +%s.%N)
+  "$@"
+  rc=$?
+  end=$(date +%s.%N)
+  names+=("$name")
+  times+=("$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')")
+  if [ $rc = 0 ]; then results+=(ok); else results+=("FAILED (exit $rc)"); failed=1; fi
+  printf -- '---- %s: %s in %ss\n' "$name" "${results[-1]}" "${times[-1]}"
+}
+
+# ---- the checks ------------------------------------------------------------------
+
+gofmt_clean() {
+  local files
+  files=$(gofmt -l $(git ls-files -co --exclude-standard '*.go' | grep -v '/testdata/'))
+  [ -z "$files" ] || { echo "not gofmt-ed (run gofmt -w):"; echo "$files"; return 1; }
+}
+
+# deps.bzl must be what `bazel run //:gazelle_update_repos` makes of go.mod. Gazelle
+# rewrites the file in place, so compare against a copy and put the original back.
+deps_current() {
+  local saved rc=0
+  saved=$(mktemp)
+  cp deps.bzl "$saved"
+  "$BAZEL" run "${BAZEL_FLAGS[@]}" //:gazelle_update_repos || rc=$?
+  if [ $rc = 0 ] && ! diff -u "$saved" deps.bzl; then
+    echo "deps.bzl is out of date with go.mod: run 'tools/bazel run //:gazelle_update_repos' and commit deps.bzl"
+    rc=1
+  fi
+  cp "$saved" deps.bzl
+  rm -f "$saved"
+  return $rc
+}
+
+# buildifier (built by Bazel from github.com/bazelbuild/buildtools): formatting and
+# lint warnings of every Starlark file in the repository.
+buildifier_clean() {
+  local files=()
+  mapfile -t files < <(git ls-files -co --exclude-standard \
+    'WORKSPACE' '*.bazel' '*.bzl' '**/BUILD' | grep -v '/testdata/' | sed "s|^|$WS/|")
+  "$BAZEL" run "${BAZEL_FLAGS[@]}" //:buildifier -- -mode=check -lint=warn "${files[@]}" ||
+    { echo "fix with: tools/bazel run //:buildifier -- -lint=fix <files>"; return 1; }
+}
+
+status_before=$(git status --porcelain)
+tree_unchanged() {
+  local now
+  now=$(git status --porcelain)
+  if [ "$now" != "$status_before" ]; then
+    echo "the tests changed the working tree (generated files must not stay in it):"
+    diff <(echo "$status_before") <(echo "$now")
+    return 1
+  fi
+  if [ -n "$now" ]; then echo "note: the tree was not clean before the tests either:"; echo "$now"; fi
+}
+
+step "gofmt"                          gofmt_clean
+step "go vet ./..."                   go vet ./...
+step "go test -race ./..."            go test -race ./...
+step "bazel test //..."               "$BAZEL" test "${BAZEL_FLAGS[@]}" //...
+step "gazelle: BUILD files current"   "$BAZEL" test "${BAZEL_FLAGS[@]}" //:gazelle_test
+step "gazelle: deps.bzl matches go.mod" deps_current
+step "buildifier"                     buildifier_clean
+step "git status clean"               tree_unchanged
+
+# ---- summary ---------------------------------------------------------------------
+printf '\n==== summary\n'
+for i in "${!names[@]}"; do
+  printf '%-36s %8ss  %s\n' "${names[$i]}" "${times[$i]}" "${results[$i]}"
+done
+printf '%-36s %8ss  %s\n' "total" "$SECONDS" "$([ $failed = 0 ] && echo ok || echo FAILED)"
+exit $failed
