@@ -33,7 +33,7 @@ type sourceFile struct {
 func parseAnnotations(filename string, src []byte) (sourceFile, []error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, filename, src, parser.ParseComments|parser.SkipObjectResolution)
-	if f == nil {
+	if f == nil || f.Name == nil || f.Name.Name == "" || f.Name.Name == "_" {
 		return sourceFile{}, []error{err}
 	}
 	// A syntax error later in the file does not hide annotations the parser has

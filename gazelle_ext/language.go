@@ -107,8 +107,9 @@ func (*captureLang) Configure(c *config.Config, rel string, f *rule.File) {
 // an empty rule is deleted.
 func (*captureLang) Kinds() map[string]rule.KindInfo {
 	return map[string]rule.KindInfo{
+		// Matched by name only: a hand-written go_capture_binary of the same
+		// binary (another observed set, say) must never be adopted and rewritten.
 		captureBinaryKind: {
-			MatchAttrs:     []string{"binary"},
 			NonEmptyAttrs:  map[string]bool{"binary": true, "observe": true},
 			MergeableAttrs: map[string]bool{"binary": true, "observe": true},
 			ResolveAttrs:   map[string]bool{"observe": true},

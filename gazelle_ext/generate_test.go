@@ -1,0 +1,250 @@
+package gazelle_ext
+
+import (
+	"bytes"
+	"flag"
+	"log"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/bazelbuild/bazel-gazelle/config"
+	"github.com/bazelbuild/bazel-gazelle/label"
+	"github.com/bazelbuild/bazel-gazelle/language"
+	golang "github.com/bazelbuild/bazel-gazelle/language/go"
+	"github.com/bazelbuild/bazel-gazelle/resolve"
+	"github.com/bazelbuild/bazel-gazelle/rule"
+)
+
+// captureLog collects what the extension logs during a test.
+func captureLog(t *testing.T) *bytes.Buffer {
+	var buf bytes.Buffer
+	out, flags := log.Writer(), log.Flags()
+	log.SetOutput(&buf)
+	log.SetFlags(0)
+	t.Cleanup(func() { log.SetOutput(out); log.SetFlags(flags) })
+	return &buf
+}
+
+// workspace sets up Gazelle's configuration the way `gazelle update` does for a
+// repository root holding the given files, with the Go language and this one.
+func workspace(t *testing.T, files map[string]string, rootBuild string) (*config.Config, *captureLang, language.Language) {
+	t.Helper()
+	dir := t.TempDir()
+	files["WORKSPACE"] = ""
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	goLang := golang.NewLanguage()
+	lang := NewLanguage().(*captureLang)
+	cexts := []config.Configurer{&config.CommonConfigurer{}, &resolve.Configurer{}, goLang, lang}
+	c := config.New()
+	fs := flag.NewFlagSet("gazelle", flag.ContinueOnError)
+	for _, cx := range cexts {
+		cx.RegisterFlags(fs, "update", c)
+	}
+	if err := fs.Parse([]string{"-repo_root", dir, "-go_prefix", "example.com/app"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, cx := range cexts {
+		if err := cx.CheckFlags(fs, c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, err := rule.LoadData(filepath.Join(dir, "BUILD.bazel"), "", []byte(rootBuild))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cx := range cexts {
+		cx.Configure(c, "", f)
+	}
+	return c, lang, goLang
+}
+
+func goBinary(name string) *rule.Rule {
+	r := rule.NewRule("go_binary", name)
+	r.SetAttr("embed", []string{":" + name + "_lib"})
+	return r
+}
+
+func generate(t *testing.T, lang *captureLang, c *config.Config, rel string, files []string, build string, gen ...*rule.Rule) language.GenerateResult {
+	t.Helper()
+	var f *rule.File
+	if build != "" {
+		var err error
+		if f, err = rule.LoadData(rel+"/BUILD.bazel", rel, []byte(build)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return lang.GenerateRules(language.GenerateArgs{
+		Config:       c,
+		Dir:          filepath.Join(c.RepoRoot, filepath.FromSlash(rel)),
+		Rel:          rel,
+		File:         f,
+		RegularFiles: files,
+		OtherGen:     gen,
+	})
+}
+
+func names(rs []*rule.Rule) []string {
+	var out []string
+	for _, r := range rs {
+		out = append(out, r.Kind()+" "+r.Name())
+	}
+	return out
+}
+
+func TestGenerateObservedSetPrecedence(t *testing.T) {
+	captureLog(t)
+	c, lang, _ := workspace(t, map[string]string{
+		"cmd/annotated/main.go": "package main\n\n//capture:observe example.com/app/b\n//capture:observe example.com/app/c example.com/app/b\nfunc main() {}\n",
+		"cmd/annotated/doc.go":  "// Package x is not main: its annotation is ignored.\npackage x\n\n//capture:observe example.com/app/z\n",
+		"cmd/plain/main.go":     "package main\n\nfunc main() {}\n",
+	}, "# gazelle:capture_observe example.com/app/a\n")
+
+	res := generate(t, lang, c, "cmd/annotated", []string{"main.go", "doc.go"}, "", goBinary("annotated"))
+	if got, want := names(res.Gen), []string{"go_capture_binary annotated_capture", "go_replay_test replay_tests"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("generated %q, want %q", got, want)
+	}
+	// The annotation replaces the directive; annotations merge in source order.
+	for i, imp := range res.Imports {
+		if got, want := []string(imp.(observeImports)), []string{"example.com/app/b", "example.com/app/c"}; !reflect.DeepEqual(got, want) {
+			t.Errorf("rule %d imports %q, want %q", i, got, want)
+		}
+	}
+
+	res = generate(t, lang, c, "cmd/plain", []string{"main.go"}, "", goBinary("plain"))
+	if len(res.Gen) != 2 || !reflect.DeepEqual([]string(res.Imports[0].(observeImports)), []string{"example.com/app/a"}) {
+		t.Errorf("without annotation: generated %q with imports %v, want the directive's set", names(res.Gen), res.Imports)
+	}
+
+	// No go_binary: nothing, even with a directive in effect.
+	if res := generate(t, lang, c, "lib", nil, ""); len(res.Gen) != 0 || len(res.Empty) != 0 {
+		t.Errorf("library package: generated %q, empty %q, want nothing", names(res.Gen), names(res.Empty))
+	}
+}
+
+func TestGenerateEmptyRulesOnlyForGeneratedShapes(t *testing.T) {
+	captureLog(t)
+	c, lang, _ := workspace(t, map[string]string{"cmd/s/main.go": "package main\n\nfunc main() {}\n"}, "")
+	existing := `
+go_capture_binary(name = "s_capture", binary = ":s", observe = ["//a"])
+go_capture_binary(name = "other_capture", binary = ":s", observe = ["//a"])
+go_capture_binary(name = "hand", binary = ":s", observe = ["//a"])
+go_replay_test(name = "replay_tests", observe = ["//a"], logs = glob(["x/*.arrow"]))
+go_replay_test(name = "nightly", observe = ["//a"], logs = glob(["x/*.arrow"]))
+`
+	res := generate(t, lang, c, "cmd/s", []string{"main.go"}, existing, goBinary("s"))
+	if len(res.Gen) != 0 {
+		t.Errorf("generated %q without an observed set", names(res.Gen))
+	}
+	if got, want := names(res.Empty), []string{"go_capture_binary s_capture", "go_replay_test replay_tests"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("empty rules %q, want %q", got, want)
+	}
+}
+
+func TestResolve(t *testing.T) {
+	logged := captureLog(t)
+	c, lang, goLang := workspace(t, map[string]string{}, "# gazelle:resolve go example.com/ext/lib @ext//lib\n")
+
+	ix := resolve.NewRuleIndex(func(r *rule.Rule, _ string) resolve.Resolver {
+		if r.Kind() == "go_library" {
+			return goLang
+		}
+		return nil
+	}, goLang)
+	for _, lib := range []struct{ rel, name, imp string }{
+		{"pricing", "pricing", "example.com/app/pricing"},
+		{"dup/one", "one", "example.com/app/dup"},
+		{"dup/two", "two", "example.com/app/dup"},
+	} {
+		r := rule.NewRule("go_library", lib.name)
+		r.SetAttr("importpath", lib.imp)
+		f := rule.EmptyFile(lib.rel+"/BUILD.bazel", lib.rel)
+		r.Insert(f)
+		ix.AddRule(c, r, f)
+	}
+	ix.Finish()
+	lang.libraries["example.com/app/pricing"] = libraryInfo{rel: "pricing", mapped: false}
+
+	r := rule.NewRule(replayTestKind, replayTestName)
+	imports := observeImports{"example.com/app/pricing", "example.com/ext/lib", "example.com/app/nosuch", "net/http", "example.com/app/dup"}
+	from := label.New("", "cmd/s", replayTestName)
+	lang.Resolve(c, ix, nil, r, imports, from)
+
+	want := []string{"//pricing", "@ext//lib", "example.com/app/dup", "example.com/app/nosuch"}
+	if got := r.AttrStrings("observe"); !reflect.DeepEqual(got, want) {
+		t.Errorf("observe = %q, want %q", got, want)
+	}
+	for _, w := range []string{
+		`"example.com/app/nosuch": no go_library with this importpath is known to Gazelle`,
+		`# gazelle:resolve go example.com/app/nosuch <label of its go_library>`,
+		`"net/http": standard library packages cannot be observed`,
+		`"example.com/app/dup": rule //cmd/s:replay_tests imports "example.com/app/dup" which matches multiple rules`,
+		`pricing/BUILD.bazel: observed package "example.com/app/pricing" is built by rules_go's go_library`,
+		`'# gazelle:map_kind go_library go_library @rules_capture//rules:defs.bzl'`,
+	} {
+		if !strings.Contains(logged.String(), w) {
+			t.Errorf("log lacks %q:\n%s", w, logged)
+		}
+	}
+
+	// A second rule of the package names the same paths: no repeated warnings.
+	before := logged.Len()
+	lang.Resolve(c, ix, nil, rule.NewRule(captureBinaryKind, "s_capture"), imports, label.New("", "cmd/s", "s_capture"))
+	if logged.Len() != before {
+		t.Errorf("warnings repeated:\n%s", logged.String()[before:])
+	}
+
+	// Only the standard library named: no observe attribute at all.
+	r = rule.NewRule(replayTestKind, replayTestName)
+	lang.Resolve(c, ix, nil, r, observeImports{"fmt"}, from)
+	if r.Attr("observe") != nil {
+		t.Errorf("observe = %q, want no attribute", r.AttrStrings("observe"))
+	}
+}
+
+func TestLoads(t *testing.T) {
+	for _, tc := range []struct {
+		repoName string
+		apparent map[string]string
+		want     string
+	}{
+		{repoName: "", want: "@rules_capture//rules:defs.bzl"},
+		{repoName: "my_app", want: "@rules_capture//rules:defs.bzl"},
+		{repoName: "my_app", apparent: map[string]string{"rules_capture": "capture"}, want: "@capture//rules:defs.bzl"},
+		{repoName: "rules_capture", want: "//rules:defs.bzl"},
+		{repoName: "rules_capture", apparent: map[string]string{"rules_capture": "capture"}, want: "//rules:defs.bzl"},
+	} {
+		lang := NewLanguage().(*captureLang)
+		c := config.New()
+		c.RepoName = tc.repoName
+		if err := lang.CheckFlags(nil, c); err != nil {
+			t.Fatal(err)
+		}
+		loads := lang.ApparentLoads(func(m string) string { return tc.apparent[m] })
+		if tc.apparent == nil {
+			loads = lang.Loads()
+		}
+		if len(loads) != 1 || loads[0].Name != tc.want || !reflect.DeepEqual(loads[0].Symbols, []string{"go_capture_binary", "go_replay_test"}) {
+			t.Errorf("repo %q, apparent names %v: loads %+v, want %s", tc.repoName, tc.apparent, loads, tc.want)
+		}
+	}
+}
+
+func TestSortedUnique(t *testing.T) {
+	if got, want := sortedUnique([]string{"b", "a", "b", "c", "a"}), []string{"a", "b", "c"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("sortedUnique = %q, want %q", got, want)
+	}
+	if got := sortedUnique(nil); len(got) != 0 {
+		t.Errorf("sortedUnique(nil) = %q", got)
+	}
+}

@@ -1,0 +1,13 @@
+// Command server prints a price.
+//capture:observe example.com/app/pricing example.com/app/pricnig fmt
+//capture:observe
+package main
+
+import (
+	"fmt"
+
+	"example.com/app/pricing"
+	"example.com/app/tax"
+)
+
+func main() { fmt.Println(tax.Add(pricing.Price(2, 150))) }
