@@ -1,4 +1,5 @@
 // Command server prints a price.
+//
 //capture:observe example.com/app/pricing
 package main
 

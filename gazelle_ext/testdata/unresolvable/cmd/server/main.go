@@ -1,4 +1,5 @@
 // Command server prints a price.
+//
 //capture:observe example.com/app/pricing example.com/app/pricnig fmt
 //capture:observe
 package main
