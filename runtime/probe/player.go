@@ -79,6 +79,7 @@ type streamReplay struct {
 type objInfo struct {
 	id   uint64
 	name string
+	raw  []byte // recorded encoding of a placeholder that stands in for a value
 }
 
 type player struct {
@@ -626,11 +627,24 @@ func (p *player) ID(v reflect.Value, name string, _ bool) (uint64, bool, string)
 	return p.maxID, true, name
 }
 
-func (p *player) Recorded(ptr unsafe.Pointer) (string, bool) {
+func (p *player) Recorded(ptr unsafe.Pointer) (string, []byte, bool) {
 	p.objMu.Lock()
 	defer p.objMu.Unlock()
 	o, ok := p.ids[ptr]
-	return o.name, ok
+	return o.name, o.raw, ok
+}
+
+func (p *player) Stand(name string, raw []byte, t reflect.Type) (reflect.Value, error) {
+	v, err := placeholder(name, t)
+	if err != nil {
+		return reflect.Value{}, err
+	}
+	if k := identity(v); k != nil {
+		p.objMu.Lock()
+		p.ids[k] = objInfo{name: name, raw: raw}
+		p.objMu.Unlock()
+	}
+	return v, nil
 }
 
 func (p *player) Object(id uint64) (reflect.Value, bool) {
@@ -649,7 +663,7 @@ func (p *player) Bind(id uint64, v reflect.Value, name string) {
 func (p *player) bindLocked(id uint64, v reflect.Value, name string) {
 	p.byID[id] = v
 	if k := identity(v); k != nil {
-		p.ids[k] = objInfo{id, name}
+		p.ids[k] = objInfo{id: id, name: name}
 	}
 	if id > p.maxID {
 		p.maxID = id

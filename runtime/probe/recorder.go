@@ -2,9 +2,9 @@ package probe
 
 import (
 	"os"
-	"reflect"
 	"os/signal"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strconv"
 	"sync"
@@ -222,7 +222,7 @@ func (o *objects) ID(v reflect.Value, name string, isWeak bool) (uint64, bool, s
 	return o.next, true, name
 }
 
-func (o *objects) Recorded(unsafe.Pointer) (string, bool) { return "", false }
+func (o *objects) Recorded(unsafe.Pointer) (string, []byte, bool) { return "", nil, false }
 
 func objectTable() value.Objects {
 	if replaying {

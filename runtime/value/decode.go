@@ -19,6 +19,9 @@ type Resolver interface {
 	Object(id uint64) (reflect.Value, bool)
 	// Bind binds id to v (a pointer to an observed type).
 	Bind(id uint64, v reflect.Value, name string)
+	// Stand returns a placeholder of interface type t for a value of a
+	// dynamic type this build does not know, recorded by value as raw.
+	Stand(name string, raw []byte, t reflect.Type) (reflect.Value, error)
 }
 
 // A Decoder reads encoded values from Buf in order. The first problem is
@@ -478,12 +481,17 @@ func (d *Decoder) decodeIface(v reflect.Value, depth int) {
 			}
 			v.Set(r)
 		default:
-			var sb strings.Builder
-			render(&sb, d, depth+1)
-			o := Opaque{Type: name, Text: sb.String()}
-			if reflect.TypeOf(o).AssignableTo(t) {
-				v.Set(reflect.ValueOf(o))
+			start := d.Off
+			d.Skip()
+			if d.Err != nil {
+				return
 			}
+			r, err := d.Resolver.Stand(name, d.Buf[start:d.Off], t)
+			if err != nil {
+				d.Err = err
+				return
+			}
+			v.Set(r)
 		}
 	default:
 		// A concrete value stored in an interface position without TagIface
@@ -559,8 +567,11 @@ func RefOf(b []byte) (typeName string, id uint64, ok bool) {
 	d := &Decoder{Buf: b}
 	tag := d.byte()
 	if tag == TagIface {
-		d.name()
+		typeName = d.name()
 		tag = d.byte()
+	}
+	if d.Err == nil && typeName != "" && tag != TagRef && tag != TagObject {
+		return typeName, 0, true // a value in an interface: its dynamic type
 	}
 	if d.Err != nil || (tag != TagRef && tag != TagObject) {
 		return "", 0, false

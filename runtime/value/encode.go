@@ -22,8 +22,9 @@ type Objects interface {
 	// objects of their own (function code pointers).
 	ID(v reflect.Value, name string, weak bool) (id uint64, first bool, recorded string)
 	// Recorded returns the type name a replay placeholder at p stands in
-	// for; false for anything else.
-	Recorded(p unsafe.Pointer) (string, bool)
+	// for, and for a placeholder of a value recorded by value (a struct in
+	// an interface) the value's recorded encoding; false for anything else.
+	Recorded(p unsafe.Pointer) (name string, raw []byte, ok bool)
 }
 
 // An Encoder appends encoded values to Buf.
@@ -246,7 +247,9 @@ func (e *Encoder) encode(v reflect.Value, depth int) {
 			return
 		}
 		el := v.Elem()
-		if v.Type().Implements(errorType) {
+		// Errors are recorded as errors whatever the static type (a recovered
+		// panic value, an any argument): replay rebuilds them the same way.
+		if el.CanInterface() {
 			if err, ok := el.Interface().(error); ok {
 				e.encodeError(err, depth)
 				return
@@ -257,8 +260,14 @@ func (e *Encoder) encode(v reflect.Value, depth int) {
 			switch el.Kind() {
 			case reflect.Pointer, reflect.Map, reflect.Chan, reflect.Func:
 				if !el.IsNil() {
-					if r, ok := e.Objects.Recorded(el.UnsafePointer()); ok {
+					if r, raw, ok := e.Objects.Recorded(el.UnsafePointer()); ok {
 						name = r
+						if raw != nil {
+							e.Buf = append(e.Buf, TagIface)
+							e.Buf = appendName(e.Buf, name)
+							e.Buf = append(e.Buf, raw...)
+							return
+						}
 					}
 				}
 			}

@@ -1,0 +1,3 @@
+module example.com/panics
+
+go 1.26
