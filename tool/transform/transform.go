@@ -141,6 +141,15 @@ func Instrument(p *Package, opts Options) (*Output, error) {
 		t.taken[n] = true
 	}
 	t.probe = t.alias(ProbeImport, "probe")
+	// Every concrete type of the package can be rebuilt by replay (values of
+	// observed types inside interfaces).
+	for _, n := range p.Types.Scope().Names() {
+		if tn, ok := p.Types.Scope().Lookup(n).(*types.TypeName); ok && !tn.IsAlias() {
+			if named, ok := tn.Type().(*types.Named); ok && named.TypeParams() == nil {
+				t.registerType(named)
+			}
+		}
+	}
 
 	t.edits = make([][]edit, len(p.Files))
 	for i, f := range p.Files {
