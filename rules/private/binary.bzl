@@ -3,7 +3,7 @@
 load("@io_bazel_rules_go//go:def.bzl", "GoArchive", "go_binary")
 load(":providers.bzl", "CaptureBinaryInfo")
 load(":transition.bzl", "TRANSITION_ATTRS", "capture_transition")
-load(":observe.bzl", "canonical_observe")
+load(":observe.bzl", "canonical_observe", "package_key")
 
 def _go_capture_binary_impl(ctx):
     binary = ctx.attr.binary[0]  # a 1:1 transition still yields a list
@@ -22,7 +22,7 @@ def _go_capture_binary_impl(ctx):
             files = depset([exe]),
             runfiles = _runfiles_without(ctx, info.default_runfiles, src).merge(ctx.runfiles([exe])),
         ),
-        CaptureBinaryInfo(observed = ctx.attr.observed, executable = exe),
+        CaptureBinaryInfo(observed = ctx.attr.observed, entry = ctx.attr.entry, executable = exe),
         OutputGroupInfo(capture_binary = depset([src])),
     ] + [binary[p] for p in [GoArchive] if p in binary]
 
@@ -49,6 +49,9 @@ _go_capture_binary = rule(
             mandatory = True,
             allow_empty = False,
             doc = "The observed set: canonical labels of wrapped go_library targets, or import paths.",
+        ),
+        "entry": attr.string_list(
+            doc = "Packages of the binary's main package (`//pkg`): its wrapped go_library closes the log at exit.",
         ),
         "_capture_mode": attr.string(default = "capture"),
     }),
@@ -87,11 +90,17 @@ def go_capture_binary(name, observe, binary = None, embed = None, **kwargs):
             **kwargs
         )
         binary = ":" + name + "_bin"
+        entry = [package_key(native.package_relative_label(e)) for e in embed]
     elif kwargs:
         fail("go_capture_binary {}: unknown attributes {} (go_binary attributes are only accepted with embed)".format(name, sorted(kwargs.keys())))
+    if embed == None:
+        # Gazelle's layout: the go_binary embeds the go_library of package main
+        # of its own directory.
+        entry = [package_key(native.package_relative_label(binary))]
     _go_capture_binary(
         name = name,
         binary = binary,
+        entry = sorted({e: None for e in entry}.keys()),
         observed = canonical_observe(observe),
         **common
     )

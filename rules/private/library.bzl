@@ -16,7 +16,8 @@ rules_capture (tested by //rules/tests/identity).
 """
 
 load("@io_bazel_rules_go//go:def.bzl", "GoArchive", "go_context", _rules_go_library = "go_library")
-load(":providers.bzl", "CaptureModeInfo", "CaptureSourcesInfo", "ObservedSetInfo")
+load(":observe.bzl", "package_key")
+load(":providers.bzl", "CaptureEntryInfo", "CaptureModeInfo", "CaptureSourcesInfo", "ObservedSetInfo")
 
 # Non-Go sources (assembly, cgo C files, headers) are never transformed.
 _GO_EXT = ".go"
@@ -57,6 +58,9 @@ def _capture_sources_impl(ctx):
     mode = ctx.attr._mode[CaptureModeInfo].mode
     entries = ctx.attr._observe[ObservedSetInfo].entries
     observed = mode != "off" and _is_observed(entries, ctx.attr.library, ctx.attr.importpath)
+
+    if not observed and mode == "capture" and package_key(Label(ctx.attr.library)) in ctx.attr._entry[CaptureEntryInfo].packages:
+        return _exit_sources(ctx, mode)
 
     if not observed:
         srcs = ctx.files.srcs
@@ -108,10 +112,7 @@ def _capture_sources_impl(ctx):
     args = ctx.actions.args()
     args.add("-mode", mode)
     args.add("-importpath", ctx.attr.importpath)
-    args.add("-goos", go.mode.goos)
-    args.add("-goarch", go.mode.goarch)
-    args.add_joined("-tags", go.mode.tags, join_with = ",")
-    args.add("-cgo=" + ("false" if go.mode.pure else "true"))
+    _constraint_args(go, args)
     args.add("-stdlib", go.stdlib.root_file.dirname)
     args.add_all(observed_imports, before_each = "-observe")
     args.add_all(archives, before_each = "-arc", map_each = _dep_archive_arg)
@@ -142,6 +143,54 @@ def _capture_sources_impl(ctx):
         OutputGroupInfo(capture_transformed = depset(transformed)),
     ]
 
+def _constraint_args(go, args):
+    args.add("-goos", go.mode.goos)
+    args.add("-goarch", go.mode.goarch)
+    args.add_joined("-tags", go.mode.tags, join_with = ",")
+    args.add("-cgo=" + ("false" if go.mode.pure else "true"))
+
+def _exit_sources(ctx, mode):
+    """The main package of a capture binary: the log is closed when main returns
+    or the program calls os.Exit (tool/transform.InstrumentExit); nothing else changes."""
+    go = go_context(ctx)
+    out_dir = ctx.attr.library_name + ".capture"
+    outputs = []
+    go_srcs = []
+    produced = []
+    for src in ctx.files.srcs:
+        if not src.basename.endswith(_GO_EXT):
+            outputs.append(src)
+            continue
+        out = ctx.actions.declare_file("{}/{}".format(out_dir, src.basename))
+        go_srcs.append(src)
+        outputs.append(out)
+        produced.append(out)
+    if produced:
+        args = ctx.actions.args()
+        args.add("-exit_only")
+        args.add("-mode", mode)
+        _constraint_args(go, args)
+        args.add("-out_dir", produced[0].dirname)
+        args.add_all(go_srcs)
+        ctx.actions.run(
+            executable = ctx.executable._transform,
+            arguments = [args],
+            inputs = go_srcs,
+            outputs = produced,
+            mnemonic = "CaptureExit",
+            progress_message = "Closing the capture log at exit of %{label}",
+        )
+    return [
+        DefaultInfo(files = depset(outputs)),
+        CaptureSourcesInfo(
+            library = ctx.attr.library,
+            importpath = ctx.attr.importpath,
+            mode = mode,
+            observed = False,
+            srcs = outputs,
+        ),
+    ]
+
 capture_sources = rule(
     implementation = _capture_sources_impl,
     attrs = {
@@ -155,6 +204,7 @@ capture_sources = rule(
         "importpath": attr.string(doc = "Import path of the go_library."),
         "_mode": attr.label(default = "//rules:mode"),
         "_observe": attr.label(default = "//rules:observe"),
+        "_entry": attr.label(default = "//rules:entry"),
         "_transform": attr.label(
             default = "//rules/private:transform_tool",
             executable = True,
@@ -188,7 +238,8 @@ def go_library(name, srcs = [], deps = [], importpath = "", **kwargs):
         library = str(library),
         library_name = name,
         importpath = importpath,
-        visibility = ["//visibility:private"],
+        # Visible where the library is (for tests and tooling inspecting it).
+        visibility = kwargs.get("visibility"),
         tags = ["manual"],
         testonly = kwargs.get("testonly", False),
     )

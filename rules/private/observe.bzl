@@ -20,3 +20,7 @@ def canonical_observe(observe):
         if s not in out:
             out.append(s)
     return sorted(out)
+
+def package_key(label):
+    """The canonical package of a Label: `//pkg` in the main repository, `@repo//pkg` elsewhere."""
+    return "{}//{}".format("@" + label.workspace_name if label.workspace_name else "", label.package)

@@ -10,6 +10,11 @@ ObservedSetInfo = provider(
     fields = {"entries": "list of strings: canonical labels or import paths of observed packages"},
 )
 
+CaptureEntryInfo = provider(
+    doc = "Value of the //rules:entry build setting.",
+    fields = {"packages": "list of strings: canonical packages (`@repo//pkg`) of the captured binary's main package"},
+)
+
 CaptureSourcesInfo = provider(
     doc = """Returned by the source-selection step of a wrapped go_library: which sources the
 library compiles in the current configuration and why.""",
@@ -26,6 +31,7 @@ CaptureBinaryInfo = provider(
     doc = "Returned by go_capture_binary.",
     fields = {
         "observed": "list of strings: the observed set the binary was built with",
+        "entry": "list of strings: packages (`//pkg`) of the binary's main package",
         "executable": "File: the instrumented binary",
     },
 )

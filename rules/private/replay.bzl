@@ -7,6 +7,7 @@ load(":transition.bzl", "TRANSITION_ATTRS", "capture_transition")
 CHECK_LEVELS = ["strict", "returns", "crash"]
 
 _HARNESS = "//rules/private/harness"
+_PROBE_IMPORTPATH = "github.com/rules-capture/rules_capture/runtime/probe"
 
 def _go_string(s):
     # json.encode of a string is a valid Go interpreted string literal for the
@@ -61,6 +62,11 @@ def _replay_main_impl(ctx):
     lines.extend(["\t},", "\tLogs: []string{"])
     lines.extend(["\t\t{},".format(_go_string(_rlocation(ctx, f))) for f in logs])
     lines.extend(["\t},", "}", ""])
+    lines.extend([
+        "// TestMain replays one log when run as a replay child, else runs the tests.",
+        "func TestMain(m *testing.M) { harness.Main(m) }",
+        "",
+    ])
 
     # rules_go's test main deals top-level tests round-robin to shards; one
     # test function per shard makes Bazel's sharding split the logs, and the
@@ -158,6 +164,8 @@ def go_replay_test(name, observe, logs, check = "strict", shard_count = None, **
         srcs = [":" + name + "_main"],
         deps = observe_labels + [Label(_HARNESS)],
         data = logs,
+        # The probe runtime starts the player instead of the recorder.
+        x_defs = {_PROBE_IMPORTPATH + ".buildMode": "replay"},
         tags = testonly_tags,
         visibility = ["//visibility:private"],
     )

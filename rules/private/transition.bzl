@@ -10,6 +10,7 @@ every compiled package, as rules_go's race mode shares its configuration.
 
 MODE_SETTING = "//rules:mode"
 OBSERVE_SETTING = "//rules:observe"
+ENTRY_SETTING = "//rules:entry"
 
 def _capture_transition_impl(settings, attr):
     # Sorted and deduplicated: the configuration depends on the set, not on
@@ -18,23 +19,24 @@ def _capture_transition_impl(settings, attr):
     return {
         MODE_SETTING: attr._capture_mode,
         OBSERVE_SETTING: observed,
+        ENTRY_SETTING: sorted(getattr(attr, "entry", [])),
     }
 
 capture_transition = transition(
     implementation = _capture_transition_impl,
     inputs = [],
-    outputs = [MODE_SETTING, OBSERVE_SETTING],
+    outputs = [MODE_SETTING, OBSERVE_SETTING, ENTRY_SETTING],
 )
 
 def _capture_off_transition_impl(_settings, _attr):
-    return {MODE_SETTING: "off", OBSERVE_SETTING: []}
+    return {MODE_SETTING: "off", OBSERVE_SETTING: [], ENTRY_SETTING: []}
 
 # Used on tool edges (the transform front end): tools must not be rebuilt once
 # per observed set, and must never be instrumented themselves.
 capture_off_transition = transition(
     implementation = _capture_off_transition_impl,
     inputs = [],
-    outputs = [MODE_SETTING, OBSERVE_SETTING],
+    outputs = [MODE_SETTING, OBSERVE_SETTING, ENTRY_SETTING],
 )
 
 TRANSITION_ATTRS = {

@@ -56,6 +56,7 @@ type request struct {
 	archives   map[string]string // import path -> export data file
 	outDir     string
 	srcs       []string
+	exitOnly   bool // main package of a capture binary: only close the log at exit
 }
 
 func parseArgs(args []string) (*request, error) {
@@ -78,6 +79,7 @@ func parseArgs(args []string) (*request, error) {
 	fs.Var(&observe, "observe", "import path of an observed package (repeated)")
 	fs.Var(&arcs, "arc", "IMPORTPATH=IMPORTMAP=FILE of a direct dependency's export data (repeated)")
 	fs.StringVar(&r.outDir, "out_dir", "", "directory for the transformed sources")
+	fs.BoolVar(&r.exitOnly, "exit_only", false, "the package is the main package of a capture binary: close the log when main returns or calls os.Exit, change nothing else")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -86,8 +88,11 @@ func parseArgs(args []string) (*request, error) {
 	default:
 		return nil, fmt.Errorf("-mode must be capture or replay, got %q", r.mode)
 	}
-	if r.importPath == "" || r.outDir == "" || r.stdlibRoot == "" {
-		return nil, errors.New("-importpath, -stdlib and -out_dir are required")
+	if r.outDir == "" {
+		return nil, errors.New("-out_dir is required")
+	}
+	if !r.exitOnly && (r.importPath == "" || r.stdlibRoot == "") {
+		return nil, errors.New("-importpath and -stdlib are required")
 	}
 	r.srcs = fs.Args()
 	if len(r.srcs) == 0 {
@@ -172,6 +177,9 @@ func run(args []string) error {
 			continue
 		}
 		compiled = append(compiled, src)
+	}
+	if r.exitOnly {
+		return instrumentExit(r, compiled)
 	}
 	if len(compiled) == 0 {
 		return fmt.Errorf("%s: no Go file matches the build constraints (GOOS=%s GOARCH=%s tags=%v); an observed package must have code for the target", r.importPath, r.ctxt.GOOS, r.ctxt.GOARCH, r.ctxt.BuildTags)

@@ -217,3 +217,32 @@ func TestWritesGeneratedFile(t *testing.T) {
 		t.Errorf("instrumented lib.go does not point back at its source with a //line directive:\n%s", lib)
 	}
 }
+
+func TestExitOnlyClosesTheLogInMain(t *testing.T) {
+	dir := t.TempDir()
+	mainSrc := "package main\n\nimport \"os\"\n\nfunc main() {\n\tif len(os.Args) > 3 {\n\t\tos.Exit(3)\n\t}\n}\n"
+	writeFiles(t, dir, map[string]string{"main.go": mainSrc, "util_windows.go": "package main\n"})
+	out := t.TempDir()
+	args := []string{"-exit_only", "-mode", "capture", "-goos", "linux", "-goarch", "amd64", "-out_dir", out,
+		filepath.Join(dir, "main.go"), filepath.Join(dir, "util_windows.go")}
+	if err := run(args); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(filepath.Join(out, "main.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(got)
+	for _, want := range []string{"//line " + filepath.Join(dir, "main.go") + ":1\n", "defer capture_probe.Close()", "capture_probe.Exit(3)", "runtime/probe"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("instrumented main.go lacks %q:\n%s", want, s)
+		}
+	}
+	// Lines are kept: os.Exit stays on line 7 after the //line directive.
+	if lines := strings.Split(s, "\n"); len(lines) < 8 || !strings.Contains(lines[7], "Exit(3)") {
+		t.Errorf("os.Exit moved off its line:\n%s", s)
+	}
+	if _, err := os.Stat(filepath.Join(out, "util_windows.go")); err != nil {
+		t.Errorf("excluded file not copied: %v", err)
+	}
+}

@@ -1,0 +1,185 @@
+// Package harness runs the replay tests that rules_capture's go_replay_test
+// generates: one subtest per event log, each log replayed in a child process
+// of the test binary (the probe runtime loads the log at start-up, before the
+// observed packages initialise, so one process replays one log).
+//
+// It is Bazel-aware on purpose (the runtime is not): logs are found in the
+// test's runfiles, reports go to TEST_UNDECLARED_OUTPUTS_DIR, and the test
+// function of a shard checks it runs in that shard.
+package harness
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/rules-capture/rules_capture/runtime/probe"
+)
+
+// Config is what go_replay_test knows at build time.
+type Config struct {
+	Target   string   // Bazel label of the test, for messages
+	Check    string   // strict, returns or crash
+	Observed []string // import paths of the observed set
+	Logs     []string // runfiles paths (<repo>/<path>) of the logs, sorted
+}
+
+// Main is the body of the generated TestMain: in a replay child it replays
+// the log named by the environment and exits; otherwise it runs the tests.
+func Main(m *testing.M) {
+	if os.Getenv(probe.EnvReplayLog) != "" {
+		os.Exit(probe.Main())
+	}
+	os.Exit(m.Run())
+}
+
+// Run replays the logs of shard `shard` of `shards` (the generated test
+// functions are one per shard; rules_go deals test functions to Bazel shards
+// round-robin, so function i runs in shard i).
+func Run(t *testing.T, c Config, shard, shards int) {
+	if shards > 1 {
+		idx, total, ok := bazelShard()
+		if ok && (idx != shard || total != shards) {
+			t.Fatalf("%s: test function for shard %d/%d ran in Bazel shard %d/%d: rules_go's test sharding changed; set shard_count to 0 on the go_replay_test", c.Target, shard, shards, idx, total)
+		}
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatalf("cannot find the test binary to replay in a child process: %v", err)
+	}
+	outDir := os.Getenv("TEST_UNDECLARED_OUTPUTS_DIR")
+	if outDir == "" {
+		outDir = t.TempDir()
+	}
+	ran := 0
+	for i, log := range c.Logs {
+		if shards > 1 && i%shards != shard {
+			continue
+		}
+		ran++
+		t.Run(filepath.Base(log), func(t *testing.T) {
+			replayOne(t, c, exe, log, outDir)
+		})
+	}
+	if ran == 0 && len(c.Logs) > 0 {
+		t.Logf("no log falls in shard %d of %d", shard, shards)
+	}
+}
+
+func bazelShard() (idx, total int, ok bool) {
+	total, err1 := strconv.Atoi(os.Getenv("TEST_TOTAL_SHARDS"))
+	idx, err2 := strconv.Atoi(os.Getenv("TEST_SHARD_INDEX"))
+	return idx, total, err1 == nil && err2 == nil
+}
+
+// Runfile returns the path of a runfile given as <repo>/<path>.
+func Runfile(rpath string) (string, error) {
+	for _, env := range []string{"RUNFILES_DIR", "TEST_SRCDIR"} {
+		if dir := os.Getenv(env); dir != "" {
+			p := filepath.Join(dir, filepath.FromSlash(rpath))
+			if _, err := os.Stat(p); err == nil {
+				return p, nil
+			}
+		}
+	}
+	if exe, err := os.Executable(); err == nil {
+		p := filepath.Join(exe+".runfiles", filepath.FromSlash(rpath))
+		if _, err := os.Stat(p); err == nil {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("runfile %s not found (neither RUNFILES_DIR nor TEST_SRCDIR holds it): is it in the test's logs?", rpath)
+}
+
+func reportName(log string) string {
+	return strings.NewReplacer("/", "_", "\\", "_").Replace(strings.TrimSuffix(filepath.Base(log), filepath.Ext(log)))
+}
+
+func replayOne(t *testing.T, c Config, exe, log, outDir string) {
+	path, err := Runfile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jsonPath := filepath.Join(outDir, reportName(log)+".replay.json")
+	_ = os.Remove(jsonPath)
+
+	// The child gets nothing from the test's environment but the replay
+	// settings: the player answers every outcall from the log, and an empty
+	// environment makes an escaped os.Getenv visible as a divergence.
+	cmd := exec.Command(exe, "-test.run=^$")
+	cmd.Env = []string{
+		probe.EnvReplayLog + "=" + abs,
+		probe.EnvReplayCheck + "=" + c.Check,
+		probe.EnvReplayReport + "=" + jsonPath,
+	}
+	cmd.Dir = filepath.Dir(abs)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	runErr := cmd.Run()
+
+	r, readErr := readReport(jsonPath)
+	if readErr != nil {
+		t.Fatalf("replaying %s: no report (%v); child %v, output:\n%s", log, readErr, runErr, out.String())
+	}
+	switch r.Verdict {
+	case "pass":
+		t.Logf("%s: %d of %d events replayed, check=%s", log, r.Replayed, r.Events, r.Check)
+		if runErr != nil {
+			t.Errorf("replaying %s: verdict pass but the child failed: %v\n%s", log, runErr, out.String())
+		}
+	case "diverged":
+		text := divergenceText(c, log, r, out.String())
+		txtPath := filepath.Join(outDir, reportName(log)+".divergence.txt")
+		if err := os.WriteFile(txtPath, []byte(text), 0o644); err != nil {
+			t.Logf("writing %s: %v", txtPath, err)
+		}
+		t.Errorf("%s diverged (check=%s); report: %s\n%s", log, c.Check, txtPath, indent(r.Divergence))
+	default:
+		t.Errorf("replaying %s failed: verdict %q, notes %v; child %v, output:\n%s", log, r.Verdict, r.Notes, runErr, out.String())
+	}
+}
+
+func readReport(path string) (*probe.Report, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var r probe.Report
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	return &r, nil
+}
+
+func indent(d *probe.Divergence) string {
+	if d == nil {
+		return "  (no divergence details)"
+	}
+	return "  " + strings.ReplaceAll(strings.TrimRight(d.String(), "\n"), "\n", "\n  ")
+}
+
+func divergenceText(c Config, log string, r *probe.Report, childOutput string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "replay test: %s\nlog:         %s\ncheck:       %s\nobserved:    %s\nevents:      %d in the log, %d replayed before the divergence\n\n",
+		c.Target, log, c.Check, strings.Join(c.Observed, " "), r.Events, r.Replayed)
+	if r.Divergence != nil {
+		b.WriteString(r.Divergence.String())
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(&b, "note: %s\n", n)
+	}
+	if childOutput != "" {
+		fmt.Fprintf(&b, "\noutput of the replay:\n%s", childOutput)
+	}
+	return b.String()
+}
