@@ -138,6 +138,26 @@ func startReplay() {
 	install(p)
 }
 
+// LoadReplay makes the log at path the one Replay drives, with the given
+// check level (tests and benchmarks of replay; a harness loads its log from
+// the environment before package initialisation). Package initialisation
+// has already run, so a log whose stream 0 starts with initialisation
+// events diverges.
+func LoadReplay(path, check string) error {
+	p, err := loadLog(path)
+	if err != nil {
+		return err
+	}
+	if check == "" {
+		check = CheckStrict
+	}
+	p.level = check
+	p.report.Check = check
+	p.abort = func(*Divergence) {}
+	install(p)
+	return nil
+}
+
 func install(p *player) {
 	play = p
 	replaying = true
@@ -154,6 +174,9 @@ func loadLog(path string) (*player, error) {
 	defer r.Close()
 	p := newPlayer()
 	p.report.Log = path
+	if n := r.Meta().Status.Events; n > 0 && n < 1<<26 {
+		p.events = make([]eventlog.Event, 0, n)
+	}
 	intern := map[string]string{}
 	in := func(s string) string {
 		if v, ok := intern[s]; ok {
@@ -163,6 +186,10 @@ func loadLog(path string) (*player, error) {
 		intern[s] = s
 		return s
 	}
+	// Values go to one arena (few allocations, little for the GC to scan);
+	// the events get their slices of it once it has stopped growing.
+	var arena []byte
+	var ends []int
 	for {
 		e, err := r.Next()
 		if err == io.EOF {
@@ -173,8 +200,15 @@ func loadLog(path string) (*player, error) {
 		}
 		c := *e
 		c.Site, c.Pos, c.RecvType = in(c.Site), in(c.Pos), in(c.RecvType)
-		c.Values = bytes.Clone(e.Values)
+		c.Values = nil
+		arena = append(arena, e.Values...)
+		ends = append(ends, len(arena))
 		p.add(c)
+	}
+	start := 0
+	for i := range p.events {
+		p.events[i].Values = arena[start:ends[i]:ends[i]]
+		start = ends[i]
 	}
 	if st := r.Meta().Status; !st.Complete() {
 		p.report.Notes = append(p.report.Notes, fmt.Sprintf("log is incomplete (closed=%v, dropped=%d): replay stops where it ends", st.Closed, st.Dropped))
@@ -231,7 +265,13 @@ func Replay() *Report {
 			p.drive(s)
 		}()
 	}
-	p.drive(current()) // stream 0 on the main goroutine, after init
+	s0 := current()
+	if s0.replay == nil || s0.replay.id != 0 {
+		// Not the goroutine that ran package initialisation (LoadReplay).
+		s0 = &Stream{id: 0, replay: p.stream(0)}
+		bind(getg(), s0)
+	}
+	p.drive(s0) // stream 0, after init
 	wg.Wait()
 	p.mu.Lock()
 	defer p.mu.Unlock()

@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"fmt"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -59,6 +60,12 @@ func init() {
 		return
 	}
 	if os.Getenv(EnvCapture) == "off" {
+		return
+	}
+	// Capture starts by itself in binaries the front end (or Bazel) stamped
+	// with their observed set, or when a log location is given explicitly;
+	// other binaries that link the runtime (its own tests) stay quiet.
+	if observedList == "" && os.Getenv(EnvLog) == "" && os.Getenv(EnvDir) == "" {
 		return
 	}
 	startCapture()
@@ -229,4 +236,38 @@ func objectTable() value.Objects {
 		return play
 	}
 	return captureObjects
+}
+
+// Capture starts capturing into the log at path, if this process is not
+// capturing already (programs and benchmarks that choose the log
+// themselves; a capture build normally starts from the environment).
+func Capture(path string) error {
+	if replaying {
+		return fmt.Errorf("capture: this is a replay harness")
+	}
+	if rec.w != nil && !rec.closed.Load() {
+		return fmt.Errorf("capture: already writing %s", rec.path)
+	}
+	w, err := eventlog.Create(path, eventlog.Meta{ObservedPackages: splitList(observedList), SourceHash: sourceHash,
+		StartTime: time.Now().UTC(), GoVersion: runtime.Version()}, eventlog.Options{})
+	if err != nil {
+		return err
+	}
+	rec.mu.Lock()
+	rec.w, rec.path = w, path
+	rec.closed.Store(false)
+	rec.mu.Unlock()
+	bind(getg(), &Stream{id: 0})
+	enabled = true
+	return nil
+}
+
+// SetCapture switches capture on or off at run time. While off, every
+// probe costs one predictable branch and nothing is recorded. Switch only
+// between calls of the observed set: calls in flight record half.
+func SetCapture(on bool) {
+	if replaying || rec.w == nil || rec.closed.Load() {
+		return
+	}
+	enabled = on
 }

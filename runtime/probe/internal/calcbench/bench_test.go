@@ -1,0 +1,40 @@
+package calcbench
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/rules-capture/rules_capture/runtime/probe"
+)
+
+var sink int
+
+// BenchmarkIncall measures one boundary crossing (CALL_IN + RETURN_IN with
+// two int arguments and an int result) against the uninstrumented call, in
+// one run: plain, capture switched off at run time, capture on.
+func BenchmarkIncall(b *testing.B) {
+	if err := probe.Capture(filepath.Join(b.TempDir(), "bench.arrow")); err != nil {
+		b.Fatal(err)
+	}
+	defer probe.Close()
+	b.Run("plain", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			sink += Plain(i, 2)
+		}
+	})
+	b.Run("off", func(b *testing.B) {
+		probe.SetCapture(false)
+		defer probe.SetCapture(true)
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			sink += Add(i, 2)
+		}
+	})
+	b.Run("capture", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			sink += Add(i, 2)
+		}
+	})
+}

@@ -1,0 +1,222 @@
+package transform_test
+
+import (
+	"bytes"
+	"flag"
+	"go/ast"
+	"go/format"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rules-capture/rules_capture/tool/internal/load"
+	"github.com/rules-capture/rules_capture/tool/transform"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// instrumentCorpus instruments the observed package of a corpus program
+// (type-checked against export data, as a build action would).
+func instrumentCorpus(t *testing.T, module, pkg string) (*load.ListedPackage, *transform.Output) {
+	t.Helper()
+	all, _, err := load.List(module, os.Environ(), nil, pkg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lp := all[pkg]
+	p, err := load.Check(lp, all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range lp.GoFiles {
+		p.DisplayNames = append(p.DisplayNames, filepath.Base(lp.Dir)+"/"+f)
+	}
+	out, err := transform.Instrument(p, transform.Options{Observed: []string{pkg}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lp, out
+}
+
+// TestGolden compares the instrumented source of corpus packages with
+// golden files (go test -update rewrites them).
+func TestGolden(t *testing.T) {
+	if testing.Short() {
+		t.Skip("needs the go command")
+	}
+	corpus := filepath.Join("..", "..", "testdata", "corpus")
+	for _, c := range []struct{ dir, pkg string }{
+		{"basic", "example.com/basic/calc"},
+		{"errs", "example.com/errs/store"},
+		{"shapes", "example.com/shapes/geom"},
+		{"panics", "example.com/panics/guard"},
+	} {
+		t.Run(c.dir, func(t *testing.T) {
+			lp, out := instrumentCorpus(t, filepath.Join(corpus, c.dir), c.pkg)
+			files := map[string][]byte{transform.GeneratedFile: out.Gen}
+			for i, name := range lp.GoFiles {
+				files[name] = out.Files[i]
+			}
+			for name, got := range files {
+				if fmt, err := format.Source(got); err != nil || !bytes.Equal(fmt, got) {
+					t.Errorf("%s is not gofmt-clean (%v)", name, err)
+				}
+				golden := filepath.Join("testdata", "golden", c.dir, name+".golden")
+				if *update {
+					os.MkdirAll(filepath.Dir(golden), 0o755)
+					if err := os.WriteFile(golden, got, 0o644); err != nil {
+						t.Fatal(err)
+					}
+					continue
+				}
+				want, err := os.ReadFile(golden)
+				if err != nil {
+					t.Fatalf("%v (run go test -update)", err)
+				}
+				if !bytes.Equal(got, want) {
+					t.Errorf("%s differs from %s (run go test -update and review the diff)", name, golden)
+				}
+			}
+		})
+	}
+}
+
+// TestBenchSubjectUpToDate keeps the instrumented benchmark subject in
+// runtime/probe/internal/calcbench equal to the transform's output.
+func TestBenchSubjectUpToDate(t *testing.T) {
+	fset := token.NewFileSet()
+	path := filepath.Join("testdata", "src", "calcbench", "calc.go")
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := parser.ParseFile(fset, path, src, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := check(t, fset, "github.com/rules-capture/rules_capture/runtime/probe/internal/calcbench", f)
+	p.Sources = [][]byte{src}
+	p.DisplayNames = []string{"calcbench/calc.go"}
+	out, err := transform.Instrument(p, transform.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join("..", "..", "runtime", "probe", "internal", "calcbench")
+	for name, got := range map[string][]byte{"calc.go": out.Files[0], transform.GeneratedFile: out.Gen} {
+		target := filepath.Join(dir, name)
+		if *update {
+			if err := os.WriteFile(target, got, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(target)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s is not the transform's output (run go test -update): %v", target, err)
+		}
+	}
+}
+
+func check(t *testing.T, fset *token.FileSet, path string, files ...*ast.File) *transform.Package {
+	t.Helper()
+	info := &types.Info{
+		Types:      map[ast.Expr]types.TypeAndValue{},
+		Defs:       map[*ast.Ident]types.Object{},
+		Uses:       map[*ast.Ident]types.Object{},
+		Selections: map[*ast.SelectorExpr]*types.Selection{},
+	}
+	conf := types.Config{FakeImportC: true, Importer: unsafeOnly{}}
+	pkg, err := conf.Check(path, fset, files, info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &transform.Package{Fset: fset, Files: files, Types: pkg, Info: info}
+}
+
+type unsafeOnly struct{}
+
+func (unsafeOnly) Import(path string) (*types.Package, error) {
+	if path == "unsafe" {
+		return types.Unsafe, nil
+	}
+	return nil, os.ErrNotExist
+}
+
+// TestRejects: constructs the transform cannot instrument are reported with
+// the construct, the file:line and what to do.
+func TestRejects(t *testing.T) {
+	cases := []struct {
+		name, src, construct string
+		line                 int
+	}{
+		{"cgo", "package p\n\nimport \"C\"\n\nfunc F() {}\n", "cgo", 3},
+		{"linkname", "package p\n\nimport _ \"unsafe\"\n\n//go:linkname f runtime.f\nfunc f()\n\nfunc F() { f() }\n", "//go:linkname", 5},
+		{"go statement", "package p\n\nfunc F() {\n\tgo func() {}()\n}\n", "go statement", 4},
+		{"unsafe.Pointer", "package p\n\nimport \"unsafe\"\n\nfunc F(p unsafe.Pointer) {}\n", "unsafe.Pointer", 5},
+		{"generic function", "package p\n\nfunc F[T any](x T) T { return x }\n", "generic function", 3},
+		{"generic method", "package p\n\ntype L[T any] struct{ x T }\n\nfunc (l *L[T]) Get() T { return l.x }\n", "generic type", 5},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			fset := token.NewFileSet()
+			f, err := parser.ParseFile(fset, "p/p.go", c.src, parser.ParseComments)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := check(t, fset, "example.com/p", f)
+			p.Sources = [][]byte{[]byte(c.src)}
+			_, err = transform.Instrument(p, transform.Options{})
+			errs, ok := err.(transform.Errors)
+			if !ok || len(errs) == 0 {
+				t.Fatalf("want transform.Errors, got %v", err)
+			}
+			e := errs[0]
+			if !strings.Contains(e.Construct, c.construct) || e.Pos.Line != c.line || e.Pos.Filename != "p/p.go" || e.Fix == "" {
+				t.Errorf("got %q at %v (fix %q), want %q at p/p.go:%d", e.Construct, e.Pos, e.Fix, c.construct, c.line)
+			}
+			if !strings.Contains(e.Error(), "p/p.go:") {
+				t.Errorf("message lacks file:line: %s", e.Error())
+			}
+		})
+	}
+}
+
+// TestLinesKept: every line of an instrumented file keeps its number
+// (//line directives), so panics and compiler errors point at the original.
+func TestLinesKept(t *testing.T) {
+	if testing.Short() {
+		t.Skip("needs the go command")
+	}
+	lp, out := instrumentCorpus(t, filepath.Join("..", "..", "testdata", "corpus", "basic"), "example.com/basic/calc")
+	orig, err := os.ReadFile(filepath.Join(lp.Dir, "calc.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "calc.go", out.Files[0], parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	origLines := strings.Split(string(orig), "\n")
+	// Each function declaration of the output sits at the line of the
+	// declaration it came from (names aside: exported ones were renamed).
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok {
+			continue
+		}
+		pos := fset.PositionFor(fd.Pos(), true)
+		name := strings.TrimPrefix(fd.Name.Name, "_capture_")
+		if name == "init" {
+			continue
+		}
+		line := origLines[pos.Line-1]
+		if !strings.Contains(line, "func ") || !strings.Contains(line, name+"(") {
+			t.Errorf("%s maps to calc.go:%d = %q", fd.Name.Name, pos.Line, line)
+		}
+	}
+}
