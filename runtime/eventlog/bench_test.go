@@ -3,6 +3,7 @@ package eventlog
 import (
 	"encoding/binary"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -12,22 +13,33 @@ import (
 // BenchmarkWriterThroughput measures the background encoder+writer: the
 // appends are cheap, so Close waiting for the encoder dominates.
 func BenchmarkWriterThroughput(b *testing.B) {
-	path := filepath.Join(b.TempDir(), "log.arrows")
-	evs := make([]Event, 1024)
-	for i := range evs {
-		evs[i] = sampleEvent(i)
+	for level := 1; level <= 4; level++ {
+		b.Run(fmt.Sprintf("zstd=%d", level), func(b *testing.B) { benchmarkWriterThroughput(b, Options{ZstdLevel: level}) })
 	}
-	w, err := Create(path, Meta{}, Options{})
+}
+
+func benchmarkWriterThroughput(b *testing.B, opts Options) {
+	path := filepath.Join(b.TempDir(), "log.arrows")
+	mix := newRealisticMix(1)
+	evs := make([]Event, 1<<16)
+	for i := range evs {
+		evs[i] = *mix.next()
+	}
+	w, err := Create(path, Meta{}, opts)
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
+	cpu := processCPU()
 	for i := 0; i < b.N; i++ {
-		w.Append(&evs[i&1023])
+		w.Append(&evs[i&(1<<16-1)])
 	}
 	if err := w.Close(); err != nil {
 		b.Fatal(err)
 	}
+	// CPU time of the whole process (appender + encoder + writer) per event:
+	// with -cpu 1 this is the one-core cost even when the machine is busy.
+	b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/event")
 }
 
 // appendTwoInts is the recorder's hot path for a call with two int64
@@ -123,4 +135,33 @@ func BenchmarkAppendCaller(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkLogSize writes a realistic mix and reports the file size per
+// event (the time is the whole write path, appender and encoder on
+// GOMAXPROCS CPUs).
+func BenchmarkLogSize(b *testing.B) {
+	for level := 1; level <= 4; level++ {
+		b.Run(fmt.Sprintf("zstd=%d", level), func(b *testing.B) { benchmarkLogSize(b, Options{ZstdLevel: level}) })
+	}
+}
+
+func benchmarkLogSize(b *testing.B, opts Options) {
+	path := filepath.Join(b.TempDir(), "log.arrows")
+	w, err := Create(path, Meta{ObservedPackages: []string{"example.com/shop/pricing"}}, opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	mix := newRealisticMix(1)
+	for i := 0; i < b.N; i++ {
+		w.Append(mix.next())
+	}
+	if err := w.Close(); err != nil {
+		b.Fatal(err)
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(st.Size())/float64(b.N), "bytes/event")
 }

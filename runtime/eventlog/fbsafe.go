@@ -50,6 +50,18 @@ func fbTableAt(b []byte, pos int) (fbTable, error) {
 	if !ok || vl < 4 || vl%2 != 0 || vt+vl > len(b) {
 		return fbTable{}, errFlatbuf
 	}
+	// Every field must start inside the buffer (typed readers check their
+	// width); the table's inline size must fit too.
+	tl, _ := fbU16(b, vt+2)
+	if pos+tl > len(b) {
+		return fbTable{}, errFlatbuf
+	}
+	for vo := 4; vo+2 <= vl; vo += 2 {
+		o, _ := fbU16(b, vt+vo)
+		if o != 0 && (o >= tl || pos+o >= len(b)) {
+			return fbTable{}, errFlatbuf
+		}
+	}
 	return fbTable{buf: b, pos: pos, vt: vt, vl: vl}, nil
 }
 
@@ -140,4 +152,57 @@ func (t fbTable) structVector(slot, size int) (start, n int, err error) {
 		return 0, 0, errFlatbuf
 	}
 	return vec + 4, int(cnt), nil
+}
+
+func (t fbTable) i32(slot int, def int32) (int32, error) {
+	at := t.field(slot)
+	if at < 0 {
+		return def, nil
+	}
+	v, ok := fbU32(t.buf, at)
+	if !ok {
+		return 0, errFlatbuf
+	}
+	return int32(v), nil
+}
+
+// str checks a string field and returns it ("" if absent).
+func (t fbTable) str(slot int) (string, error) {
+	at := t.field(slot)
+	if at < 0 {
+		return "", nil
+	}
+	off, ok := fbU32(t.buf, at)
+	if !ok {
+		return "", errFlatbuf
+	}
+	s := at + int(off)
+	n, ok := fbU32(t.buf, s)
+	if !ok || int64(n) > int64(len(t.buf)-s-4) {
+		return "", errFlatbuf
+	}
+	return string(t.buf[s+4 : s+4+int(n)]), nil
+}
+
+// tables returns the tables of a vector-of-tables field (nil if absent),
+// refusing more than max.
+func (t fbTable) tables(slot, max int) ([]fbTable, error) {
+	start, n, err := t.structVector(slot, 4)
+	if err != nil {
+		return nil, err
+	}
+	if n > max {
+		return nil, errFlatbuf
+	}
+	out := make([]fbTable, 0, n)
+	for i := 0; i < n; i++ {
+		at := start + 4*i
+		off, _ := fbU32(t.buf, at)
+		sub, err := fbTableAt(t.buf, at+int(off))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, sub)
+	}
+	return out, nil
 }

@@ -29,10 +29,10 @@ const (
 	compressionZstd = 1
 )
 
-func newIPCEncoder(c Compression) (*ipcEncoder, error) {
+func newIPCEncoder(c Compression, level int) (*ipcEncoder, error) {
 	e := &ipcEncoder{fb: flatbuffers.NewBuilder(1024)}
 	if c == Zstd {
-		enc, err := zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1), zstd.WithEncoderLevel(zstd.SpeedDefault),
+		enc, err := zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1), zstd.WithEncoderLevel(zstd.EncoderLevel(level)),
 			zstd.WithWindowSize(1<<20), zstd.WithZeroFrames(true))
 		if err != nil {
 			return nil, err

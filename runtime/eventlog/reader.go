@@ -2,37 +2,45 @@ package eventlog
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"sync"
+	"unsafe"
 
-	"github.com/apache/arrow/go/v15/arrow"
-	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/ipc"
 	"github.com/apache/arrow/go/v15/arrow/memory"
+	"github.com/klauspost/compress/zstd"
 )
 
 // Limits the reader enforces before allocating. The writer stays well
 // inside them (Options.fill); anything beyond is treated as hostile.
 const (
-	maxRowsPerBatch   = 1 << 20
-	maxValueBytes     = 16 << 20
-	maxMetaBytes      = 1 << 20   // one message header (FlatBuffers)
-	maxBodyBytes      = 256 << 20 // one message body as stored
-	maxBatchBytes     = 512 << 20 // one message body after decompression
-	maxDictEntries    = 1 << 22   // per dictionary column, over the whole log
-	maxDictBytes      = 256 << 20 // per dictionary column, over the whole log
-	maxZstdWindow     = 16 << 20
-	fileMagic         = "ARROW1"
-	ipcContinuation   = 0xFFFFFFFF
-	headerSchema      = 1
-	headerDictBatch   = 2
-	headerRecordBatch = 3
-	codecZstd         = 1
+	maxRowsPerBatch = 1 << 20
+	maxValueBytes   = 16 << 20
+	maxMetaBytes    = 1 << 20   // one message header (FlatBuffers)
+	maxBodyBytes    = 256 << 20 // one message body as stored
+	maxBatchBytes   = 512 << 20 // one message body after decompression
+	// Values bytes in one record batch (the writer cuts batches at
+	// Options.BatchBytes, plus one value of at most maxValueBytes).
+	maxBatchValueBytes = 64 << 20
+	maxDictBatchBytes  = 64 << 20  // strings in one dictionary batch
+	maxDictEntries     = 1 << 22   // per dictionary column, over the whole log
+	maxDictBytes       = 256 << 20 // per dictionary column, over the whole log
+	maxZstdWindow      = 16 << 20
+	fileMagic          = "ARROW1"
+	ipcContinuation    = 0xFFFFFFFF
+	headerSchema       = 1
+	headerDictBatch    = 2
+	headerRecBatch     = 3
+	codecZstd          = 1
 )
+
+// recoverPanics is switched off by the fuzz test, so that a panic the
+// checks did not prevent fails the test instead of becoming an error.
+var recoverPanics = true
 
 // ErrCorrupt is wrapped by every error about the content of a log (as
 // opposed to I/O errors): errors.Is(err, ErrCorrupt).
@@ -46,57 +54,65 @@ type TornTail struct {
 }
 
 // Reader iterates over the events of a log, one record batch in memory at a
-// time.
+// time. It decodes the record and dictionary batches itself, checking every
+// size and offset; Arrow decodes only the schema, after its FlatBuffers
+// have been checked.
 type Reader struct {
-	f      *os.File
+	src    io.ReaderAt
+	closer io.Closer
 	path   string
 	msgs   *messageReader
-	ipcr   *ipc.Reader
 	meta   Meta
 	isFile bool
+	dec    *zstd.Decoder
 
-	rec       arrow.Record
+	dicts  [4][]string // by dictionary id: kind, site, pos, recv_type
+	kindOf []Kind      // kind dictionary entry -> Kind
+
 	row, rows int
 	seq       []uint64
 	stream    []uint32
-	kindIdx   []int8
+	kind      []byte
 	parent    []uint64
-	siteIdx   []int32
-	posIdx    []int32
-	recvIdx   []int32
+	site      []int32
+	pos       []int32
+	recvType  []int32
 	recvID    []uint64
-	values    *array.Binary
-	kinds     dictStrings
-	sites     dictStrings
-	poss      dictStrings
-	recvTypes dictStrings
-	kindOf    []Kind
+	valOff    []int32
+	vals      []byte
 
 	ev      Event
 	lastSeq uint64
-	events  uint64
 	err     error
 }
 
 // Open opens a log written by Writer (an IPC stream, possibly ending in a
 // torn batch if its writer was killed) or compacted by Compact (an IPC file),
 // reads its schema and checks that this reader understands it.
-func Open(path string) (r *Reader, err error) {
+func Open(path string) (*Reader, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("eventlog: %w", err)
 	}
-	defer func() {
-		if err != nil {
-			f.Close()
-		}
-	}()
 	st, err := f.Stat()
 	if err != nil {
+		f.Close()
 		return nil, fmt.Errorf("eventlog: %w", err)
 	}
-	r = &Reader{f: f, path: path}
-	if err := r.open(st.Size()); err != nil {
+	r, err := NewReader(f, st.Size(), path)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	r.closer = f
+	return r, nil
+}
+
+// NewReader reads a log of size bytes from ra; name is used in errors.
+// Close does not close ra.
+func NewReader(ra io.ReaderAt, size int64, name string) (*Reader, error) {
+	r := &Reader{src: ra, path: name}
+	if err := r.open(size); err != nil {
 		return nil, err
 	}
 	return r, nil
@@ -108,14 +124,17 @@ func (r *Reader) corrupt(format string, args ...any) error {
 
 func (r *Reader) open(size int64) (err error) {
 	defer func() {
-		// Last line of defence: the checks in messageReader and checkBatch
-		// are meant to stop hostile input before Arrow sees it.
+		// Last line of defence: checkSchemaTable is meant to stop hostile
+		// schemas before Arrow decodes them.
 		if p := recover(); p != nil {
+			if !recoverPanics {
+				panic(p)
+			}
 			err = r.corrupt("undecodable schema (%v)", p)
 		}
 	}()
 	var head [8]byte
-	n, _ := io.ReadFull(r.f, head[:])
+	n, _ := r.src.ReadAt(head[:], 0)
 	start, end := int64(0), size
 	if n == 8 && string(head[:6]) == fileMagic {
 		r.isFile = true
@@ -126,11 +145,11 @@ func (r *Reader) open(size int64) (err error) {
 		if size < 8+10 {
 			return r.corrupt("compacted log of %d bytes is truncated", size)
 		}
-		if _, err := r.f.ReadAt(tail[:], size-10); err != nil {
+		if _, err := r.src.ReadAt(tail[:], size-10); err != nil {
 			return fmt.Errorf("eventlog: %s: %w", r.path, err)
 		}
 		if string(tail[4:]) != fileMagic {
-			return r.corrupt("compacted log is truncated: no footer (re-run capture compact on the original)")
+			return r.corrupt("compacted log is truncated: no footer (compact the original log again)")
 		}
 		flen := int64(int32(binary.LittleEndian.Uint32(tail[:4])))
 		if flen <= 0 || flen > size-8-10 {
@@ -141,36 +160,65 @@ func (r *Reader) open(size int64) (err error) {
 		return r.corrupt("empty file: the writer did not get to write the schema")
 	}
 	r.msgs = &messageReader{
-		r:      bufio.NewReaderSize(io.NewSectionReader(r.f, start, end-start), 64<<10),
+		r:      bufio.NewReaderSize(io.NewSectionReader(r.src, start, end-start), 64<<10),
 		off:    start,
 		end:    end,
 		stream: !r.isFile,
 		path:   r.path,
 	}
-	if first, err := r.msgs.peekSchema(); err != nil {
-		return err
-	} else if !first {
-		return r.corrupt("log does not start with an Arrow schema message (not an event log?)")
+	msg, err := r.msgs.next()
+	if err == io.EOF {
+		return r.corrupt("no schema: the log is truncated or not an event log")
 	}
-	r.ipcr, err = ipc.NewReaderFromMessageReader(r.msgs, ipc.WithAllocator(memory.DefaultAllocator))
 	if err != nil {
-		if r.msgs.err != nil {
-			return r.msgs.err
-		}
-		return r.corrupt("%v", err)
+		return err
 	}
-	if r.meta, err = checkSchema(r.ipcr.Schema()); err != nil {
-		return fmt.Errorf("eventlog: %s: %w: %v", r.path, ErrCorrupt, err)
+	if msg.htype != headerSchema {
+		return r.corrupt("log does not start with a schema message")
 	}
 	r.msgs.schemaRead = true
+	// Arrow decodes the (checked) schema message.
+	one := &oneMessage{msg: ipc.NewMessage(memory.NewBufferBytes(msg.meta), memory.NewBufferBytes(nil))}
+	ir, err := ipc.NewReaderFromMessageReader(one, ipc.WithAllocator(memory.DefaultAllocator))
+	if err != nil {
+		return r.corrupt("%v", err)
+	}
+	defer ir.Release()
+	if r.meta, err = checkSchema(ir.Schema()); err != nil {
+		return fmt.Errorf("eventlog: %s: %w: %v", r.path, ErrCorrupt, err)
+	}
+	if d, ok := decoders.Get().(*zstd.Decoder); ok {
+		r.dec = d
+	} else if r.dec, err = zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
+		zstd.WithDecoderMaxMemory(maxBatchBytes), zstd.WithDecoderMaxWindow(maxZstdWindow)); err != nil {
+		return fmt.Errorf("eventlog: %w", err)
+	}
 	return nil
 }
+
+// decoders keeps zstd decoders between readers: creating one costs more
+// than reading a small log.
+var decoders sync.Pool
+
+// oneMessage hands Arrow the schema message and nothing else.
+type oneMessage struct{ msg *ipc.Message }
+
+func (o *oneMessage) Message() (*ipc.Message, error) {
+	m := o.msg
+	o.msg = nil
+	if m == nil {
+		return nil, io.EOF
+	}
+	return m, nil
+}
+func (o *oneMessage) Retain()  {}
+func (o *oneMessage) Release() {}
 
 // Meta returns the log's metadata and the writer's last recorded status.
 func (r *Reader) Meta() Meta { return r.meta }
 
 // Torn reports, once Next has returned io.EOF, whether the log ended without
-// the writer closing it and what was ignored at its end. A compacted log is
+// the writer closing it, and what was ignored at its end. A compacted log is
 // never torn.
 func (r *Reader) Torn() (TornTail, bool) {
 	if r.msgs == nil || !r.msgs.torn {
@@ -187,6 +235,9 @@ func (r *Reader) Next() (ev *Event, err error) {
 	}
 	defer func() {
 		if p := recover(); p != nil {
+			if !recoverPanics {
+				panic(p)
+			}
 			r.err = r.corrupt("undecodable record batch (%v)", p)
 			ev, err = nil, r.err
 		}
@@ -207,561 +258,219 @@ func (r *Reader) Next() (ev *Event, err error) {
 	}
 	r.lastSeq = e.Seq
 	e.Stream = r.stream[i]
-	e.Kind = r.kindOf[r.kindIdx[i]]
+	e.Kind = r.kindOf[r.kind[i]]
 	e.Parent = r.parent[i]
-	e.Site = r.sites.s[r.siteIdx[i]]
-	e.Pos = r.poss.s[r.posIdx[i]]
-	e.RecvType = r.recvTypes.s[r.recvIdx[i]]
+	e.Site = r.dicts[dictIDSite][r.site[i]]
+	e.Pos = r.dicts[dictIDPos][r.pos[i]]
+	e.RecvType = r.dicts[dictIDRecvType][r.recvType[i]]
 	e.RecvID = r.recvID[i]
-	e.Values = r.values.Value(i)
-	r.events++
+	e.Values = r.vals[r.valOff[i]:r.valOff[i+1]:r.valOff[i+1]]
 	return e, nil
 }
 
+// nextBatch reads messages up to and including the next record batch.
 func (r *Reader) nextBatch() error {
-	if r.rec != nil {
-		r.rec = nil // released by the ipc reader's next Next
-	}
 	r.row, r.rows = 0, 0
-	if !r.ipcr.Next() {
-		if r.msgs.err != nil {
-			return r.msgs.err
-		}
-		if r.msgs.torn {
+	for {
+		msg, err := r.msgs.next()
+		if err == io.EOF {
+			if r.isFile && !r.msgs.sawEOS {
+				return r.corrupt("compacted log has no end-of-stream marker")
+			}
 			return io.EOF
 		}
-		if err := r.ipcr.Err(); err != nil {
-			return r.corrupt("%v", err)
+		if err != nil {
+			return err
 		}
-		if r.isFile && !r.msgs.sawEOS {
-			return r.corrupt("compacted log has no end-of-stream marker")
+		switch msg.htype {
+		case headerSchema:
+			return r.msgs.corrupt("second schema message")
+		case headerDictBatch:
+			if err := r.readDictionary(msg); err != nil {
+				return err
+			}
+		case headerRecBatch:
+			return r.readRecordBatch(msg)
 		}
-		return io.EOF
 	}
-	rec := r.ipcr.Record()
-	if err := r.checkBatch(rec); err != nil {
-		return err
-	}
-	r.rec = rec
-	r.rows = int(rec.NumRows())
-	return nil
 }
 
-// dictStrings caches the Go strings of one dictionary array.
-type dictStrings struct {
-	arr arrow.Array
-	s   []string
+// buffer returns buffer i of a checked batch, decompressed.
+func (r *Reader) buffer(msg *message, i int) ([]byte, error) {
+	b := msg.bufs[i]
+	raw := msg.body[b.off : b.off+b.len]
+	if !msg.compressed || len(raw) == 0 {
+		return raw, nil
+	}
+	size := int64(binary.LittleEndian.Uint64(raw))
+	if size == -1 {
+		return raw[8:], nil
+	}
+	out, err := r.dec.DecodeAll(raw[8:], make([]byte, 0, size))
+	if err != nil {
+		return nil, r.msgs.corruptAt(msg.off, "buffer %d: %v", i, err)
+	}
+	if int64(len(out)) != size {
+		return nil, r.msgs.corruptAt(msg.off, "buffer %d decompresses to %d bytes, header says %d", i, len(out), size)
+	}
+	return out, nil
 }
 
-func (d *dictStrings) load(dict arrow.Array, r *Reader, col string) error {
-	if d.arr == dict {
-		return nil
-	}
-	sa, ok := dict.(*array.String)
-	if !ok {
-		return r.corrupt("column %s: dictionary is %s, want utf8", col, dict.DataType())
-	}
-	if err := checkOffsets(sa.Data(), r, col+" dictionary"); err != nil {
-		return err
-	}
-	d.s = d.s[:0]
-	for i := 0; i < sa.Len(); i++ {
-		d.s = append(d.s, sa.Value(i))
-	}
-	d.arr = dict
-	return nil
-}
-
-func checkOffsets(d arrow.ArrayData, r *Reader, col string) error {
-	n := d.Len()
-	if d.Offset() != 0 || d.NullN() != 0 {
-		return r.corrupt("column %s: unexpected offset or nulls", col)
-	}
-	bufs := d.Buffers()
-	if len(bufs) != 3 || bufs[1] == nil {
-		return r.corrupt("column %s: missing offsets", col)
-	}
-	if bufs[1].Len() < 4*(n+1) {
-		if n == 0 && bufs[1].Len() == 0 {
-			return nil
-		}
-		return r.corrupt("column %s: offsets buffer too short", col)
-	}
-	offs := arrow.Int32Traits.CastFromBytes(bufs[1].Bytes())[:n+1]
-	dataLen := 0
-	if bufs[2] != nil {
-		dataLen = bufs[2].Len()
-	}
-	prev := offs[0]
-	if prev < 0 {
-		return r.corrupt("column %s: negative offset", col)
-	}
-	for _, o := range offs[1:] {
-		if o < prev {
-			return r.corrupt("column %s: offsets decrease", col)
-		}
-		prev = o
-	}
-	if int(prev) > dataLen {
-		return r.corrupt("column %s: offsets point past the data", col)
-	}
-	return nil
-}
-
-func fixedBuf[T any](arr arrow.Array, width int, r *Reader, col string, conv func([]byte) []T) ([]T, error) {
-	d := arr.Data()
-	n := d.Len()
-	bufs := d.Buffers()
-	if d.Offset() != 0 || d.NullN() != 0 || len(bufs) < 2 {
-		return nil, r.corrupt("column %s: unexpected offset or nulls", col)
-	}
-	if n == 0 {
-		return nil, nil
-	}
-	if bufs[1] == nil || bufs[1].Len() < width*n {
-		return nil, r.corrupt("column %s: buffer holds fewer than %d values", col, n)
-	}
-	return conv(bufs[1].Bytes())[:n], nil
-}
-
-func (r *Reader) dictColumn(rec arrow.Record, col int, ds *dictStrings) ([]int32, error) {
-	name := schemaFields[col].Name
-	da, ok := rec.Column(col).(*array.Dictionary)
-	if !ok {
-		return nil, r.corrupt("column %s is not dictionary-encoded", name)
-	}
-	if err := ds.load(da.Dictionary(), r, name); err != nil {
-		return nil, err
-	}
-	idx, err := fixedBuf(da.Indices(), 4, r, name, arrow.Int32Traits.CastFromBytes)
+// fixed returns buffer i as n values of width bytes.
+func (r *Reader) fixed(msg *message, i, n, width int, col string) ([]byte, error) {
+	b, err := r.buffer(msg, i)
 	if err != nil {
 		return nil, err
 	}
-	lim := int32(len(ds.s))
+	if len(b) < n*width {
+		return nil, r.msgs.corruptAt(msg.off, "column %s: %d bytes for %d values", col, len(b), n)
+	}
+	b = b[:n*width]
+	if width > 1 && n > 0 && uintptr(unsafe.Pointer(&b[0]))%uintptr(width) != 0 {
+		b = append([]byte(nil), b...) // realign
+	}
+	return b, nil
+}
+
+func castSlice[T any](b []byte, width int) []T {
+	if len(b) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*T)(unsafe.Pointer(&b[0])), len(b)/width)
+}
+
+// binaryColumn returns the checked offsets and data of a variable-size
+// column whose offsets are buffer i and data buffer i+1.
+func (r *Reader) binaryColumn(msg *message, i, n int, col string) ([]int32, []byte, error) {
+	ob, err := r.fixed(msg, i, n+1, 4, col)
+	if err != nil {
+		if n == 0 && len(msg.body[msg.bufs[i].off:msg.bufs[i].off+msg.bufs[i].len]) == 0 {
+			return []int32{0}, nil, nil
+		}
+		return nil, nil, err
+	}
+	data, err := r.buffer(msg, i+1)
+	if err != nil {
+		return nil, nil, err
+	}
+	offs := castSlice[int32](ob, 4)
+	prev := offs[0]
+	if prev < 0 {
+		return nil, nil, r.msgs.corruptAt(msg.off, "column %s: negative offset", col)
+	}
+	for _, o := range offs[1:] {
+		if o < prev {
+			return nil, nil, r.msgs.corruptAt(msg.off, "column %s: offsets decrease", col)
+		}
+		prev = o
+	}
+	if int64(prev) > int64(len(data)) {
+		return nil, nil, r.msgs.corruptAt(msg.off, "column %s: offsets point past the data", col)
+	}
+	return offs, data, nil
+}
+
+var dictColumnNames = [4]string{ColKind, ColSite, ColPos, ColRecvType}
+
+func (r *Reader) readDictionary(msg *message) error {
+	id := msg.dictID
+	col := dictColumnNames[id]
+	offs, data, err := r.binaryColumn(msg, 1, msg.rows, col+" dictionary")
+	if err != nil {
+		return err
+	}
+	d := r.dicts[id]
+	if !msg.delta {
+		d = d[:0:0] // replacement (stream format only): earlier batches keep their copy
+	}
+	for i := 0; i < msg.rows; i++ {
+		d = append(d, string(data[offs[i]:offs[i+1]]))
+	}
+	r.dicts[id] = d
+	if id == dictIDKind {
+		r.kindOf = r.kindOf[:0]
+		for _, name := range d {
+			k, ok := ParseKind(name)
+			if !ok && name != KindInvalid.String() {
+				return r.msgs.corruptAt(msg.off, "unknown event kind %q (written by a newer rules_capture? upgrade to read it)", name)
+			}
+			r.kindOf = append(r.kindOf, k)
+		}
+	}
+	return nil
+}
+
+func (r *Reader) indices(msg *message, i, n int, id int, col string) ([]int32, error) {
+	b, err := r.fixed(msg, i, n, 4, col)
+	if err != nil {
+		return nil, err
+	}
+	idx := castSlice[int32](b, 4)
+	lim := int32(len(r.dicts[id]))
 	for _, v := range idx {
 		if v < 0 || v >= lim {
-			return nil, r.corrupt("column %s: dictionary index %d out of range [0,%d)", name, v, lim)
+			return nil, r.msgs.corruptAt(msg.off, "column %s: dictionary index %d out of range [0,%d)", col, v, lim)
 		}
 	}
 	return idx, nil
 }
 
-// checkBatch validates what Next will index without further checks.
-func (r *Reader) checkBatch(rec arrow.Record) error {
+// readRecordBatch decodes and checks every column of a batch, so that Next
+// can index without further checks. Buffer 2c is column c's validity
+// bitmap (ignored: nodes were checked to have no nulls), 2c+1 its values;
+// values, the last column, has offsets and data.
+func (r *Reader) readRecordBatch(msg *message) error {
+	n := msg.rows
 	var err error
-	n := int(rec.NumRows())
-	if int(rec.NumCols()) != numCols {
-		return r.corrupt("record batch has %d columns, want %d", rec.NumCols(), numCols)
+	var b []byte
+	if b, err = r.fixed(msg, 2*colSeq+1, n, 8, ColSeq); err != nil {
+		return err
 	}
-	for c := 0; c < numCols; c++ {
-		if rec.Column(c).Len() != n {
-			return r.corrupt("column %s has %d rows, batch has %d", schemaFields[c].Name, rec.Column(c).Len(), n)
+	r.seq = castSlice[uint64](b, 8)
+	if b, err = r.fixed(msg, 2*colStream+1, n, 4, ColStream); err != nil {
+		return err
+	}
+	r.stream = castSlice[uint32](b, 4)
+	if r.kind, err = r.fixed(msg, 2*colKind+1, n, 1, ColKind); err != nil {
+		return err
+	}
+	for _, k := range r.kind {
+		if int(k) >= len(r.kindOf) { // int8 index: negative values are >= 128 here
+			return r.msgs.corruptAt(msg.off, "column kind: dictionary index %d out of range", int8(k))
 		}
 	}
-	if r.seq, err = fixedBuf(rec.Column(colSeq), 8, r, ColSeq, arrow.Uint64Traits.CastFromBytes); err != nil {
+	if b, err = r.fixed(msg, 2*colParent+1, n, 8, ColParent); err != nil {
 		return err
 	}
-	if r.stream, err = fixedBuf(rec.Column(colStream), 4, r, ColStream, arrow.Uint32Traits.CastFromBytes); err != nil {
+	r.parent = castSlice[uint64](b, 8)
+	if r.site, err = r.indices(msg, 2*colSite+1, n, dictIDSite, ColSite); err != nil {
 		return err
 	}
-	if r.parent, err = fixedBuf(rec.Column(colParent), 8, r, ColParent, arrow.Uint64Traits.CastFromBytes); err != nil {
+	if r.pos, err = r.indices(msg, 2*colPos+1, n, dictIDPos, ColPos); err != nil {
 		return err
 	}
-	if r.recvID, err = fixedBuf(rec.Column(colRecvID), 8, r, ColRecvID, arrow.Uint64Traits.CastFromBytes); err != nil {
+	if r.recvType, err = r.indices(msg, 2*colRecvType+1, n, dictIDRecvType, ColRecvType); err != nil {
 		return err
 	}
-	kd, ok := rec.Column(colKind).(*array.Dictionary)
-	if !ok {
-		return r.corrupt("column kind is not dictionary-encoded")
-	}
-	if r.kinds.arr != kd.Dictionary() {
-		if err := r.kinds.load(kd.Dictionary(), r, ColKind); err != nil {
-			return err
-		}
-		r.kindOf = r.kindOf[:0]
-		for _, name := range r.kinds.s {
-			k, ok := ParseKind(name)
-			if !ok && name != KindInvalid.String() {
-				return r.corrupt("unknown event kind %q (written by a newer rules_capture? upgrade to read it)", name)
-			}
-			r.kindOf = append(r.kindOf, k)
-		}
-	}
-	if r.kindIdx, err = fixedBuf(kd.Indices(), 1, r, ColKind, arrow.Int8Traits.CastFromBytes); err != nil {
+	if b, err = r.fixed(msg, 2*colRecvID+1, n, 8, ColRecvID); err != nil {
 		return err
 	}
-	for _, v := range r.kindIdx {
-		if v < 0 || int(v) >= len(r.kindOf) {
-			return r.corrupt("column kind: dictionary index %d out of range", v)
-		}
-	}
-	if r.siteIdx, err = r.dictColumn(rec, colSite, &r.sites); err != nil {
+	r.recvID = castSlice[uint64](b, 8)
+	if r.valOff, r.vals, err = r.binaryColumn(msg, 2*colValues+1, n, ColValues); err != nil {
 		return err
 	}
-	if r.posIdx, err = r.dictColumn(rec, colPos, &r.poss); err != nil {
-		return err
-	}
-	if r.recvIdx, err = r.dictColumn(rec, colRecvType, &r.recvTypes); err != nil {
-		return err
-	}
-	vals, ok := rec.Column(colValues).(*array.Binary)
-	if !ok {
-		return r.corrupt("column values is not binary")
-	}
-	if err := checkOffsets(vals.Data(), r, ColValues); err != nil {
-		return err
-	}
-	r.values = vals
+	r.rows = n
 	return nil
 }
 
-// Close releases the file.
+// Close releases the file (if Open opened it).
 func (r *Reader) Close() error {
-	if r.ipcr != nil {
-		r.ipcr.Release()
-		r.ipcr = nil
+	if r.dec != nil {
+		decoders.Put(r.dec)
+		r.dec = nil
 	}
-	return r.f.Close()
-}
-
-// messageReader frames IPC messages itself (instead of ipc.NewMessageReader)
-// so that every length is checked against the limits and the file size
-// before anything is allocated or parsed by Arrow.
-type messageReader struct {
-	r          *bufio.Reader
-	off, end   int64
-	stream     bool // capture-time log: a cut-off tail is a torn write, not corruption
-	path       string
-	msg        *ipc.Message
-	err        error // a corruption error, reported by Reader instead of Arrow's wrapping
-	torn       bool
-	tornAt     TornTail
-	sawEOS     bool
-	schemaRead bool
-	dictRows   map[int64]int64
-	dictBytes  map[int64]int64
-}
-
-func (m *messageReader) Retain()  {}
-func (m *messageReader) Release() {}
-
-func (m *messageReader) corrupt(format string, args ...any) error {
-	m.err = fmt.Errorf("eventlog: %s: %w at offset %d: %s", m.path, ErrCorrupt, m.off, fmt.Sprintf(format, args...))
-	return m.err
-}
-
-// cut handles a message that extends past the end of the data.
-func (m *messageReader) cut(what string) error {
-	if m.stream && m.schemaRead {
-		m.torn = true
-		m.tornAt = TornTail{Offset: m.off, Bytes: m.end - m.off}
-		return io.EOF
-	}
-	if !m.schemaRead {
-		return m.corrupt("file ends inside the schema (%s): truncated, or not an event log", what)
-	}
-	return m.corrupt("file ends inside a message (%s): truncated compacted log", what)
-}
-
-func (m *messageReader) peekSchema() (bool, error) {
-	b, err := m.r.Peek(8)
-	if err != nil {
-		return false, m.cut("message length")
-	}
-	if binary.LittleEndian.Uint32(b) != ipcContinuation {
-		return false, nil
-	}
-	return true, nil
-}
-
-func (m *messageReader) Message() (*ipc.Message, error) {
-	if m.err != nil {
-		return nil, m.err
-	}
-	if m.msg != nil {
-		m.msg.Release()
-		m.msg = nil
-	}
-	if m.off == m.end {
-		// A capture-time log whose writer has not closed it ends without
-		// the end-of-stream marker.
-		if m.stream && m.schemaRead {
-			m.torn = true
-			m.tornAt = TornTail{Offset: m.off}
-			return nil, io.EOF
-		}
-		return nil, m.cut("message length")
-	}
-	var hdr [8]byte
-	if _, err := io.ReadFull(m.r, hdr[:]); err != nil {
-		return nil, m.cut("message length")
-	}
-	if binary.LittleEndian.Uint32(hdr[:4]) != ipcContinuation {
-		return nil, m.corrupt("expected an IPC continuation marker, found %x", hdr[:4])
-	}
-	mlen := int64(int32(binary.LittleEndian.Uint32(hdr[4:])))
-	if mlen == 0 {
-		m.sawEOS = true
-		m.off += 8
-		return nil, io.EOF
-	}
-	if mlen < 0 || mlen > maxMetaBytes {
-		return nil, m.corrupt("message header length %d out of range (max %d)", mlen, maxMetaBytes)
-	}
-	if mlen > m.end-m.off-8 {
-		return nil, m.cut("message header")
-	}
-	meta := make([]byte, mlen)
-	if _, err := io.ReadFull(m.r, meta); err != nil {
-		return nil, m.cut("message header")
-	}
-	bodyLen, err := m.checkHeader(meta)
-	if err != nil {
-		return nil, err
-	}
-	if bodyLen > m.end-m.off-8-mlen {
-		return nil, m.cut("message body")
-	}
-	body := make([]byte, bodyLen)
-	if _, err := io.ReadFull(m.r, body); err != nil {
-		return nil, m.cut("message body")
-	}
-	if err := m.checkBody(meta, body); err != nil {
-		return nil, err
-	}
-	m.off += 8 + mlen + bodyLen
-	m.msg = ipc.NewMessage(memory.NewBufferBytes(meta), memory.NewBufferBytes(body))
-	return m.msg, nil
-}
-
-// checkHeader validates the message header enough that Arrow's unchecked
-// FlatBuffers accessors stay in bounds, and returns the body length.
-func (m *messageReader) checkHeader(meta []byte) (int64, error) {
-	t, err := fbRoot(meta)
-	if err != nil {
-		return 0, m.corrupt("%v", err)
-	}
-	ver, err := t.i16(0, 0)
-	if err != nil {
-		return 0, m.corrupt("%v", err)
-	}
-	if ver < 4 || ver > 4 { // MetadataVersion V5 is 4
-		return 0, m.corrupt("unsupported Arrow metadata version %d (want V5)", ver+1)
-	}
-	htype, err := t.u8(1, 0)
-	if err != nil {
-		return 0, m.corrupt("%v", err)
-	}
-	h, ok, err := t.table(2)
-	if err != nil || !ok {
-		return 0, m.corrupt("message without header")
-	}
-	bodyLen, err := t.i64(3, 0)
-	if err != nil {
-		return 0, m.corrupt("%v", err)
-	}
-	if bodyLen < 0 || bodyLen > maxBodyBytes {
-		return 0, m.corrupt("message body length %d out of range (max %d)", bodyLen, maxBodyBytes)
-	}
-	if bodyLen%8 != 0 {
-		return 0, m.corrupt("message body length %d not a multiple of 8", bodyLen)
-	}
-	switch htype {
-	case headerSchema:
-		if m.schemaRead {
-			return 0, m.corrupt("second schema message")
-		}
-		if bodyLen != 0 {
-			return 0, m.corrupt("schema message with a body")
-		}
-	case headerDictBatch, headerRecordBatch:
-		if !m.schemaRead && htype == headerRecordBatch {
-			// Arrow reads the schema itself before; this cannot happen.
-			return 0, m.corrupt("record batch before the schema")
-		}
-	default:
-		return 0, m.corrupt("unexpected message type %d", htype)
-	}
-	if htype == headerSchema {
-		return bodyLen, nil
-	}
-	_ = h
-	return bodyLen, nil
-}
-
-// bodyLayout is the expected node and buffer count of a record batch of
-// our schema, and of one dictionary batch (utf8 values).
-const (
-	recordNodes   = numCols
-	recordBuffers = 2*(numCols-1) + 3
-	dictNodes     = 1
-	dictBuffers   = 3
-)
-
-func (m *messageReader) checkBody(meta, body []byte) error {
-	t, _ := fbRoot(meta)
-	htype, _ := t.u8(1, 0)
-	if htype == headerSchema {
-		return nil
-	}
-	h, _, _ := t.table(2)
-	rb := h
-	wantNodes, wantBufs := recordNodes, recordBuffers
-	if htype == headerDictBatch {
-		id, err := h.i64(0, 0)
-		if err != nil {
-			return m.corrupt("%v", err)
-		}
-		if id < 0 || id > 3 {
-			return m.corrupt("dictionary id %d unknown to the schema", id)
-		}
-		data, ok, err := h.table(1)
-		if err != nil || !ok {
-			return m.corrupt("dictionary batch without data")
-		}
-		delta, err := h.u8(2, 0)
-		if err != nil {
-			return m.corrupt("%v", err)
-		}
-		rb = data
-		wantNodes, wantBufs = dictNodes, dictBuffers
-		rows, err := rb.i64(0, 0)
-		if err != nil || rows < 0 || rows > maxDictEntries {
-			return m.corrupt("dictionary batch of %d entries out of range (max %d)", rows, maxDictEntries)
-		}
-		if m.dictRows == nil {
-			m.dictRows, m.dictBytes = map[int64]int64{}, map[int64]int64{}
-		}
-		if delta == 0 {
-			m.dictRows[id], m.dictBytes[id] = 0, 0
-		}
-		m.dictRows[id] += rows
-		m.dictBytes[id] += int64(len(body))
-		if m.dictRows[id] > maxDictEntries || m.dictBytes[id] > maxDictBytes {
-			return m.corrupt("dictionary %d grows past %d entries or %d bytes", id, maxDictEntries, maxDictBytes)
-		}
-	}
-	rows, err := rb.i64(0, 0)
-	if err != nil {
-		return m.corrupt("%v", err)
-	}
-	if rows < 0 || (htype == headerRecordBatch && rows > maxRowsPerBatch) {
-		return m.corrupt("record batch of %d rows out of range (max %d)", rows, maxRowsPerBatch)
-	}
-	nstart, nn, err := rb.structVector(1, 16)
-	if err != nil {
-		return m.corrupt("%v", err)
-	}
-	bstart, nb, err := rb.structVector(2, 16)
-	if err != nil {
-		return m.corrupt("%v", err)
-	}
-	if nn != wantNodes || nb != wantBufs {
-		return m.corrupt("batch has %d field nodes and %d buffers, the schema needs %d and %d", nn, nb, wantNodes, wantBufs)
-	}
-	for i := 0; i < nn; i++ {
-		l, _ := fbI64(meta, nstart+16*i)
-		nulls, _ := fbI64(meta, nstart+16*i+8)
-		if l != rows || nulls != 0 {
-			return m.corrupt("field node %d: %d rows (%d null), batch has %d rows and no nulls", i, l, nulls, rows)
-		}
-	}
-	comp, compressed, err := rb.table(3)
-	if err != nil {
-		return m.corrupt("%v", err)
-	}
-	if compressed {
-		codec, err := comp.u8(0, 0)
-		if err != nil {
-			return m.corrupt("%v", err)
-		}
-		if codec != codecZstd {
-			return m.corrupt("compression codec %d unsupported (rules_capture writes zstd)", codec)
-		}
-	}
-	var total int64
-	for i := 0; i < nb; i++ {
-		off, _ := fbI64(meta, bstart+16*i)
-		l, _ := fbI64(meta, bstart+16*i+8)
-		if off < 0 || l < 0 || off > int64(len(body)) || l > int64(len(body))-off {
-			return m.corrupt("buffer %d [%d,+%d) outside the %d-byte body", i, off, l, len(body))
-		}
-		size := l
-		if compressed && l > 0 {
-			if l < 8 {
-				return m.corrupt("compressed buffer %d shorter than its length prefix", i)
-			}
-			size = int64(binary.LittleEndian.Uint64(body[off:]))
-			if size == -1 {
-				size = l - 8 // stored uncompressed
-			} else if size < 0 || size > maxBatchBytes {
-				return m.corrupt("buffer %d claims %d bytes uncompressed (max %d)", i, size, maxBatchBytes)
-			} else if err := checkZstdFrame(body[off+8:off+l], size); err != nil {
-				return m.corrupt("buffer %d: %v", i, err)
-			}
-		}
-		total += size
-		if total > maxBatchBytes {
-			return m.corrupt("batch decompresses to more than %d bytes", maxBatchBytes)
-		}
-	}
-	return nil
-}
-
-// checkZstdFrame bounds the memory the zstd decoder will take for a frame:
-// its window (from the frame header) must be small.
-func checkZstdFrame(b []byte, size int64) error {
-	if size == 0 {
-		return nil
-	}
-	if len(b) < 6 || !bytes.Equal(b[:4], []byte{0x28, 0xb5, 0x2f, 0xfd}) {
-		return errors.New("not a zstd frame")
-	}
-	fhd := b[4]
-	if fhd&0x08 != 0 {
-		return errors.New("zstd frame header has reserved bit set")
-	}
-	if fhd&0x03 != 0 {
-		return errors.New("zstd frame needs a dictionary")
-	}
-	single := fhd&0x20 != 0
-	if !single {
-		wd := b[5]
-		exp := uint(wd >> 3)
-		window := int64(1) << (10 + exp)
-		window += window / 8 * int64(wd&7)
-		if window > maxZstdWindow {
-			return fmt.Errorf("zstd window of %d bytes too large (max %d)", window, maxZstdWindow)
-		}
-		return nil
-	}
-	// Single segment: the window is the content size.
-	pos := 5
-	var fcs int64
-	switch fhd >> 6 {
-	case 0:
-		if pos+1 > len(b) {
-			return errors.New("short zstd frame header")
-		}
-		fcs = int64(b[pos])
-	case 1:
-		if pos+2 > len(b) {
-			return errors.New("short zstd frame header")
-		}
-		fcs = int64(binary.LittleEndian.Uint16(b[pos:])) + 256
-	case 2:
-		if pos+4 > len(b) {
-			return errors.New("short zstd frame header")
-		}
-		fcs = int64(binary.LittleEndian.Uint32(b[pos:]))
-	case 3:
-		if pos+8 > len(b) {
-			return errors.New("short zstd frame header")
-		}
-		fcs = int64(binary.LittleEndian.Uint64(b[pos:]))
-	}
-	if fcs < 0 || fcs > maxZstdWindow && fcs > size {
-		return fmt.Errorf("zstd frame content size %d larger than the buffer's %d", fcs, size)
+	if r.closer != nil {
+		return r.closer.Close()
 	}
 	return nil
 }

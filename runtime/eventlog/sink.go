@@ -119,7 +119,7 @@ const (
 )
 
 func newSink(f *os.File, meta Meta, opts Options) (*sink, error) {
-	enc, err := newIPCEncoder(opts.Compression)
+	enc, err := newIPCEncoder(opts.Compression, opts.ZstdLevel)
 	if err != nil {
 		return nil, err
 	}
@@ -197,7 +197,7 @@ func (s *sink) writeRecord(b *batch) error {
 	e.addBuffer(nil)
 	e.addBuffer(int32Bytes(b.valOff[:n+1]))
 	e.addBuffer(b.vals[:b.valsUsed])
-	e.finish(headerRecordBatch, e.recordBatch(int64(n), numCols))
+	e.finish(headerRecBatch, e.recordBatch(int64(n), numCols))
 	// One write per batch, straight to the kernel: once it returns, a
 	// SIGKILL cannot lose the batch.
 	return s.flushMessages()

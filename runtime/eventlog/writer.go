@@ -42,8 +42,11 @@ type Options struct {
 	Buffers       int           // batches in flight; bounds memory (default 4)
 	Policy        Backpressure  // default Block
 	Compression   Compression   // default Zstd
-	SyncOnFlush   bool          // fsync after every batch (survives power loss, not just a crash)
-	MaxValueBytes int           // larger Values are dropped and counted (default 16 MiB)
+	// ZstdLevel trades write speed for size: 1 fastest, 2 default, 3 better,
+	// 4 best (klauspost/compress levels; see BenchmarkLogSize).
+	ZstdLevel     int
+	SyncOnFlush   bool // fsync after every batch (survives power loss, not just a crash)
+	MaxValueBytes int  // larger Values are dropped and counted (default 16 MiB)
 }
 
 func (o *Options) fill() {
@@ -52,6 +55,9 @@ func (o *Options) fill() {
 	}
 	if o.BatchEvents > maxRowsPerBatch {
 		o.BatchEvents = maxRowsPerBatch
+	}
+	if o.ZstdLevel < 1 || o.ZstdLevel > 4 {
+		o.ZstdLevel = 2
 	}
 	if o.BatchBytes <= 0 {
 		o.BatchBytes = 1 << 20
