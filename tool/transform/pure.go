@@ -50,6 +50,18 @@ var pureMethodTypes = map[string]bool{
 	"math/big.Rat": true,
 }
 
+// pureTimeMethods: methods of time.Time that depend only on the value.
+// Replayed times carry no monotonic reading, so comparisons and Sub use the
+// wall clock in replay; they differ from the capture only if the wall clock
+// jumped during it (docs/limitations.md).
+var pureTimeMethods = map[string]bool{
+	"After": true, "Before": true, "Equal": true, "Compare": true, "IsZero": true, "Sub": true, "Add": true,
+	"AddDate": true, "Unix": true, "UnixNano": true, "UnixMilli": true, "UnixMicro": true, "UTC": true,
+	"Year": true, "Month": true, "Day": true, "Hour": true, "Minute": true, "Second": true, "Nanosecond": true,
+	"Weekday": true, "YearDay": true, "Date": true, "Clock": true, "Truncate": true, "Round": true,
+	"Format": true, "AppendFormat": true, "String": true, "MarshalJSON": true, "MarshalText": true,
+}
+
 // exitFuncs end the process: the log is closed before the call.
 var exitFuncs = map[string]bool{
 	"os.Exit": true, "log.Fatal": true, "log.Fatalf": true, "log.Fatalln": true,

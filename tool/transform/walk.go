@@ -191,6 +191,9 @@ func (t *transformer) pureMethod(c callee, recv types.Type) bool {
 		return false
 	}
 	key := n.Obj().Pkg().Path() + "." + n.Obj().Name()
+	if key == "time.Time" && !ptr {
+		return pureTimeMethods[c.fn.Name()]
+	}
 	if !pureMethodTypes[key] && !purePackages[n.Obj().Pkg().Path()] {
 		return false
 	}
@@ -207,7 +210,6 @@ func (t *transformer) pureMethod(c callee, recv types.Type) bool {
 		}
 		return false
 	}
-	_ = ptr
 	return true
 }
 

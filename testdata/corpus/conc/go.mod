@@ -1,0 +1,3 @@
+module example.com/conc
+
+go 1.26
