@@ -164,21 +164,30 @@ func (s *sink) flushMessages() error {
 
 func (s *sink) writeRecord(b *batch) error {
 	n := b.rows()
-	kinds := b.kind[:n]
-	for i, k := range kinds {
-		if k >= byte(numKinds) {
-			kinds[i] = byte(KindInvalid)
-		}
-	}
 	var idx [3][]int32
 	for c, col := range [3][]string{b.site[:n], b.pos[:n], b.recvType[:n]} {
 		idx[c] = s.dicts[c].encode(col)
 	}
-	e := s.enc
 	for _, d := range s.dicts {
 		if d.len() > d.written {
-			e.dictionaryBatch(d.id, d, d.written, d.len(), d.written > 0)
+			s.enc.dictionaryBatch(d.id, d, d.written, d.len(), d.written > 0)
 			d.written = d.len()
+		}
+	}
+	encodeRecordBatch(s.enc, b, idx)
+	// One write per batch, straight to the kernel: once it returns, a
+	// SIGKILL cannot lose the batch.
+	return s.flushMessages()
+}
+
+// encodeRecordBatch appends the record batch message of b, whose
+// dictionary columns are already encoded as idx (site, pos, recv_type).
+func encodeRecordBatch(e *ipcEncoder, b *batch, idx [3][]int32) {
+	n := b.rows()
+	kinds := b.kind[:n]
+	for i, k := range kinds {
+		if k >= byte(numKinds) {
+			kinds[i] = byte(KindInvalid)
 		}
 	}
 	for _, buf := range [...][]byte{
@@ -198,9 +207,6 @@ func (s *sink) writeRecord(b *batch) error {
 	e.addBuffer(int32Bytes(b.valOff[:n+1]))
 	e.addBuffer(b.vals[:b.valsUsed])
 	e.finish(headerRecBatch, e.recordBatch(int64(n), numCols))
-	// One write per batch, straight to the kernel: once it returns, a
-	// SIGKILL cannot lose the batch.
-	return s.flushMessages()
 }
 
 func (s *sink) write(b *batch, st Status) error {
