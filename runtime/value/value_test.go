@@ -1,0 +1,268 @@
+package value
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+	"unsafe"
+)
+
+// table is an object table for tests: IDs by pointer, placeholders by ID.
+type table struct {
+	ids  map[unsafe.Pointer]uint64
+	objs map[uint64]reflect.Value
+	next uint64
+}
+
+func newTable() *table {
+	return &table{ids: map[unsafe.Pointer]uint64{}, objs: map[uint64]reflect.Value{}}
+}
+
+func (t *table) ID(v reflect.Value, name string, _ bool) (uint64, bool, string) {
+	p := v.UnsafePointer()
+	if id, ok := t.ids[p]; ok {
+		return id, false, name
+	}
+	t.next++
+	t.ids[p] = t.next
+	t.objs[t.next] = v
+	return t.next, true, name
+}
+func (t *table) Recorded(unsafe.Pointer) (string, []byte, bool) { return "", nil, false }
+func (t *table) Ref(id uint64, name string, typ reflect.Type) (reflect.Value, error) {
+	if v, ok := t.objs[id]; ok && v.Type().AssignableTo(typ) {
+		return v, nil
+	}
+	if typ.Kind() == reflect.Pointer {
+		v := reflect.New(typ.Elem())
+		t.objs[id] = v
+		return v, nil
+	}
+	return reflect.Value{}, fmt.Errorf("no placeholder for %s", typ)
+}
+func (t *table) Object(id uint64) (reflect.Value, bool)    { v, ok := t.objs[id]; return v, ok }
+func (t *table) Bind(id uint64, v reflect.Value, _ string) { t.objs[id] = v }
+func (t *table) Stand(name string, raw []byte, typ reflect.Type) (reflect.Value, error) {
+	return reflect.Value{}, fmt.Errorf("unknown type %s", name)
+}
+
+type point struct {
+	X, Y int
+	tag  string // unexported: struct values cross whole
+}
+
+type shape struct {
+	Name   string
+	Points []point
+	Attrs  map[string]float64
+	Grid   [2][2]int8
+	Opt    *int
+}
+
+func roundTrip[T any](t *testing.T, v T) T {
+	t.Helper()
+	e := &Encoder{Objects: newTable()}
+	Encode(e, v)
+	d := &Decoder{Buf: e.Buf, Resolver: newTable()}
+	got := Decode[T](d)
+	if d.Err != nil {
+		t.Fatalf("decode %#v: %v", v, d.Err)
+	}
+	if d.Off != len(e.Buf) {
+		t.Fatalf("decode %#v: %d of %d bytes read", v, d.Off, len(e.Buf))
+	}
+	return got
+}
+
+func TestRoundTripValues(t *testing.T) {
+	seven := 7
+	cases := []any{
+		true, false, 0, -1, math.MaxInt64, math.MinInt64, uint64(math.MaxUint64), uint8(200), 3.25, float32(1.5),
+		complex(1, -2), "", "héllo", []byte(nil), []byte{}, []byte("abc"), []int(nil), []int{}, []string{"a", "b"},
+		[3]int{1, 2, 3}, map[string]int{"b": 2, "a": 1}, map[int][]string{1: {"x"}},
+		point{1, 2, "p"},
+		shape{Name: "s", Points: []point{{1, 2, "a"}}, Attrs: map[string]float64{"w": 1.5}, Grid: [2][2]int8{{1, 2}, {3, 4}}, Opt: nil},
+		time.Date(2024, 5, 6, 7, 8, 9, 10, time.UTC),
+		time.Date(2024, 5, 6, 7, 8, 9, 10, time.FixedZone("CEST", 7200)),
+		time.Duration(1500) * time.Millisecond,
+	}
+	for _, c := range cases {
+		rv := reflect.ValueOf(c)
+		e := &Encoder{Objects: newTable()}
+		e.EncodeValue(rv)
+		d := &Decoder{Buf: e.Buf, Resolver: newTable()}
+		got := reflect.New(rv.Type()).Elem()
+		d.DecodeValue(got)
+		if d.Err != nil {
+			t.Errorf("%T %v: %v", c, c, d.Err)
+			continue
+		}
+		if tm, ok := c.(time.Time); ok {
+			g := got.Interface().(time.Time)
+			if !g.Equal(tm) || g.Format(time.RFC3339Nano) != tm.Format(time.RFC3339Nano) {
+				t.Errorf("time %v came back as %v", tm, g)
+			}
+			continue
+		}
+		if !reflect.DeepEqual(got.Interface(), c) {
+			t.Errorf("%T: %#v came back as %#v", c, c, got.Interface())
+		}
+	}
+	_ = seven
+}
+
+func TestMapEncodingIsDeterministic(t *testing.T) {
+	m := map[string]int{}
+	for i := 0; i < 100; i++ {
+		m[fmt.Sprint("k", i)] = i
+	}
+	var first []byte
+	for i := 0; i < 20; i++ {
+		e := &Encoder{}
+		Encode(e, m)
+		if first == nil {
+			first = e.Buf
+		} else if string(first) != string(e.Buf) {
+			t.Fatal("map encodings differ between runs")
+		}
+	}
+}
+
+func TestPointersGetIDs(t *testing.T) {
+	type node struct{ V int }
+	a, b := &node{1}, &node{2}
+	e := &Encoder{Objects: newTable()}
+	Encode(e, []*node{a, b, a})
+	s, err := Render(e.Buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Unobserved pointers are references: type and object ID, no contents.
+	want := "[*github.com/rules-capture/rules_capture/runtime/value.node#1 *github.com/rules-capture/rules_capture/runtime/value.node#2 *github.com/rules-capture/rules_capture/runtime/value.node#1]"
+	if s != want {
+		t.Fatalf("got %s\nwant %s", s, want)
+	}
+	// Replay resolves both #1 to one placeholder.
+	d := &Decoder{Buf: e.Buf, Resolver: newTable()}
+	got := Decode[[]*node](d)
+	if d.Err != nil || got[0] != got[2] || got[0] == got[1] {
+		t.Fatalf("identity lost: %v %v", got, d.Err)
+	}
+}
+
+type codeError struct{ Code int }
+
+func (e *codeError) Error() string { return fmt.Sprint("code ", e.Code) }
+
+func TestErrorsKeepIdentity(t *testing.T) {
+	RegisterSentinel("io.EOF", io.EOF)
+	RegisterSentinel("io/fs.ErrNotExist", fs.ErrNotExist)
+	RegisterType(reflect.TypeFor[*codeError]())
+	RegisterType(reflect.TypeFor[*fs.PathError]())
+	chain := fmt.Errorf("read config: %w", &fs.PathError{Op: "open", Path: "/x", Err: fs.ErrNotExist})
+	joined := errors.Join(io.EOF, &codeError{7})
+	for _, err := range []error{io.EOF, chain, joined, errors.New("plain")} {
+		got := roundTrip(t, err)
+		if got.Error() != err.Error() {
+			t.Errorf("message %q, want %q", got.Error(), err.Error())
+		}
+		for _, target := range []error{io.EOF, fs.ErrNotExist} {
+			if errors.Is(got, target) != errors.Is(err, target) {
+				t.Errorf("%v: errors.Is(%v) = %v in replay", err, target, !errors.Is(err, target))
+			}
+		}
+		var pe *fs.PathError
+		if errors.As(got, &pe) != errors.As(err, &pe) {
+			t.Errorf("%v: errors.As(*fs.PathError) differs", err)
+		}
+		var ce *codeError
+		if errors.As(got, &ce) != errors.As(err, &ce) || (ce != nil && ce.Code != 7) {
+			t.Errorf("%v: errors.As(*codeError) differs (%v)", err, ce)
+		}
+	}
+	if roundTrip(t, io.EOF) != io.EOF {
+		t.Error("a sentinel must come back as the sentinel itself (err == io.EOF)")
+	}
+}
+
+// An error whose own Is method matches a sentinel (syscall.Errno does for
+// fs.ErrNotExist) keeps matching in replay.
+type notFound struct{}
+
+func (notFound) Error() string        { return "not found" }
+func (notFound) Is(target error) bool { return target == fs.ErrNotExist }
+func (notFound) Unwrap() error        { return nil }
+func (notFound) Timeout() bool        { return false }
+func TestErrorIsMethodKept(t *testing.T) {
+	RegisterSentinel("io/fs.ErrNotExist", fs.ErrNotExist)
+	got := roundTrip[error](t, notFound{})
+	if !errors.Is(got, fs.ErrNotExist) {
+		t.Fatal("errors.Is through the error's own Is method was lost")
+	}
+}
+
+// Corrupt or hostile input gives an error, never a panic or a huge
+// allocation.
+func TestHostileInput(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := 0; i < 20000; i++ {
+		b := make([]byte, r.IntN(40))
+		for j := range b {
+			b[j] = byte(r.IntN(int(numTags) + 3))
+		}
+		func() {
+			defer func() {
+				if p := recover(); p != nil {
+					t.Fatalf("panic on %x: %v", b, p)
+				}
+			}()
+			Render(b)
+			d := &Decoder{Buf: b, Resolver: newTable()}
+			Decode[shape](d)
+			d = &Decoder{Buf: b, Resolver: newTable()}
+			Decode[any](d)
+			d = &Decoder{Buf: b, Resolver: newTable()}
+			d.DecodeError()
+		}()
+	}
+	// A length far beyond the input.
+	d := &Decoder{Buf: []byte{TagList, 0xff, 0xff, 0xff, 0xff, 0x0f}}
+	Decode[[]int](d)
+	if d.Err == nil || !errors.Is(d.Err, ErrCorrupt) {
+		t.Fatalf("want ErrCorrupt, got %v", d.Err)
+	}
+}
+
+func TestRender(t *testing.T) {
+	e := &Encoder{Objects: newTable()}
+	Encode(e, 3)
+	Encode(e, "abc")
+	Encode(e, point{1, 2, "t"})
+	Encode[error](e, errors.New("boom"))
+	got, err := Render(e.Buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `3, "abc", github.com/rules-capture/rules_capture/runtime/value.point{1, 2, "t"}, error(*errors.errorString "boom")`
+	if got != want {
+		t.Fatalf("got  %s\nwant %s", got, want)
+	}
+	if _, err := Render([]byte{TagString, 5, 'a'}); err == nil || !strings.Contains(err.Error(), "beyond end") {
+		t.Fatalf("truncated string: %v", err)
+	}
+}
+
+func BenchmarkEncodeScalars(b *testing.B) {
+	buf := make([]byte, 0, 64)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		buf = AppendInt(AppendInt(buf[:0], int64(i)), 2)
+	}
+}
