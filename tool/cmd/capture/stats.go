@@ -1,0 +1,175 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"time"
+
+	"github.com/rules-capture/rules_capture/runtime/eventlog"
+)
+
+func init() {
+	register("stats", command{"summarise logs: counts by kind and site, bytes per event, time span, drops", func(args []string) int {
+		return runStats(args, os.Stdout, os.Stderr)
+	}})
+}
+
+type siteCount struct {
+	Site  string `json:"site"`
+	Count uint64 `json:"count"`
+}
+
+type logStats struct {
+	Path          string            `json:"path"`
+	Events        uint64            `json:"events"`
+	Bytes         int64             `json:"bytes"`
+	BytesPerEvent float64           `json:"bytes_per_event"`
+	Streams       int               `json:"streams"`
+	FirstSeq      uint64            `json:"first_seq"`
+	LastSeq       uint64            `json:"last_seq"`
+	Start         time.Time         `json:"start"`
+	End           time.Time         `json:"end,omitzero"`
+	Span          string            `json:"span,omitempty"`
+	Closed        bool              `json:"closed"`
+	Torn          bool              `json:"torn"`
+	Dropped       uint64            `json:"dropped"`
+	Blocked       uint64            `json:"blocked"`
+	SeqGaps       uint64            `json:"seq_gaps"`
+	Kinds         map[string]uint64 `json:"kinds"`
+	Sites         []siteCount       `json:"sites"`
+}
+
+func collectStats(path string) (*logStats, error) {
+	r, err := eventlog.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	st := &logStats{Path: path, Kinds: map[string]uint64{}}
+	if fi, err := os.Stat(path); err == nil {
+		st.Bytes = fi.Size()
+	}
+	sites := map[string]uint64{}
+	streams := map[uint32]bool{}
+	var last uint64
+	for {
+		e, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if st.Events == 0 {
+			st.FirstSeq = e.Seq
+		} else if e.Seq != last+1 {
+			st.SeqGaps += e.Seq - last - 1
+		}
+		last = e.Seq
+		st.Events++
+		st.Kinds[e.Kind.String()]++
+		if c, ok := sites[e.Site]; ok {
+			sites[e.Site] = c + 1
+		} else {
+			sites[e.Site] = 1
+		}
+		streams[e.Stream] = true
+	}
+	st.LastSeq = last
+	st.Streams = len(streams)
+	st.BytesPerEvent = perEvent(st.Bytes, st.Events)
+	m := r.Meta()
+	st.Start, st.End = m.StartTime, m.Status.EndTime
+	if !st.End.IsZero() {
+		st.Span = st.End.Sub(st.Start).String()
+	}
+	st.Closed, st.Dropped, st.Blocked = m.Status.Closed, m.Status.Dropped, m.Status.Blocked
+	_, st.Torn = r.Torn()
+	for s, c := range sites {
+		st.Sites = append(st.Sites, siteCount{s, c})
+	}
+	sort.Slice(st.Sites, func(i, j int) bool {
+		a, b := st.Sites[i], st.Sites[j]
+		return a.Count > b.Count || a.Count == b.Count && a.Site < b.Site
+	})
+	return st, nil
+}
+
+func runStats(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("capture stats", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	asJSON := fs.Bool("json", false, "one JSON object per log")
+	top := fs.Int("top", 20, "show the N most frequent sites (0: all)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: capture stats [-json] [-top N] LOG...")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return 2
+	}
+	status := 0
+	for _, path := range fs.Args() {
+		st, err := collectStats(path)
+		if err != nil {
+			fmt.Fprintf(stderr, "capture stats: %v\n", err)
+			status = 1
+			continue
+		}
+		if *top > 0 && len(st.Sites) > *top {
+			st.Sites = st.Sites[:*top]
+		}
+		if *asJSON {
+			json.NewEncoder(stdout).Encode(st)
+			continue
+		}
+		printStats(stdout, st)
+	}
+	return status
+}
+
+func printStats(w io.Writer, st *logStats) {
+	fmt.Fprintf(w, "%s\n", st.Path)
+	fmt.Fprintf(w, "  events      %d (seq %d..%d), %d streams\n", st.Events, st.FirstSeq, st.LastSeq, st.Streams)
+	fmt.Fprintf(w, "  size        %d bytes, %.2f bytes/event\n", st.Bytes, st.BytesPerEvent)
+	span := "unknown (no flush recorded)"
+	if st.Span != "" {
+		span = fmt.Sprintf("%s (%s .. %s)", st.Span, st.Start.Format(time.RFC3339), st.End.Format(time.RFC3339))
+	}
+	fmt.Fprintf(w, "  time span   %s\n", span)
+	state := "complete"
+	switch {
+	case st.Dropped > 0:
+		state = fmt.Sprintf("INCOMPLETE: %d events dropped", st.Dropped)
+	case st.Torn:
+		state = "writer killed or still writing: the unflushed tail is missing"
+	case !st.Closed:
+		state = "writer did not close the log"
+	}
+	fmt.Fprintf(w, "  state       %s; drops %d, blocked appends %d, seq gaps %d\n", state, st.Dropped, st.Blocked, st.SeqGaps)
+	fmt.Fprintf(w, "  by kind\n")
+	kinds := make([]string, 0, len(st.Kinds))
+	for k := range st.Kinds {
+		kinds = append(kinds, k)
+	}
+	sort.Slice(kinds, func(i, j int) bool {
+		ki, _ := eventlog.ParseKind(kinds[i])
+		kj, _ := eventlog.ParseKind(kinds[j])
+		return ki < kj
+	})
+	for _, k := range kinds {
+		fmt.Fprintf(w, "    %-11s %d\n", k, st.Kinds[k])
+	}
+	fmt.Fprintf(w, "  by site (most frequent first)\n")
+	for _, s := range st.Sites {
+		fmt.Fprintf(w, "    %8d  %s\n", s.Count, s.Site)
+	}
+}
