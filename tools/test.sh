@@ -88,6 +88,7 @@ tree_unchanged() {
   if [ -n "$now" ]; then echo "note: the tree was not clean before the tests either:"; echo "$now"; fi
 }
 
+step "tools/bazel picks a Bazel"      tools/bazel_test.sh
 step "gofmt"                          gofmt_clean
 step "go vet ./..."                   go vet ./...
 step "go test -race ./..."            go test -race ./...
