@@ -58,6 +58,9 @@ func (l *captureLang) GenerateRules(args language.GenerateArgs) language.Generat
 		res.Gen = append(res.Gen, t)
 		res.Imports = append(res.Imports, observeImports(observe))
 		generated[t.Name()] = true
+		if args.Config.IndexLazy {
+			res.RelsToIndex = observedRels(args.Rel, args.OtherGen, observe)
+		}
 	}
 	res.Empty = staleRules(args.Config, args.File, generated)
 	return res
@@ -99,6 +102,42 @@ func (l *captureLang) observedSet(args language.GenerateArgs) []string {
 		return mergeImports(annotations)
 	}
 	return GetConfig(args.Config).Observe
+}
+
+// observedRels returns the directories of the observed packages that belong to
+// this repository, so that Gazelle indexes them under -index=lazy (the Go
+// extension asks only for the packages a directory imports directly, and a main
+// package rarely imports all of its observed set). Their import path prefix is
+// read off the main package's go_library: its importpath ends with rel.
+func observedRels(rel string, gen []*rule.Rule, observe []string) []string {
+	var prefix string
+	found := false
+	for _, r := range gen {
+		imp := r.AttrString("importpath")
+		if r.Kind() != "go_library" || imp == "" {
+			continue
+		}
+		if rel == "" {
+			prefix, found = imp, true
+		} else if p, ok := strings.CutSuffix(imp, "/"+rel); ok {
+			prefix, found = p, true
+		}
+		if found {
+			break
+		}
+	}
+	if !found {
+		return nil
+	}
+	var rels []string
+	for _, imp := range observe {
+		if imp == prefix {
+			rels = append(rels, "")
+		} else if r, ok := strings.CutPrefix(imp, prefix+"/"); ok {
+			rels = append(rels, r)
+		}
+	}
+	return sortedUnique(rels)
 }
 
 // mayAnnotate is a cheap test that skips parsing files without annotations.

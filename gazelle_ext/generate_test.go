@@ -248,3 +248,28 @@ func TestSortedUnique(t *testing.T) {
 		t.Errorf("sortedUnique(nil) = %q", got)
 	}
 }
+
+func TestObservedRels(t *testing.T) {
+	lib := func(imp string) *rule.Rule {
+		r := rule.NewRule("go_library", "lib")
+		r.SetAttr("importpath", imp)
+		return r
+	}
+	observe := []string{"example.com/app/pricing", "example.com/other/x", "example.com/app", "example.com/apple", "example.com/app/a/b", "example.com/app/pricing"}
+	for _, tc := range []struct {
+		rel  string
+		gen  []*rule.Rule
+		want []string
+	}{
+		{rel: "cmd/server", gen: []*rule.Rule{goBinary("server"), lib("example.com/app/cmd/server")}, want: []string{"", "a/b", "pricing"}},
+		{rel: "", gen: []*rule.Rule{lib("example.com/app")}, want: []string{"", "a/b", "pricing"}},
+		// A main package whose import path does not end with its directory
+		// (a go_prefix below the root): no guess.
+		{rel: "cmd/server", gen: []*rule.Rule{lib("example.com/app/server")}, want: nil},
+		{rel: "cmd/server", gen: []*rule.Rule{goBinary("server")}, want: nil},
+	} {
+		if got := observedRels(tc.rel, tc.gen, observe); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("observedRels(%q) = %q, want %q", tc.rel, got, tc.want)
+		}
+	}
+}
