@@ -1,0 +1,105 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/rules-capture/rules_capture/tool/internal/frontend"
+	"github.com/rules-capture/rules_capture/tool/study"
+)
+
+func init() {
+	register("study", command{"conformance study: capture and replay the tests of real modules, per observed package", runStudy})
+}
+
+func runStudy(args []string) int {
+	fs := flag.NewFlagSet("capture study", flag.ContinueOnError)
+	quick := fs.Bool("quick", false, "a small slice for the test command: semver's root package, 3 repeats, 2 mutants, no random sets")
+	out := fs.String("o", "", "write study.json and study.md to this directory (default: print the Markdown only)")
+	work := fs.String("work", "", "scratch directory (default: a temporary directory, removed afterwards)")
+	root := fs.String("root", "", "rules_capture's source tree (default: $"+frontend.EnvRoot+" or where capture was built from)")
+	repeats := fs.Int("repeats", 5, "timing repeats per test for the capture overhead (0: skip)")
+	mutants := fs.Int("mutants", 5, "generated mutants per observed package (0: skip the mutation check)")
+	sets := fs.Int("sets", 5, "random observed sets of 2-3 packages per module")
+	seed := fs.Int64("seed", 1, "seed for the random sets and the mutants")
+	packages := fs.String("packages", "", "comma-separated import paths: observe only these packages")
+	maxPackages := fs.Int("max-packages", 0, "observe at most this many single packages per module (0: all)")
+	timeout := fs.Duration("timeout", 10*time.Minute, "limit for each command the study runs")
+	verbose := fs.Bool("v", false, "print every command")
+	fs.Usage = func() {
+		fmt.Fprintln(os.Stderr, `usage: capture study [flags] [module@version | dir]...
+
+With no module, studies the default corpus: github.com/google/go-cmp,
+github.com/Masterminds/semver/v3 and this repository's examples/. Modules
+are fetched through the Go module proxy (go mod download) and studied in a
+copy. Exits 1 if any round trip failed or any tool error occurred.`)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	rootDir, err := frontend.FindRoot(*root)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "capture study:", err)
+		return 2
+	}
+	self, err := os.Executable()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "capture study: cannot find the capture command itself:", err)
+		return 2
+	}
+	var subjects []study.Subject
+	for _, a := range fs.Args() {
+		sub, err := study.ParseSubject(a)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "capture study:", err)
+			return 2
+		}
+		subjects = append(subjects, sub)
+	}
+	cfg := study.Config{
+		Capture: self, Root: rootDir, Repeats: *repeats, Mutants: *mutants, Sets: *sets, Seed: *seed,
+		Packages: frontend.SplitList(*packages), MaxPackages: *maxPackages, Timeout: *timeout, Verbose: *verbose, Log: os.Stderr,
+	}
+	if *quick {
+		if len(subjects) == 0 {
+			subjects = []study.Subject{study.Corpus(rootDir)[1]} // semver
+		}
+		cfg.Repeats, cfg.Mutants, cfg.Sets, cfg.MaxPackages = 3, 2, 0, 1
+	}
+	if len(subjects) == 0 {
+		subjects = study.Corpus(rootDir)
+	}
+	cfg.Work = *work
+	if cfg.Work == "" {
+		dir, err := os.MkdirTemp("", "capture-study-")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "capture study:", err)
+			return 1
+		}
+		defer os.RemoveAll(dir)
+		cfg.Work = dir
+	} else if cfg.Work, err = filepath.Abs(cfg.Work); err != nil {
+		fmt.Fprintln(os.Stderr, "capture study:", err)
+		return 2
+	}
+	rep, err := study.Run(cfg, subjects)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "capture study:", err)
+		return 1
+	}
+	if *out != "" {
+		if err := rep.Write(*out); err != nil {
+			fmt.Fprintln(os.Stderr, "capture study:", err)
+			return 1
+		}
+	}
+	rep.Markdown(os.Stdout)
+	if !rep.Clean() {
+		return 1
+	}
+	return 0
+}

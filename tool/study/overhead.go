@@ -1,0 +1,149 @@
+package study
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/rules-capture/rules_capture/runtime/probe"
+	"github.com/rules-capture/rules_capture/tool/internal/frontend"
+	"github.com/rules-capture/rules_capture/tool/internal/load"
+)
+
+// Overhead is the cost of capture on the module's tests: for every test
+// that produced boundary events, the median wall time of its process (over
+// Repeats runs, interleaved with the plain runs so drift hits both) with
+// capture vs without.
+type Overhead struct {
+	Tests       int            `json:"tests"`        // tests measured (those with events)
+	MedianRatio float64        `json:"median_ratio"` // median over tests of capture/plain
+	WorstRatio  float64        `json:"worst_ratio"`
+	WorstTest   string         `json:"worst_test"`
+	SuiteRatio  float64        `json:"suite_ratio"` // sum of capture medians / sum of plain medians
+	PlainMS     float64        `json:"plain_ms"`    // sum of plain medians
+	CaptureMS   float64        `json:"capture_ms"`  // sum of capture medians
+	PerTest     []TestOverhead `json:"per_test,omitempty"`
+}
+
+// TestOverhead is one test's timing.
+type TestOverhead struct {
+	Test      string  `json:"test"`
+	Events    int     `json:"events"`
+	PlainMS   float64 `json:"plain_ms"`
+	CaptureMS float64 `json:"capture_ms"`
+	Ratio     float64 `json:"ratio"`
+}
+
+// overhead builds the capture test binaries of the packages whose tests
+// produced events (exactly as capture test does: same front-end session,
+// same TestMain that closes the log) and times each such test with and
+// without capture.
+func (m *moduleRun) overhead(obs []string, setDir string, eventsOf map[string]int, testOf map[string]testRun) (*Overhead, error) {
+	events := map[string]int{} // "pkg.Test" -> events
+	for log, n := range eventsOf {
+		if n > 0 {
+			t := testOf[log]
+			events[t.Package+"."+t.Test] = n
+		}
+	}
+	s, err := frontend.NewSession(m.dir, obs, m.r.cfg.Root)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	listed, err := s.Instrument(true, m.sub.Patterns...)
+	if err != nil {
+		return nil, err
+	}
+	byPath := map[string]*load.ListedPackage{}
+	for _, lp := range listed {
+		byPath[lp.ImportPath] = lp
+	}
+	binDir := filepath.Join(setDir, "capture-bin")
+	if err := os.MkdirAll(binDir, 0o755); err != nil {
+		return nil, err
+	}
+	ov := &Overhead{}
+	var ratios []float64
+	for _, tp := range m.testPkgs {
+		var measured []*testCase
+		for _, t := range tp.tests {
+			if events[tp.pkg.ImportPath+"."+t.name] > 0 && t.plainPassed {
+				measured = append(measured, t)
+			}
+		}
+		if len(measured) == 0 {
+			continue
+		}
+		lp := byPath[tp.pkg.ImportPath]
+		if lp == nil {
+			return ov, fmt.Errorf("%s: not listed by the capture front end", tp.pkg.ImportPath)
+		}
+		bin := filepath.Join(binDir, binName(lp.ImportPath))
+		if err := buildCaptureTest(s, lp, bin); err != nil {
+			return ov, err
+		}
+		logPath := filepath.Join(setDir, "overhead.arrow")
+		for _, t := range measured {
+			var plain, capt []float64
+			for i := 0; i < m.r.cfg.Repeats; i++ {
+				d, err := m.r.timeTest(tp.plain, lp.Dir, t.name, nil)
+				if err != nil {
+					return ov, fmt.Errorf("%s.%s without capture: %v", lp.ImportPath, t.name, err)
+				}
+				plain = append(plain, ms(d))
+				_ = os.Remove(logPath)
+				d, err = m.r.timeTest(bin, lp.Dir, t.name, []string{probe.EnvLog + "=" + logPath})
+				if err != nil {
+					return ov, fmt.Errorf("%s.%s under capture: %v", lp.ImportPath, t.name, err)
+				}
+				capt = append(capt, ms(d))
+			}
+			_ = os.Remove(logPath)
+			name := lp.ImportPath + "." + t.name
+			to := TestOverhead{Test: name, Events: events[name], PlainMS: median(plain), CaptureMS: median(capt)}
+			to.Ratio = to.CaptureMS / to.PlainMS
+			ov.PerTest = append(ov.PerTest, to)
+			ov.PlainMS += to.PlainMS
+			ov.CaptureMS += to.CaptureMS
+			ratios = append(ratios, to.Ratio)
+			if to.Ratio > ov.WorstRatio {
+				ov.WorstRatio, ov.WorstTest = to.Ratio, name
+			}
+		}
+	}
+	ov.Tests = len(ov.PerTest)
+	ov.MedianRatio = median(ratios)
+	if ov.PlainMS > 0 {
+		ov.SuiteRatio = ov.CaptureMS / ov.PlainMS
+	}
+	sort.Slice(ov.PerTest, func(i, j int) bool { return ov.PerTest[i].Ratio > ov.PerTest[j].Ratio })
+	return ov, nil
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// buildCaptureTest builds lp's test binary under capture the way
+// `capture test` does (tool/cmd/capture/test.go): the user's TestMain, or
+// a generated one, closes the log before the process exits.
+func buildCaptureTest(s *frontend.Session, lp *load.ListedPackage, bin string) error {
+	testFiles := append(append([]string{}, lp.TestGoFiles...), lp.XTestGoFiles...)
+	if frontend.HasTestMain(lp.Dir, testFiles) {
+		if _, err := s.InstrumentExit(lp, testFiles, "TestMain"); err != nil {
+			return err
+		}
+	} else {
+		name := lp.Name
+		if len(lp.TestGoFiles) == 0 {
+			name += "_test"
+		}
+		src := fmt.Sprintf("package %s\n\nimport (\n\t\"os\"\n\t\"testing\"\n\n\tprobe %q\n)\n\nfunc TestMain(m *testing.M) {\n\tcode := m.Run()\n\tprobe.Close()\n\tos.Exit(code)\n}\n",
+			name, frontend.Module+"/runtime/probe")
+		if err := s.AddFile(filepath.Join(lp.Dir, "zz_capture_testmain_test.go"), []byte(src)); err != nil {
+			return err
+		}
+	}
+	return s.Go("test", "-c", "-ldflags="+s.LDFlags(false), "-o", bin, lp.ImportPath)
+}

@@ -1,0 +1,314 @@
+package study
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/rules-capture/rules_capture/runtime/probe"
+)
+
+// moduleRun is the study of one prepared module.
+type moduleRun struct {
+	r        *runner
+	sub      Subject
+	dir      string // the module copy
+	base     string // scratch for this subject
+	pkgs     []listedPackage
+	testPkgs []*testPackage
+}
+
+// testPackage is a package with tests, built without capture.
+type testPackage struct {
+	pkg   listedPackage
+	plain string // plain test binary
+	tests []*testCase
+}
+
+type testCase struct {
+	name        string
+	plainPassed bool
+}
+
+// baseline lists the module's packages, builds their test binaries
+// without capture and runs each test once on its own, as `capture test`
+// will: which tests pass without capture.
+func (m *moduleRun) baseline() error {
+	pkgs, err := m.r.listPackages(m.dir, m.sub.Patterns)
+	if err != nil {
+		return err
+	}
+	m.pkgs = pkgs
+	binDir := filepath.Join(m.base, "plain")
+	if err := os.MkdirAll(binDir, 0o755); err != nil {
+		return err
+	}
+	for _, p := range pkgs {
+		if !p.hasTests() {
+			continue
+		}
+		tp := &testPackage{pkg: p, plain: filepath.Join(binDir, binName(p.ImportPath))}
+		if _, err := m.r.command(m.dir, nil, "go", "test", "-c", "-o", tp.plain, p.ImportPath).output(); err != nil {
+			return fmt.Errorf("building the tests of %s without capture: %v", p.ImportPath, err)
+		}
+		names, err := m.r.listTests(tp.plain, p.Dir)
+		if err != nil {
+			return err
+		}
+		for _, n := range names {
+			_, err := m.r.timeTest(tp.plain, p.Dir, n, nil)
+			tp.tests = append(tp.tests, &testCase{name: n, plainPassed: err == nil})
+		}
+		m.testPkgs = append(m.testPkgs, tp)
+	}
+	return nil
+}
+
+func binName(importPath string) string { return strings.ReplaceAll(importPath, "/", "_") + ".test" }
+
+// listTests lists the top-level tests of a test binary, as `capture test`
+// does.
+func (r *runner) listTests(bin, dir string) ([]string, error) {
+	c := r.command(dir, []string{probe.EnvCapture + "=off"}, bin, "-test.list", ".")
+	out, err := c.output()
+	if err != nil {
+		return nil, fmt.Errorf("listing the tests of %s: %v", bin, err)
+	}
+	var names []string
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		if n := strings.TrimSpace(sc.Text()); strings.HasPrefix(n, "Test") {
+			names = append(names, n)
+		}
+	}
+	return names, nil
+}
+
+// timeTest runs one test of bin in its own process and returns its wall time.
+func (r *runner) timeTest(bin, dir, name string, env []string) (time.Duration, error) {
+	c := r.command(dir, env, bin, "-test.run", "^"+regexp.QuoteMeta(name)+"$", "-test.count=1")
+	start := time.Now()
+	_, err := c.output()
+	return time.Since(start), err
+}
+
+// candidates are the packages the study observes one at a time: every
+// package with Go files that is not a main package, or the subject's or
+// the configuration's list.
+func (m *moduleRun) candidates() []string {
+	var out []string
+	want := m.sub.Observe
+	if len(m.r.cfg.Packages) > 0 {
+		want = m.r.cfg.Packages
+	}
+	for _, p := range m.pkgs {
+		if len(p.GoFiles) == 0 || p.Name == "main" {
+			continue
+		}
+		if len(want) > 0 && !containsString(want, p.ImportPath) {
+			continue
+		}
+		out = append(out, p.ImportPath)
+	}
+	return out
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func (m *moduleRun) testPkgPaths() []string {
+	var out []string
+	for _, tp := range m.testPkgs {
+		out = append(out, tp.pkg.ImportPath)
+	}
+	return out
+}
+
+func (m *moduleRun) plainPassed(pkg, test string) bool {
+	for _, tp := range m.testPkgs {
+		if tp.pkg.ImportPath == pkg {
+			for _, t := range tp.tests {
+				if t.name == test {
+					return t.plainPassed
+				}
+			}
+		}
+	}
+	return false
+}
+
+// study runs one observed set: capture, replay, speed, overhead, mutants.
+func (m *moduleRun) study(index int, obs []string) *SetResult {
+	start := time.Now()
+	s := &SetResult{Observed: obs, Kind: "package"}
+	if len(obs) > 1 {
+		s.Kind = "set"
+	}
+	defer func() { s.Seconds = time.Since(start).Seconds() }()
+	setDir := filepath.Join(m.base, fmt.Sprintf("set%03d", index))
+	logDir := filepath.Join(setDir, "logs")
+	observe := strings.Join(obs, ",")
+
+	// Capture: the module's tests, one process and one log per test.
+	args := append([]string{"test", "-root", m.r.cfg.Root, "-observe", observe, "-logs", logDir}, m.sub.Patterns...)
+	stdout, stderr, code, err := m.r.command(m.dir, nil, m.r.cfg.Capture, args...).combined()
+	runs := parseCaptureTest(stdout, m.testPkgPaths())
+	if err != nil {
+		s.Error = "capture test: " + err.Error()
+		return s
+	}
+	if rej := rejection(stderr); len(rej) > 0 {
+		s.Rejected = rej
+		return s
+	}
+	if len(runs) == 0 && code != 0 {
+		s.Error = fmt.Sprintf("capture test exited with %d and ran no test:\n%s", code, tail(stderr, 30))
+		return s
+	}
+	s.Tests = len(runs)
+	byPkg := map[string][]string{}
+	var pkgOrder []string
+	testOf := map[string]testRun{}
+	for _, t := range runs {
+		if !t.Passed && m.plainPassed(t.Package, t.Test) {
+			s.CaptureFailed = append(s.CaptureFailed, t.Package+"."+t.Test)
+		}
+		fi, err := os.Stat(t.Log)
+		if err != nil {
+			continue // a test that failed before writing its log
+		}
+		s.Logs++
+		s.LogBytes += fi.Size()
+		if _, ok := byPkg[t.Package]; !ok {
+			pkgOrder = append(pkgOrder, t.Package)
+		}
+		byPkg[t.Package] = append(byPkg[t.Package], t.Log)
+		testOf[t.Log] = t
+	}
+	if code != 0 {
+		// Failing tests are counted above; anything else capture test
+		// complains about (a package whose instrumented tests do not
+		// build, say) is a tool fault.
+		if msg := toolComplaints(stderr); msg != "" {
+			s.Error = fmt.Sprintf("capture test exited with %d:\n%s", code, msg)
+		}
+	}
+
+	// Replay every log with capture replay, one call per test package
+	// (reports are named after the log's base name, which repeats across
+	// packages).
+	harness := filepath.Join(setDir, "replay-harness")
+	eventsOf := map[string]int{}
+	for i, pkg := range pkgOrder {
+		logs := byPkg[pkg]
+		outcomes, err := m.replay(observe, logs, filepath.Join(setDir, fmt.Sprintf("reports%02d", i)), harness)
+		if err != nil {
+			s.Error = err.Error()
+			return s
+		}
+		for _, o := range outcomes {
+			s.Events += o.Events
+			eventsOf[o.Log] = o.Events
+			switch o.Verdict {
+			case "pass":
+				s.Passed++
+			case "diverged":
+				s.Diverged++
+			default:
+				s.Errors++
+			}
+			if o.Verdict != "pass" {
+				o.Log = testOf[o.Log].Package + "." + testOf[o.Log].Test
+				s.Failures = append(s.Failures, o)
+			}
+		}
+	}
+	if s.Events > 0 {
+		s.BytesPerEvent = float64(s.LogBytes) / float64(s.Events)
+	}
+
+	// Replay speed: the kept harness on every log, timed.
+	if _, err := os.Stat(harness); err == nil && s.Events > 0 {
+		var total time.Duration
+		for _, pkg := range pkgOrder {
+			for _, log := range byPkg[pkg] {
+				d, err := m.r.timeReplay(harness, log, filepath.Join(setDir, "speed.json"))
+				if err != nil {
+					continue
+				}
+				total += d
+			}
+		}
+		s.ReplaySeconds = total.Seconds()
+		if total > 0 {
+			s.ReplayEventsPS = float64(s.Events) / total.Seconds()
+		}
+	}
+
+	if m.r.cfg.Repeats > 0 && s.Events > 0 {
+		ov, err := m.overhead(obs, setDir, eventsOf, testOf)
+		if err != nil {
+			s.Error = "overhead: " + err.Error()
+		}
+		s.Overhead = ov
+	}
+	if m.r.cfg.Mutants > 0 && len(obs) == 1 && s.Events > 0 {
+		s.Mutation = m.mutation(obs[0], index, setDir, pkgOrder, byPkg)
+	}
+	return s
+}
+
+// toolComplaints returns the end of capture test's error output (the
+// compiler's messages come before its own "capture test: ..." line) if it
+// complained about something other than failing tests, or "".
+func toolComplaints(stderr []byte) string {
+	if !bytes.Contains(stderr, []byte("capture test: ")) {
+		return ""
+	}
+	return tail(stderr, 30)
+}
+
+// replay runs capture replay on logs of one test package and reads the
+// per-log reports.
+func (m *moduleRun) replay(observe string, logs []string, reports, harness string) ([]replayOutcome, error) {
+	args := []string{"replay", "-root", m.r.cfg.Root, "-observe", observe, "-reports", reports}
+	if harness != "" {
+		args = append(args, "-harness", harness)
+	}
+	args = append(args, logs...)
+	stdout, stderr, code, err := m.r.command(m.dir, nil, m.r.cfg.Capture, args...).combined()
+	if err != nil {
+		return nil, fmt.Errorf("capture replay: %v", err)
+	}
+	if code != 0 && !bytes.Contains(stdout, []byte("PASS     ")) && !bytes.Contains(stdout, []byte("DIVERGED ")) && !bytes.Contains(stdout, []byte("ERROR    ")) {
+		// No verdict at all: the harness did not build.
+		if rej := rejection(stderr); len(rej) > 0 {
+			return nil, fmt.Errorf("capture replay rejected the observed set: %s", strings.Join(rej, "; "))
+		}
+		return nil, fmt.Errorf("capture replay exited with %d before replaying:\n%s", code, tail(stderr, 30))
+	}
+	return readReports(reports, logs, stdout), nil
+}
+
+// timeReplay replays one log with the harness, in a fresh process with
+// only the replay's settings in its environment (as capture replay does).
+func (r *runner) timeReplay(harness, log, report string) (time.Duration, error) {
+	c := exec.Command(harness)
+	c.Env = []string{probe.EnvReplayLog + "=" + log, probe.EnvReplayCheck + "=" + probe.CheckStrict, probe.EnvReplayReport + "=" + report}
+	c.Dir = filepath.Dir(log)
+	start := time.Now()
+	err := c.Run()
+	return time.Since(start), err
+}

@@ -1,0 +1,312 @@
+// Package study is the conformance study of rules_capture on real Go
+// modules (SCARPE's feasibility study, for Go): for each package of a
+// module, and a few random sets of packages, it runs the module's tests
+// under capture with that observed set (`capture test`, one log per test),
+// replays every log (`capture replay`), measures capture overhead, log size
+// and replay speed, and checks with generated mutants whether replays
+// notice behaviour changes that the module's own tests notice.
+//
+// The study drives the `capture` command as a user would, so it exercises
+// the same front end, transform and runtime; only the overhead measurement
+// builds the instrumented test binaries itself (through the same front-end
+// library), because it needs to run them many times.
+package study
+
+import (
+	"fmt"
+	"io"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Config controls a study.
+type Config struct {
+	Capture     string        // the capture command whose test and replay subcommands are studied
+	Root        string        // rules_capture's source tree (capture's -root)
+	Work        string        // scratch directory (module copies, logs, binaries)
+	Repeats     int           // timing repeats per test for the overhead; 0 skips the overhead
+	Mutants     int           // mutants per observed package; 0 skips the mutation check
+	Sets        int           // random observed sets of 2-3 packages per subject
+	Seed        int64         // for the random sets and the mutants
+	Packages    []string      // observe only these packages (import paths); default all
+	MaxPackages int           // observe at most this many single packages per subject (0: all)
+	Timeout     time.Duration // per external command
+	Verbose     bool          // print every command
+	Log         io.Writer     // progress lines; nil: none
+}
+
+// Report is the result of a study: what docs/evaluation.md publishes.
+type Report struct {
+	Started   string           `json:"started"`
+	Seconds   float64          `json:"seconds"`
+	GoVersion string           `json:"go_version"`
+	Host      string           `json:"host"`
+	Seed      int64            `json:"seed"`
+	Repeats   int              `json:"repeats"`
+	Mutants   int              `json:"mutants_per_package"`
+	Subjects  []*SubjectResult `json:"subjects"`
+	Totals    Totals           `json:"totals"`
+}
+
+// SubjectResult is the study of one module.
+type SubjectResult struct {
+	Subject      Subject      `json:"subject"`
+	Error        string       `json:"error,omitempty"` // the module could not be prepared
+	TestPackages int          `json:"test_packages"`
+	Tests        int          `json:"tests"`
+	PlainFailing []string     `json:"plain_failing,omitempty"` // tests that fail without capture (excluded from faults)
+	Sets         []*SetResult `json:"sets"`
+	Totals       Totals       `json:"totals"`
+	Seconds      float64      `json:"seconds"`
+}
+
+// SetResult is one observed set of one module.
+type SetResult struct {
+	Observed       []string        `json:"observed"`
+	Kind           string          `json:"kind"`               // "package" or "set"
+	Rejected       []string        `json:"rejected,omitempty"` // up-front rejections by the transform
+	Error          string          `json:"error,omitempty"`    // capture test could not run: a tool fault
+	Tests          int             `json:"tests"`              // tests run under capture
+	CaptureFailed  []string        `json:"capture_failed,omitempty"`
+	Logs           int             `json:"logs"`
+	Events         int             `json:"events"`
+	LogBytes       int64           `json:"log_bytes"`
+	Passed         int             `json:"passed"`
+	Diverged       int             `json:"diverged"`
+	Errors         int             `json:"errors"`
+	Failures       []replayOutcome `json:"failures,omitempty"` // diverged and error outcomes
+	BytesPerEvent  float64         `json:"bytes_per_event"`
+	ReplayEventsPS float64         `json:"replay_events_per_second"`
+	ReplaySeconds  float64         `json:"replay_seconds"`
+	Overhead       *Overhead       `json:"overhead,omitempty"`
+	Mutation       *Mutation       `json:"mutation,omitempty"`
+	Seconds        float64         `json:"seconds"`
+}
+
+// Totals sums sets.
+type Totals struct {
+	Sets          int   `json:"sets"`
+	Rejected      int   `json:"rejected_sets"`
+	ToolErrors    int   `json:"tool_errors"`
+	Tests         int   `json:"tests"`
+	CaptureFailed int   `json:"capture_failed"`
+	Logs          int   `json:"logs"`
+	Events        int   `json:"events"`
+	LogBytes      int64 `json:"log_bytes"`
+	Passed        int   `json:"passed"`
+	Diverged      int   `json:"diverged"`
+	Errors        int   `json:"errors"`
+	Mutants       int   `json:"mutants"`
+	ByReplay      int   `json:"mutants_detected_by_replay"`
+	ByTests       int   `json:"mutants_detected_by_tests"`
+}
+
+func (t *Totals) add(s *SetResult) {
+	t.Sets++
+	if len(s.Rejected) > 0 {
+		t.Rejected++
+	}
+	if s.Error != "" {
+		t.ToolErrors++
+	}
+	t.Tests += s.Tests
+	t.CaptureFailed += len(s.CaptureFailed)
+	t.Logs += s.Logs
+	t.Events += s.Events
+	t.LogBytes += s.LogBytes
+	t.Passed += s.Passed
+	t.Diverged += s.Diverged
+	t.Errors += s.Errors
+	if m := s.Mutation; m != nil {
+		t.Mutants += m.Kept
+		t.ByReplay += m.ByReplay
+		t.ByTests += m.ByTests
+	}
+}
+
+func (t *Totals) merge(o Totals) {
+	t.Sets += o.Sets
+	t.Rejected += o.Rejected
+	t.ToolErrors += o.ToolErrors
+	t.Tests += o.Tests
+	t.CaptureFailed += o.CaptureFailed
+	t.Logs += o.Logs
+	t.Events += o.Events
+	t.LogBytes += o.LogBytes
+	t.Passed += o.Passed
+	t.Diverged += o.Diverged
+	t.Errors += o.Errors
+	t.Mutants += o.Mutants
+	t.ByReplay += o.ByReplay
+	t.ByTests += o.ByTests
+}
+
+type runner struct {
+	cfg Config
+}
+
+func (r *runner) logf(format string, args ...any) {
+	if r.cfg.Log != nil {
+		fmt.Fprintf(r.cfg.Log, "study: "+format+"\n", args...)
+	}
+}
+
+// Run studies each subject in turn.
+func Run(cfg Config, subjects []Subject) (*Report, error) {
+	if cfg.Capture == "" || cfg.Root == "" || cfg.Work == "" {
+		return nil, fmt.Errorf("study: Capture, Root and Work must be set")
+	}
+	if cfg.Timeout == 0 {
+		cfg.Timeout = 10 * time.Minute
+	}
+	r := &runner{cfg: cfg}
+	start := time.Now()
+	rep := &Report{Started: start.UTC().Format(time.RFC3339), GoVersion: runtime.Version(), Host: fmt.Sprintf("%s/%s, %d CPUs", runtime.GOOS, runtime.GOARCH, runtime.NumCPU()),
+		Seed: cfg.Seed, Repeats: cfg.Repeats, Mutants: cfg.Mutants}
+	for _, sub := range subjects {
+		res := r.subject(sub)
+		rep.Subjects = append(rep.Subjects, res)
+		rep.Totals.merge(res.Totals)
+	}
+	rep.Seconds = time.Since(start).Seconds()
+	return rep, nil
+}
+
+func (r *runner) subject(sub Subject) *SubjectResult {
+	start := time.Now()
+	res := &SubjectResult{Subject: sub}
+	defer func() { res.Seconds = time.Since(start).Seconds() }()
+	if len(sub.Patterns) == 0 {
+		sub.Patterns = []string{"./..."}
+		res.Subject.Patterns = sub.Patterns
+	}
+	base := filepath.Join(r.cfg.Work, sub.Name)
+	if err := os.RemoveAll(base); err != nil {
+		res.Error = err.Error()
+		return res
+	}
+	dir := filepath.Join(base, "module")
+	r.logf("%s: preparing %s", sub.Name, sub.Module+at(sub.Version))
+	if err := r.prepare(sub, dir); err != nil {
+		res.Error = err.Error()
+		return res
+	}
+	m := &moduleRun{r: r, sub: sub, dir: dir, base: base}
+	if err := m.baseline(); err != nil {
+		res.Error = err.Error()
+		return res
+	}
+	res.TestPackages = len(m.testPkgs)
+	for _, tp := range m.testPkgs {
+		res.Tests += len(tp.tests)
+		for _, t := range tp.tests {
+			if !t.plainPassed {
+				res.PlainFailing = append(res.PlainFailing, tp.pkg.ImportPath+"."+t.name)
+			}
+		}
+	}
+	cands := m.candidates()
+	if len(cands) == 0 {
+		res.Error = "no package to observe (none of the given packages has Go files)"
+		return res
+	}
+	var sets [][]string
+	singles := cands
+	if r.cfg.MaxPackages > 0 && len(singles) > r.cfg.MaxPackages {
+		singles = singles[:r.cfg.MaxPackages]
+	}
+	for _, p := range singles {
+		sets = append(sets, []string{p})
+	}
+	sets = append(sets, randomSets(cands, r.cfg.Sets, r.cfg.Seed)...)
+	for i, obs := range sets {
+		r.logf("%s: observed set %d/%d: %s", sub.Name, i+1, len(sets), strings.Join(obs, ","))
+		s := m.study(i, obs)
+		r.logf("%s:   %d tests, %d logs, %d events: %d passed, %d diverged, %d errors%s", sub.Name, s.Tests, s.Logs, s.Events, s.Passed, s.Diverged, s.Errors, setNote(s))
+		res.Sets = append(res.Sets, s)
+		res.Totals.add(s)
+	}
+	return res
+}
+
+func at(v string) string {
+	if v == "" {
+		return ""
+	}
+	return "@" + v
+}
+
+func setNote(s *SetResult) string {
+	var n []string
+	if len(s.Rejected) > 0 {
+		n = append(n, "rejected: "+s.Rejected[0])
+	}
+	if s.Error != "" {
+		n = append(n, "ERROR: "+firstLine(s.Error))
+	}
+	if len(s.CaptureFailed) > 0 {
+		n = append(n, fmt.Sprintf("%d tests failed only under capture", len(s.CaptureFailed)))
+	}
+	if o := s.Overhead; o != nil {
+		n = append(n, fmt.Sprintf("overhead median x%.2f worst x%.2f", o.MedianRatio, o.WorstRatio))
+	}
+	if m := s.Mutation; m != nil {
+		n = append(n, fmt.Sprintf("mutants %d: replay %d, tests %d", m.Kept, m.ByReplay, m.ByTests))
+	}
+	if len(n) == 0 {
+		return ""
+	}
+	return "; " + strings.Join(n, "; ")
+}
+
+func firstLine(s string) string {
+	l, _, _ := strings.Cut(s, "\n")
+	return l
+}
+
+// randomSets draws n distinct sets of 2 or 3 packages from cands,
+// deterministically from seed.
+func randomSets(cands []string, n int, seed int64) [][]string {
+	if len(cands) < 2 {
+		return nil
+	}
+	rng := rand.New(rand.NewSource(seed))
+	seen := map[string]bool{}
+	var out [][]string
+	for tries := 0; len(out) < n && tries < 100*n; tries++ {
+		k := 2 + rng.Intn(2)
+		if k > len(cands) {
+			k = len(cands)
+		}
+		perm := rng.Perm(len(cands))[:k]
+		set := make([]string, k)
+		for i, j := range perm {
+			set[i] = cands[j]
+		}
+		sort.Strings(set)
+		key := strings.Join(set, ",")
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		out = append(out, set)
+	}
+	return out
+}
+
+// Clean reports whether every round trip passed (or was rejected up front
+// by the transform) and no tool error occurred.
+func (rep *Report) Clean() bool {
+	t := rep.Totals
+	for _, s := range rep.Subjects {
+		if s.Error != "" {
+			return false
+		}
+	}
+	return t.ToolErrors == 0 && t.Diverged == 0 && t.Errors == 0 && t.CaptureFailed == 0
+}
