@@ -187,18 +187,19 @@ func (r *Reader) open(size int64) (err error) {
 	if r.meta, err = checkSchema(ir.Schema()); err != nil {
 		return fmt.Errorf("eventlog: %s: %w: %v", r.path, ErrCorrupt, err)
 	}
-	if d, ok := decoders.Get().(*zstd.Decoder); ok {
-		r.dec = d
-	} else if r.dec, err = zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
-		zstd.WithDecoderMaxMemory(maxBatchBytes), zstd.WithDecoderMaxWindow(maxZstdWindow)); err != nil {
+	if r.dec, err = sharedDecoder(); err != nil {
 		return fmt.Errorf("eventlog: %w", err)
 	}
 	return nil
 }
 
-// decoders keeps zstd decoders between readers: creating one costs more
-// than reading a small log.
-var decoders sync.Pool
+// sharedDecoder is one zstd decoder for all readers (DecodeAll is safe for
+// concurrent use): creating one costs more than reading a small log. Its
+// limits bound what a hostile frame can make it allocate.
+var sharedDecoder = sync.OnceValues(func() (*zstd.Decoder, error) {
+	return zstd.NewReader(nil, zstd.WithDecoderConcurrency(4), zstd.WithDecoderLowmem(true),
+		zstd.WithDecoderMaxMemory(maxBatchBytes), zstd.WithDecoderMaxWindow(maxZstdWindow))
+})
 
 // oneMessage hands Arrow the schema message and nothing else.
 type oneMessage struct{ msg *ipc.Message }
@@ -465,10 +466,7 @@ func (r *Reader) readRecordBatch(msg *message) error {
 
 // Close releases the file (if Open opened it).
 func (r *Reader) Close() error {
-	if r.dec != nil {
-		decoders.Put(r.dec)
-		r.dec = nil
-	}
+	r.dec = nil
 	if r.closer != nil {
 		return r.closer.Close()
 	}
