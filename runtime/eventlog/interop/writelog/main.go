@@ -1,0 +1,55 @@
+// Command writelog writes the event log that the interop test reads with
+// apache-arrow (JavaScript): every event kind, a fixed set of sites, in
+// several batches (so dictionary deltas occur), and its compacted copy.
+//
+// Usage: writelog DIR   (writes DIR/capture.arrows and DIR/compacted.arrow)
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/rules-capture/rules_capture/runtime/eventlog"
+)
+
+// Events and the expectation the reader checks (run.sh).
+const events = 5000
+
+func main() {
+	if len(os.Args) != 2 {
+		fmt.Fprintln(os.Stderr, "usage: writelog DIR")
+		os.Exit(2)
+	}
+	dir := os.Args[1]
+	stream := filepath.Join(dir, "capture.arrows")
+	w, err := eventlog.Create(stream, eventlog.Meta{ObservedPackages: []string{"example.com/shop/pricing"}, BuildLabel: "//interop:writelog"},
+		eventlog.Options{BatchEvents: 700})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	for i := 0; i < events; i++ {
+		// Sites appear progressively: later batches add dictionary entries.
+		site := fmt.Sprintf("example.com/shop/pricing.Func%d", i%(1+i/100)%50)
+		if i%10 == 0 {
+			site = "example.com/shop/pricing.Quote"
+		}
+		e := eventlog.Event{
+			Stream: uint32(i % 3),
+			Kind:   eventlog.Kind(1 + i%10), // CALL_IN .. GO
+			Site:   site,
+			Pos:    fmt.Sprintf("pricing/quote.go:%d", 10+i%7),
+			Values: []byte{byte(i), byte(i >> 8)},
+		}
+		w.Append(&e)
+	}
+	if err := w.Close(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	if _, err := eventlog.Compact(filepath.Join(dir, "compacted.arrow"), stream, eventlog.CompactOptions{BatchEvents: 2000}); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
