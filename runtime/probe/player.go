@@ -167,6 +167,8 @@ func LoadReplay(path, check string) error {
 }
 
 func install(p *player) {
+	p.consumed = make([]bool, len(p.events))
+	p.waiting = map[int]int{}
 	play = p
 	replaying = true
 	enabled = true
@@ -260,8 +262,6 @@ func Replay() *Report {
 	if p == nil {
 		return &Report{Verdict: "error", Notes: []string{"no log to replay: " + EnvReplayLog + " is not set"}}
 	}
-	p.consumed = make([]bool, len(p.events))
-	p.waiting = map[int]int{}
 	stop := make(chan struct{})
 	defer close(stop)
 	if len(p.order) > 1 {

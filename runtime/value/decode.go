@@ -348,11 +348,33 @@ func (d *Decoder) decode(v reflect.Value, depth int) {
 			if d.Err != nil {
 				return
 			}
+			raw := d.byte()
+			var wall uint64
+			var ext int64
+			if raw == 1 {
+				wall = d.uvarint()
+				ext = d.varint()
+			}
+			if d.Err != nil {
+				return
+			}
 			loc := time.UTC
 			if zone != "UTC" || off != 0 {
 				loc = time.FixedZone(zone, int(off))
 			}
-			v.Set(reflect.ValueOf(time.Unix(sec, int64(nsec)).In(loc)))
+			t := time.Unix(sec, int64(nsec)).In(loc)
+			tv := reflect.New(timeType).Elem()
+			tv.Set(reflect.ValueOf(t))
+			if raw == 1 {
+				if w, x, ok := timeFields(tv); ok {
+					w.SetUint(wall)
+					x.SetInt(ext)
+					if tv.Interface().(time.Time).Unix() != sec {
+						tv.Set(reflect.ValueOf(t)) // not this Go's representation
+					}
+				}
+			}
+			v.Set(tv)
 			return
 		}
 	case TagRef:

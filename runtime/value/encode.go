@@ -323,6 +323,27 @@ func (e *Encoder) encodeTime(v reflect.Value) {
 	}
 	e.Buf = appendName(e.Buf, name)
 	e.Buf = binary.AppendVarint(e.Buf, int64(off))
+	// The representation itself, monotonic clock reading included, so that
+	// Sub, Before and Equal answer in replay exactly as in the capture.
+	if wall, ext, ok := timeFields(readable(v)); ok {
+		e.Buf = append(e.Buf, 1)
+		e.Buf = binary.AppendUvarint(e.Buf, wall.Uint())
+		e.Buf = binary.AppendVarint(e.Buf, ext.Int())
+	} else {
+		e.Buf = append(e.Buf, 0)
+	}
+}
+
+// timeFields returns time.Time's wall and ext fields, if this Go version
+// still has them.
+func timeFields(v reflect.Value) (wall, ext reflect.Value, ok bool) {
+	st := v.Type()
+	w, okw := st.FieldByName("wall")
+	x, okx := st.FieldByName("ext")
+	if !okw || !okx || w.Type.Kind() != reflect.Uint64 || x.Type.Kind() != reflect.Int64 {
+		return reflect.Value{}, reflect.Value{}, false
+	}
+	return field(v, w.Index[0]), field(v, x.Index[0]), true
 }
 
 // readable returns v or an addressable copy of it, so that unexported fields

@@ -179,6 +179,10 @@ func render(sb *strings.Builder, d *Decoder, depth int) {
 		nsec := d.uvarint()
 		zone := d.name()
 		off := d.varint()
+		if d.byte() == 1 {
+			d.uvarint()
+			d.varint()
+		}
 		if d.Err == nil {
 			t := time.Unix(sec, int64(nsec)).In(time.FixedZone(zone, int(off)))
 			sb.WriteString("time(" + t.Format(time.RFC3339Nano) + ")")
