@@ -250,7 +250,7 @@ def go_library(name, srcs = [], deps = [], importpath = "", **kwargs):
     probe_deps = []
     if not _is_runtime_package(library):
         probe_deps = select({
-            Label("//rules:capture_mode_capture"): [Label("//rules:probe")],
+            Label("//rules:capture_mode_capture"): [Label("//rules:probe"), Label("//rules:capture_stamp")],
             Label("//rules:capture_mode_replay"): [Label("//rules:probe")],
             "//conditions:default": [],
         })
