@@ -14,6 +14,7 @@ import (
 // captured from the unchanged code and by the module's own tests.
 type Mutation struct {
 	Candidates int             `json:"candidates"` // mutants the generator found in the package
+	Logs       int             `json:"logs"`       // logs replayed per mutant: those that pass on the unchanged code
 	Stillborn  int             `json:"stillborn"`  // picked but did not compile (skipped)
 	Kept       int             `json:"kept"`
 	ByReplay   int             `json:"by_replay"` // a replay diverged (or could not replay)
@@ -35,6 +36,12 @@ type MutantOutcome struct {
 
 func (m *moduleRun) mutation(pkg string, index int, setDir string, pkgOrder []string, byPkg map[string][]string) *Mutation {
 	res := &Mutation{}
+	for _, logs := range byPkg {
+		res.Logs += len(logs)
+	}
+	if res.Logs == 0 {
+		return res
+	}
 	var lp *listedPackage
 	for i := range m.pkgs {
 		if m.pkgs[i].ImportPath == pkg {
@@ -120,6 +127,9 @@ func (m *moduleRun) judge(mu mutate.Mutant, orig []byte, pkg string, index int, 
 	_, _, code, err := m.r.command(m.dir, nil, "go", append([]string{"test", "-count=1", "-timeout=5m"}, m.sub.Patterns...)...).combined()
 	o.ByTests = err != nil || code != 0
 	for i, p := range pkgOrder {
+		if len(byPkg[p]) == 0 {
+			continue
+		}
 		outcomes, err := m.replay(pkg, byPkg[p], filepath.Join(setDir, fmt.Sprintf("mutant-reports%02d", i)), "")
 		if err != nil {
 			// The mutant's harness did not build or the replay tool

@@ -62,7 +62,7 @@ func (s *SubjectResult) markdown(w io.Writer) {
 		fmt.Fprintf(w, " (%d fail without capture too: %s)", len(s.PlainFailing), strings.Join(s.PlainFailing, ", "))
 	}
 	fmt.Fprintf(w, "; %.0f s.\n\n", s.Seconds)
-	fmt.Fprintln(w, "| observed | tests | logs | events | passed | diverged | errors | bytes/event | replay events/s | overhead median | overhead worst | suite | mutants: replay / tests / both / neither |")
+	fmt.Fprintln(w, "| observed | tests | logs | events | passed | diverged | errors | bytes/event | replay events/s | overhead median (per test) | worst (per test) | whole suite | mutants: replay / tests / both / neither |")
 	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
 	for _, set := range s.Sets {
 		obs := strings.Join(trimModule(set.Observed, sub.Module), ", ")

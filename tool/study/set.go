@@ -90,9 +90,14 @@ func (r *runner) listTests(bin, dir string) ([]string, error) {
 	return names, nil
 }
 
-// timeTest runs one test of bin in its own process and returns its wall time.
+// timeTest runs one test of bin (all of them for "") in its own process
+// and returns its wall time.
 func (r *runner) timeTest(bin, dir, name string, env []string) (time.Duration, error) {
-	c := r.command(dir, env, bin, "-test.run", "^"+regexp.QuoteMeta(name)+"$", "-test.count=1")
+	run := "^" + regexp.QuoteMeta(name) + "$"
+	if name == "" {
+		run = "."
+	}
+	c := r.command(dir, env, bin, "-test.run", run, "-test.count=1")
 	start := time.Now()
 	_, err := c.output()
 	return time.Since(start), err
@@ -211,6 +216,7 @@ func (m *moduleRun) study(index int, obs []string) *SetResult {
 	// packages).
 	harness := filepath.Join(setDir, "replay-harness")
 	eventsOf := map[string]int{}
+	passing := map[string][]string{} // per test package, the logs that replay
 	for i, pkg := range pkgOrder {
 		logs := byPkg[pkg]
 		outcomes, err := m.replay(observe, logs, filepath.Join(setDir, fmt.Sprintf("reports%02d", i)), harness)
@@ -224,6 +230,7 @@ func (m *moduleRun) study(index int, obs []string) *SetResult {
 			switch o.Verdict {
 			case "pass":
 				s.Passed++
+				passing[pkg] = append(passing[pkg], o.Log)
 			case "diverged":
 				s.Diverged++
 			default:
@@ -265,7 +272,9 @@ func (m *moduleRun) study(index int, obs []string) *SetResult {
 		s.Overhead = ov
 	}
 	if m.r.cfg.Mutants > 0 && len(obs) == 1 && s.Events > 0 {
-		s.Mutation = m.mutation(obs[0], index, setDir, pkgOrder, byPkg)
+		// Only logs that replay against the unchanged code can tell
+		// whether a mutant changed behaviour.
+		s.Mutation = m.mutation(obs[0], index, setDir, pkgOrder, passing)
 	}
 	return s
 }

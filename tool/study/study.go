@@ -164,6 +164,9 @@ func Run(cfg Config, subjects []Subject) (*Report, error) {
 	if cfg.Timeout == 0 {
 		cfg.Timeout = 10 * time.Minute
 	}
+	if err := os.MkdirAll(cfg.Work, 0o755); err != nil {
+		return nil, err
+	}
 	r := &runner{cfg: cfg}
 	start := time.Now()
 	rep := &Report{Started: start.UTC().Format(time.RFC3339), GoVersion: runtime.Version(), Host: fmt.Sprintf("%s/%s, %d CPUs", runtime.GOOS, runtime.GOARCH, runtime.NumCPU()),
