@@ -37,9 +37,18 @@ func (l *captureLang) GenerateRules(args language.GenerateArgs) language.Generat
 		}
 	}
 
+	// Every directory's Go files are scanned (a substring test first, so
+	// files without annotations cost one read) to report annotations that have
+	// no effect where they are.
+	annotations := l.readAnnotations(args)
 	var observe []string
 	if len(binaries) > 0 {
-		observe = l.observedSet(args)
+		observe = mergeImports(annotations)
+		if len(observe) == 0 {
+			observe = GetConfig(args.Config).Observe
+		}
+	} else if len(annotations) > 0 {
+		log.Printf("%s: %s has no effect: Gazelle generated no go_binary for this main package", annotations[0].Pos, observeAnnotation)
 	}
 
 	var res language.GenerateResult
@@ -66,12 +75,13 @@ func (l *captureLang) GenerateRules(args language.GenerateArgs) language.Generat
 	return res
 }
 
-// observedSet returns the observed set of the main package in args.Dir: the import
-// paths of its //capture:observe annotations, or, if it has none, those of the
-// capture_observe directive. The annotation sits next to the program it describes,
-// so it is the more specific statement and replaces the directive (which acts as a
-// default for the main packages of a subtree); the two are never merged.
-func (l *captureLang) observedSet(args language.GenerateArgs) []string {
+// readAnnotations returns the //capture:observe annotations of the main package in
+// args.Dir. They define the package's observed set; only without any does the
+// capture_observe directive apply. The annotation sits next to the program it
+// describes, so it is the more specific statement and replaces the directive
+// (which acts as a default for the main packages of a subtree); the two are never
+// merged.
+func (l *captureLang) readAnnotations(args language.GenerateArgs) []Annotation {
 	var annotations []Annotation
 	for _, name := range args.RegularFiles {
 		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
@@ -98,10 +108,7 @@ func (l *captureLang) observedSet(args language.GenerateArgs) []string {
 		}
 		annotations = append(annotations, sf.Annotations...)
 	}
-	if len(annotations) > 0 {
-		return mergeImports(annotations)
-	}
-	return GetConfig(args.Config).Observe
+	return annotations
 }
 
 // observedRels returns the directories of the observed packages that belong to

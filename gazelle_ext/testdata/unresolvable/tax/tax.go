@@ -1,4 +1,6 @@
 // Package tax adds tax.
+//
+//capture:observe example.com/app/pricing
 package tax
 
 // Add returns cents with 20% tax.
