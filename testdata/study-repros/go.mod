@@ -1,0 +1,3 @@
+module example.com/repros
+
+go 1.26
