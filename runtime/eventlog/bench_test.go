@@ -3,8 +3,10 @@ package eventlog
 import (
 	"encoding/binary"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -164,4 +166,59 @@ func benchmarkLogSize(b *testing.B, opts Options) {
 		b.Fatal(err)
 	}
 	b.ReportMetric(float64(st.Size())/float64(b.N), "bytes/event")
+}
+
+// BenchmarkReader reads a log of the realistic mix; ns/op is per event.
+// peak-heap-MB samples the live heap after every batch: it stays flat as
+// the log grows (one batch and the dictionaries are in memory at a time).
+func BenchmarkReader(b *testing.B) {
+	for _, n := range []int{100_000, 2_000_000} {
+		b.Run(fmt.Sprintf("events=%d", n), func(b *testing.B) {
+			path := filepath.Join(b.TempDir(), "log.arrows")
+			w, err := Create(path, Meta{}, Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			mix := newRealisticMix(2)
+			for i := 0; i < n; i++ {
+				w.Append(mix.next())
+			}
+			if err := w.Close(); err != nil {
+				b.Fatal(err)
+			}
+			runtime.GC()
+			var ms runtime.MemStats
+			var peak uint64
+			b.ReportAllocs()
+			b.ResetTimer()
+			cpu := processCPU()
+			read := 0
+			for read < b.N {
+				r, err := Open(path)
+				if err != nil {
+					b.Fatal(err)
+				}
+				for read < b.N {
+					e, err := r.Next()
+					if err == io.EOF {
+						break
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+					read++
+					if r.row == r.rows && read%4 == 0 { // last event of a batch
+						b.StopTimer()
+						runtime.ReadMemStats(&ms)
+						peak = max(peak, ms.HeapAlloc)
+						b.StartTimer()
+					}
+					_ = e
+				}
+				r.Close()
+			}
+			b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/event")
+			b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
+		})
+	}
 }

@@ -35,6 +35,7 @@ type messageReader struct {
 	tornAt     TornTail
 	sawEOS     bool
 	schemaRead bool
+	bodyBuf    []byte
 	dictRows   map[int64]int64
 	dictBytes  map[int64]int64
 }
@@ -108,7 +109,13 @@ func (m *messageReader) next() (*message, error) {
 	if bodyLen > m.end-m.off-8-mlen {
 		return nil, m.cut("message body")
 	}
-	body := make([]byte, bodyLen)
+	// The body buffer is reused: the previous message's data is no longer
+	// referenced (dictionary strings are copied; events are valid only until
+	// the next call).
+	if int64(cap(m.bodyBuf)) < bodyLen {
+		m.bodyBuf = make([]byte, bodyLen)
+	}
+	body := m.bodyBuf[:bodyLen]
 	if _, err := io.ReadFull(m.r, body); err != nil {
 		return nil, m.cut("message body")
 	}

@@ -66,8 +66,9 @@ type Reader struct {
 	isFile bool
 	dec    *zstd.Decoder
 
-	dicts  [4][]string // by dictionary id: kind, site, pos, recv_type
-	kindOf []Kind      // kind dictionary entry -> Kind
+	dicts   [4][]string // by dictionary id: kind, site, pos, recv_type
+	scratch [recordBuffers][]byte
+	kindOf  []Kind // kind dictionary entry -> Kind
 
 	row, rows int
 	seq       []uint64
@@ -197,8 +198,8 @@ func (r *Reader) open(size int64) (err error) {
 // concurrent use): creating one costs more than reading a small log. Its
 // limits bound what a hostile frame can make it allocate.
 var sharedDecoder = sync.OnceValues(func() (*zstd.Decoder, error) {
-	return zstd.NewReader(nil, zstd.WithDecoderConcurrency(4), zstd.WithDecoderLowmem(true),
-		zstd.WithDecoderMaxMemory(maxBatchBytes), zstd.WithDecoderMaxWindow(maxZstdWindow))
+	return zstd.NewReader(nil, zstd.WithDecoderConcurrency(4),
+		zstd.WithDecoderMaxMemory(maxBatchValueBytes+1<<20), zstd.WithDecoderMaxWindow(maxZstdWindow))
 })
 
 // oneMessage hands Arrow the schema message and nothing else.
@@ -307,7 +308,15 @@ func (r *Reader) buffer(msg *message, i int) ([]byte, error) {
 	if size == -1 {
 		return raw[8:], nil
 	}
-	out, err := r.dec.DecodeAll(raw[8:], make([]byte, 0, size))
+	// Decode into the buffer this index used in the previous batch: its
+	// events are no longer valid (Next's contract), and reusing it saves
+	// allocating and zeroing every batch.
+	dst := r.scratch[i][:0]
+	if int64(cap(dst)) < size {
+		dst = make([]byte, 0, size)
+	}
+	out, err := r.dec.DecodeAll(raw[8:], dst)
+	r.scratch[i] = out
 	if err != nil {
 		return nil, r.msgs.corruptAt(msg.off, "buffer %d: %v", i, err)
 	}
