@@ -266,8 +266,19 @@ func Capture(path string) error {
 // probe costs one predictable branch and nothing is recorded. Switch only
 // between calls of the observed set: calls in flight record half.
 func SetCapture(on bool) {
-	if replaying || rec.w == nil || rec.closed.Load() {
+	if replaying || (sink == nil && (rec.w == nil || rec.closed.Load())) {
 		return
 	}
 	enabled = on
+}
+
+// CaptureTo starts capturing into f instead of a log file: f receives each
+// event synchronously, on the goroutine that crossed the boundary, and
+// returns its sequence number (tests, benchmarks of the probes alone,
+// custom transports). The event and its Values are valid only during the
+// call.
+func CaptureTo(f func(e *eventlog.Event) uint64) {
+	sink = f
+	bind(getg(), &Stream{id: 0})
+	enabled = true
 }

@@ -376,18 +376,30 @@ func (t *transformer) funcDecl(fd *ast.FuncDecl) {
 	t.add(fd.Name.Pos(), fd.Name.End(), "_capture_"+fd.Name.Name, 0)
 
 	var b strings.Builder
-	fmt.Fprintf(&b, "// %s records calls of %s into the observed set (%s).\n", fd.Name.Name, name, pos)
-	fmt.Fprintf(&b, "func %s%s(%s) %s {\n", recvDecl, fd.Name.Name, strings.Join(decls, ", "), resultList(results))
+	slow := strings.Replace(site, "_site_", "_in_", 1)
 	direct := callee + "(" + strings.Join(args, ", ") + ")"
 	ret := "return "
 	if len(results) == 0 {
 		ret = ""
 	}
-	fmt.Fprintf(&b, "\ts := %s.In(&%s)\n\tif s == nil {\n\t\t%s%s\n", t.probe, site, ret, direct)
+	// The exported function stays small enough to inline: with capture
+	// off, or called from observed code, it costs one branch.
+	fmt.Fprintf(&b, "// %s records calls of %s into the observed set (%s).\n", fd.Name.Name, name, pos)
+	fmt.Fprintf(&b, "func %s%s(%s) %s {\n", recvDecl, fd.Name.Name, strings.Join(decls, ", "), resultList(results))
+	slowArgs := append([]string{"s"}, args...)
+	slowDecls := append([]string{"s *" + t.probe + ".Stream"}, decls...)
+	if recvDecl != "" {
+		slowArgs = append([]string{"s", "_r"}, args...)
+		slowDecls = append([]string{"s *" + t.probe + ".Stream", "_r " + recvTS}, decls...)
+	}
+	fmt.Fprintf(&b, "\tif s := %s.In(&%s); s != nil {\n\t\t%s%s(%s)\n", t.probe, site, ret, slow, strings.Join(slowArgs, ", "))
 	if len(results) == 0 {
 		b.WriteString("\t\treturn\n")
 	}
-	b.WriteString("\t}\n")
+	fmt.Fprintf(&b, "\t}\n\t%s%s\n}\n\n", ret, direct)
+
+	fmt.Fprintf(&b, "// %s records one incall of %s: CALL_IN, then RETURN_IN or PANIC_OUT.\n", slow, name)
+	fmt.Fprintf(&b, "func %s(%s) %s {\n", slow, strings.Join(slowDecls, ", "), resultList(results))
 	if recvDecl != "" {
 		fmt.Fprintf(&b, "\t%s.Recv(s, _r)\n", t.probe)
 	}

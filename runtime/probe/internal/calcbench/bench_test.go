@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/rules-capture/rules_capture/runtime/eventlog"
 	"github.com/rules-capture/rules_capture/runtime/probe"
 )
 
@@ -32,6 +33,16 @@ func BenchmarkIncall(b *testing.B) {
 		}
 	})
 	b.Run("capture", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			sink += Add(i, 2)
+		}
+	})
+	// The probes alone: events go to a sink that only numbers them (the
+	// event log's own cost is measured in runtime/eventlog).
+	b.Run("probes", func(b *testing.B) {
+		var seq uint64
+		probe.CaptureTo(func(*eventlog.Event) uint64 { seq++; return seq })
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
 			sink += Add(i, 2)
