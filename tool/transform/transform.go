@@ -133,6 +133,22 @@ func Instrument(p *Package, opts Options) (*Output, error) {
 	for _, o := range opts.Observed {
 		t.observed[o] = true
 	}
+	// //capture:pure directives extend the pure list for this package.
+	t.opts.Pure = map[string]bool{}
+	for k, v := range opts.Pure {
+		t.opts.Pure[k] = v
+	}
+	for _, f := range p.Files {
+		for _, cg := range f.Comments {
+			for _, c := range cg.List {
+				if rest, ok := strings.CutPrefix(c.Text, "//capture:pure "); ok {
+					for _, name := range strings.Fields(rest) {
+						t.opts.Pure[name] = true
+					}
+				}
+			}
+		}
+	}
 	t.observed[p.Types.Path()] = true
 	if err := t.load(); err != nil {
 		return nil, err

@@ -220,3 +220,38 @@ func TestLinesKept(t *testing.T) {
 		}
 	}
 }
+
+// TestPureDirective: //capture:pure makes calls of the named function run
+// natively instead of being recorded.
+func TestPureDirective(t *testing.T) {
+	fset := token.NewFileSet()
+	lib := types.NewPackage("example.com/lib", "lib")
+	sig := types.NewSignatureType(nil, nil, nil, types.NewTuple(types.NewVar(0, lib, "x", types.Typ[types.Int])), types.NewTuple(types.NewVar(0, lib, "", types.Typ[types.Int])), false)
+	lib.Scope().Insert(types.NewFunc(0, lib, "Twice", sig))
+	lib.MarkComplete()
+	for _, directive := range []string{"", "//capture:pure example.com/lib.Twice\n"} {
+		src := "package p\n\n" + directive + "import \"example.com/lib\"\n\nfunc F(x int) int { return lib.Twice(x) }\n"
+		f, err := parser.ParseFile(fset, "p/p.go", src, parser.ParseComments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}, Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{}, Selections: map[*ast.SelectorExpr]*types.Selection{}}
+		conf := types.Config{Importer: importerFunc(func(string) (*types.Package, error) { return lib, nil })}
+		pkg, err := conf.Check("example.com/p", fset, []*ast.File{f}, info)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := transform.Instrument(&transform.Package{Fset: fset, Files: []*ast.File{f}, Sources: [][]byte{[]byte(src)}, Types: pkg, Info: info}, transform.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		recorded := strings.Contains(string(out.Gen), `Name: "example.com/lib.Twice"`)
+		if recorded != (directive == "") {
+			t.Errorf("directive %q: outcall recorded = %v", directive, recorded)
+		}
+	}
+}
+
+type importerFunc func(string) (*types.Package, error)
+
+func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
