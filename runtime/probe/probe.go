@@ -72,7 +72,8 @@ type Stream struct {
 	inside bool // executing observed code
 	frames []frame
 
-	site     *Site // of the event being built
+	site     *Site         // of the event being built
+	kind     eventlog.Kind // KindCallIn or KindCallOut: the call being built
 	recvType string
 	recvID   uint64
 	enc      value.Encoder // values of the event being built
@@ -96,7 +97,7 @@ func in(site *Site) *Stream {
 	if s.inside {
 		return nil
 	}
-	s.begin(site)
+	s.begin(site, eventlog.KindCallIn)
 	return s
 }
 
@@ -122,12 +123,13 @@ func out(site *Site) *Stream {
 			return nil
 		}
 	}
-	s.begin(site)
+	s.begin(site, eventlog.KindCallOut)
 	return s
 }
 
-func (s *Stream) begin(site *Site) {
+func (s *Stream) begin(site *Site, kind eventlog.Kind) {
 	s.site = site
+	s.kind = kind
 	s.recvType = ""
 	s.recvID = 0
 	s.enc.Buf = s.enc.Buf[:0]
@@ -188,10 +190,7 @@ func Recv[T any](s *Stream, v T) {
 // Call emits the CALL_IN or CALL_OUT event of the call begun by In or Out
 // and returns its frame index for Return and Recover.
 func (s *Stream) Call() int {
-	kind := eventlog.KindCallOut
-	if !s.inside {
-		kind = eventlog.KindCallIn
-	}
+	kind := s.kind
 	var seq uint64
 	if replaying {
 		seq = playerCall(s, kind)
