@@ -275,8 +275,15 @@ func (t *transformer) ownedType(typ types.Type, seen map[types.Type]bool) bool {
 	return false
 }
 
-// selector handles reads of other packages' variables and sentinel errors.
+// selector handles reads of other packages' variables and sentinel errors,
+// and reads of fields of external structs through pointers.
 func (t *transformer) selector(x *ast.SelectorExpr, parent ast.Node, stack []ast.Node) {
+	if sel, ok := t.p.Info.Selections[x]; ok {
+		if sel.Kind() == types.FieldVal {
+			t.fieldRead(x, sel, stack)
+		}
+		return
+	}
 	id, ok := x.X.(*ast.Ident)
 	if !ok {
 		return
@@ -465,4 +472,58 @@ func (t *transformer) decExpr(typ types.Type, ts string) string {
 		}
 	}
 	return t.probe + ".Decode[" + ts + "](s)"
+}
+
+// fieldRead routes a read of a field of an external struct reached through a
+// pointer (`req.URL`) through a helper that records READ_OUT: in replay the
+// pointer is a placeholder whose fields mean nothing.
+func (t *transformer) fieldRead(x *ast.SelectorExpr, sel *types.Selection, stack []ast.Node) {
+	xt := t.p.Info.TypeOf(x.X)
+	ptr, ok := xt.Underlying().(*types.Pointer)
+	if !ok {
+		return
+	}
+	named, ok := types.Unalias(ptr.Elem()).(*types.Named)
+	if !ok || named.Obj().Pkg() == nil || t.observed[named.Obj().Pkg().Path()] {
+		return
+	}
+	if len(sel.Index()) != 1 || !t.readContext(x, stack) {
+		return
+	}
+	f := sel.Obj().(*types.Var)
+	rts, why := t.typeString(xt)
+	if why != "" {
+		return
+	}
+	fts, why := t.typeString(f.Type())
+	if why != "" {
+		t.errorf(x.Pos(), "reading field "+f.Name()+" of "+why, "read it in an unobserved package")
+		return
+	}
+	name := "(" + types.TypeString(xt, fullQualifier) + ")." + f.Name()
+	pos := t.sitePos(x.Sel.Pos())
+	site := t.siteVar(name, pos, false)
+	h := strings.Replace(site, "_site_", "_field_", 1)
+	fmt.Fprintf(&t.gen, `// %s reads %s (%s).
+func %s(_r %s) %s {
+	s := %s.Out(&%s)
+	if s == nil {
+		return _r.%s
+	}
+	if s.Replaying() {
+		s.Read()
+		v := %s
+		s.ReadDone()
+		return v
+	}
+	v := _r.%s
+	%s
+	s.Read()
+	return v
+}
+
+`, h, name, pos, h, rts, fts, t.probe, site, f.Name(), t.decExpr(f.Type(), fts), f.Name(), t.encStmt("v", f.Type()))
+	span := int(x.End() - x.Pos())
+	t.add(x.Pos(), x.Pos(), h+"(", span)
+	t.add(x.X.End(), x.End(), ")", span)
 }

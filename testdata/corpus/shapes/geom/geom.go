@@ -85,3 +85,7 @@ func (r *Registry) Span() time.Duration {
 	}
 	return r.added[len(r.added)-1].Sub(r.added[0])
 }
+
+// Skew is the clock's offset: a field of an external struct read through a
+// pointer (READ_OUT).
+func (r *Registry) Skew() time.Duration { return r.clock.Offset }

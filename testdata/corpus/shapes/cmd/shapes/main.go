@@ -21,10 +21,10 @@ func main() {
 	}
 	fmt.Print(buf.String())
 	_ = geom.Describe(os.Stdout, ext.Circle{R: 2})
-	clock := &ext.Clock{}
+	clock := &ext.Clock{Offset: 3}
 	a, b := geom.NewRegistry(clock), geom.NewRegistry(clock)
 	a.Add(shapes[0])
 	b.Add(shapes[1])
 	b.Add(shapes[2])
-	fmt.Println(a.Merge(b), a.Largest().Name(), a.Span() >= 0)
+	fmt.Println(a.Merge(b), a.Largest().Name(), a.Span() >= 0, a.Skew())
 }
