@@ -71,7 +71,7 @@ func (s *SubjectResult) markdown(w io.Writer) {
 			fmt.Fprintf(w, "| %s | rejected by the transform: %s |||||||||||||\n", obs, cell(set.Rejected[0]))
 			continue
 		case set.Error != "" && set.Logs == 0:
-			fmt.Fprintf(w, "| %s | **tool error**: %s |||||||||||||\n", obs, cell(firstLine(set.Error)))
+			fmt.Fprintf(w, "| %s | **tool error**: %s |||||||||||||\n", obs, cell(errorSummary(set.Error)))
 			continue
 		}
 		ovMed, ovWorst, suite := "-", "-", "-"
@@ -119,7 +119,9 @@ func (s *SubjectResult) failureTable(w io.Writer) {
 			add("test failed under capture (passes without)", strings.TrimPrefix(t, s.Subject.Module+"."))
 		}
 		if set.Error != "" {
-			add("tool error: "+firstLine(set.Error), "(set)")
+			for _, e := range strings.Split(set.Error, "\n\n") {
+				add("tool error: "+errorSummary(e), "(set)")
+			}
 		}
 	}
 	if len(groups) == 0 {
@@ -218,4 +220,21 @@ func bytesString(n int64) string {
 		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
 	}
 	return fmt.Sprintf("%d B", n)
+}
+
+// errorSummary is the telling line of a tool error: the first compiler or
+// go command message (file:line: ...), with temporary directories cut
+// off, after the error's own first line.
+func errorSummary(msg string) string {
+	first := firstLine(msg)
+	for _, l := range strings.Split(msg, "\n")[1:] {
+		l = strings.TrimSpace(l)
+		if strings.Contains(l, ".go:") {
+			if i := strings.LastIndex(l[:strings.Index(l, ".go:")], "/"); i >= 0 && strings.HasPrefix(l, "/") {
+				l = l[i+1:]
+			}
+			return strings.TrimSuffix(first, ":") + ": " + l
+		}
+	}
+	return first
 }

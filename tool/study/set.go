@@ -207,7 +207,7 @@ func (m *moduleRun) study(index int, obs []string) *SetResult {
 		// complains about (a package whose instrumented tests do not
 		// build, say) is a tool fault.
 		if msg := toolComplaints(stderr); msg != "" {
-			s.Error = fmt.Sprintf("capture test exited with %d:\n%s", code, msg)
+			s.addError(fmt.Sprintf("capture test exited with %d:\n%s", code, msg))
 		}
 	}
 
@@ -221,7 +221,7 @@ func (m *moduleRun) study(index int, obs []string) *SetResult {
 		logs := byPkg[pkg]
 		outcomes, err := m.replay(observe, logs, filepath.Join(setDir, fmt.Sprintf("reports%02d", i)), harness)
 		if err != nil {
-			s.Error = err.Error()
+			s.addError(err.Error())
 			return s
 		}
 		for _, o := range outcomes {
@@ -267,7 +267,7 @@ func (m *moduleRun) study(index int, obs []string) *SetResult {
 	if m.r.cfg.Repeats > 0 && s.Events > 0 {
 		ov, err := m.overhead(obs, setDir, eventsOf, testOf)
 		if err != nil {
-			s.Error = "overhead: " + err.Error()
+			s.addError("overhead: " + err.Error())
 		}
 		s.Overhead = ov
 	}
@@ -320,4 +320,13 @@ func (r *runner) timeReplay(harness, log, report string) (time.Duration, error) 
 	start := time.Now()
 	err := c.Run()
 	return time.Since(start), err
+}
+
+// addError records a tool fault of the set (several may occur: capture
+// test can fail for one package and replay for another).
+func (s *SetResult) addError(msg string) {
+	if s.Error != "" {
+		s.Error += "\n\n"
+	}
+	s.Error += msg
 }

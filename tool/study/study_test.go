@@ -1,0 +1,237 @@
+package study
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/rules-capture/rules_capture/runtime/probe"
+)
+
+func TestParseCaptureTestSplitsPackageAndTestAtTheKnownPackage(t *testing.T) {
+	out := []byte(`ok   github.com/Masterminds/semver/v3.TestNew -> /l/a/TestNew.arrow
+FAIL example.com/m/p.TestX (log /l/b/TestX.arrow)
+--- FAIL: TestX (0.00s)
+    x_test.go:9: boom
+ok   example.com/m/p/q.TestY -> /l/c/TestY.arrow
+some other line
+`)
+	got := parseCaptureTest(out, []string{"github.com/Masterminds/semver/v3", "example.com/m/p", "example.com/m/p/q"})
+	want := []testRun{
+		{Package: "github.com/Masterminds/semver/v3", Test: "TestNew", Log: "/l/a/TestNew.arrow", Passed: true},
+		{Package: "example.com/m/p", Test: "TestX", Log: "/l/b/TestX.arrow"},
+		{Package: "example.com/m/p/q", Test: "TestY", Log: "/l/c/TestY.arrow", Passed: true},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %+v\nwant %+v", got, want)
+	}
+}
+
+func TestReadReportsTurnsMissingAndErrorReportsIntoErrors(t *testing.T) {
+	dir := t.TempDir()
+	write := func(log string, r probe.Report) {
+		b, _ := json.Marshal(r)
+		if err := os.WriteFile(filepath.Join(dir, filepath.Base(log)+".json"), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("/l/A.arrow", probe.Report{Verdict: "pass", Events: 7})
+	write("/l/B.arrow", probe.Report{Verdict: "diverged", Events: 9, Divergence: &probe.Divergence{Seq: 3, Reason: "different results"}})
+	write("/l/D.arrow", probe.Report{Verdict: "error", Notes: []string{"log truncated"}})
+	stdout := []byte("PASS     /l/A.arrow (7 events)\nDIVERGED /l/B.arrow\nERROR    /l/C.arrow: the harness wrote no report (exit 2):\npanic: boom\nERROR    /l/D.arrow: [log truncated]\n")
+	got := readReports(dir, []string{"/l/A.arrow", "/l/B.arrow", "/l/C.arrow", "/l/D.arrow"}, stdout)
+	if len(got) != 4 {
+		t.Fatalf("got %d outcomes", len(got))
+	}
+	if got[0].Verdict != "pass" || got[0].Events != 7 {
+		t.Errorf("A: %+v", got[0])
+	}
+	if got[1].Verdict != "diverged" || got[1].Divergence == nil || got[1].Divergence.Seq != 3 {
+		t.Errorf("B: %+v", got[1])
+	}
+	if got[2].Verdict != "error" || !strings.Contains(got[2].Error, "panic: boom") {
+		t.Errorf("C (no report): %+v", got[2])
+	}
+	if got[3].Verdict != "error" || got[3].Error != "log truncated" {
+		t.Errorf("D (error report): %+v", got[3])
+	}
+}
+
+func TestRejectionPicksTheTransformsMessages(t *testing.T) {
+	stderr := []byte("capture test: /m/cmp/compare.go:207:41: a method call on a value of type filtered declared inside a function is not supported in an observed package: call it from an unobserved package\nother\n")
+	got := rejection(stderr)
+	if len(got) != 1 || !strings.HasPrefix(got[0], "/m/cmp/compare.go:207:41: a method call") {
+		t.Errorf("rejection = %q", got)
+	}
+	if rejection([]byte("# pkg\nx.go:3: imported and not used\n")) != nil {
+		t.Error("a compile error is not a rejection")
+	}
+}
+
+func TestMedian(t *testing.T) {
+	for _, c := range []struct {
+		in   []float64
+		want float64
+	}{{nil, 0}, {[]float64{3}, 3}, {[]float64{5, 1, 3}, 3}, {[]float64{4, 1, 3, 2}, 2.5}} {
+		if got := median(c.in); got != c.want {
+			t.Errorf("median(%v) = %v, want %v", c.in, got, c.want)
+		}
+	}
+}
+
+func TestRandomSetsAreDistinctSmallAndReproducible(t *testing.T) {
+	cands := []string{"a", "b", "c", "d", "e"}
+	sets := randomSets(cands, 6, 7)
+	if len(sets) != 6 {
+		t.Fatalf("got %d sets", len(sets))
+	}
+	seen := map[string]bool{}
+	for _, s := range sets {
+		if len(s) < 2 || len(s) > 3 {
+			t.Errorf("set of %d: %v", len(s), s)
+		}
+		k := strings.Join(s, ",")
+		if seen[k] {
+			t.Errorf("duplicate set %v", s)
+		}
+		seen[k] = true
+	}
+	if !reflect.DeepEqual(sets, randomSets(cands, 6, 7)) {
+		t.Error("same seed, different sets")
+	}
+	if randomSets([]string{"a"}, 3, 1) != nil {
+		t.Error("sets from one package")
+	}
+	if got := randomSets([]string{"a", "b"}, 5, 1); len(got) != 1 {
+		t.Errorf("two packages have one set of 2, got %v", got)
+	}
+}
+
+func TestErrorSummaryFindsTheCompilerMessage(t *testing.T) {
+	msg := "capture test exited with 1:\n# example.com/p\n/tmp/capture-1/src/example.com_p/zz_capture_gen.go:7:2: \"iter\" imported and not used\ncapture test: example.com/p: go test: exit status 1"
+	if got, want := errorSummary(msg), `capture test exited with 1: zz_capture_gen.go:7:2: "iter" imported and not used`; got != want {
+		t.Errorf("errorSummary = %q, want %q", got, want)
+	}
+}
+
+func TestParseSubject(t *testing.T) {
+	s, err := ParseSubject("github.com/Masterminds/semver/v3@v3.4.0")
+	if err != nil || s.Name != "semver" || s.Module != "github.com/Masterminds/semver/v3" || s.Version != "v3.4.0" {
+		t.Errorf("ParseSubject = %+v, %v", s, err)
+	}
+	if _, err := ParseSubject("github.com/x/y@"); err == nil {
+		t.Error("empty version accepted")
+	}
+	if _, err := ParseSubject(t.TempDir()); err == nil || !strings.Contains(err.Error(), "module@version") {
+		t.Errorf("directory without go.mod: %v", err)
+	}
+	s, err = ParseSubject("testdata/mini")
+	if err != nil || s.Module != "example.com/mini" || s.LocalDir == "" {
+		t.Errorf("ParseSubject(dir) = %+v, %v", s, err)
+	}
+}
+
+// TestStudyOfMiniModule runs the whole study on a small local module:
+// capture test, capture replay, overhead, a random set and mutants. Needs
+// the go command (not in a Bazel sandbox); no network.
+func TestStudyOfMiniModule(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the capture command")
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("needs the go command")
+	}
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(t.TempDir(), "capture")
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/rules-capture/rules_capture/tool/cmd/capture").CombinedOutput(); err != nil {
+		t.Fatalf("building capture: %v\n%s", err, out)
+	}
+	sub, err := ParseSubject("testdata/mini")
+	if err != nil {
+		t.Fatal(err)
+	}
+	orig, err := os.ReadFile("testdata/mini/calc/calc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var progress strings.Builder
+	rep, err := Run(Config{Capture: bin, Root: root, Work: t.TempDir(), Repeats: 1, Mutants: 2, Sets: 1, Seed: 3, Log: &progress}, []Subject{sub})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Log(progress.String())
+	if len(rep.Subjects) != 1 || rep.Subjects[0].Error != "" {
+		t.Fatalf("subject: %+v", rep.Subjects[0])
+	}
+	res := rep.Subjects[0]
+	if res.Tests != 4 || res.TestPackages != 2 {
+		t.Errorf("baseline: %d tests in %d packages, want 4 in 2", res.Tests, res.TestPackages)
+	}
+	if len(res.Sets) != 3 {
+		t.Fatalf("want calc, report and one random set, got %d sets", len(res.Sets))
+	}
+	calc := res.Sets[0]
+	if !reflect.DeepEqual(calc.Observed, []string{"example.com/mini/calc"}) || calc.Kind != "package" {
+		t.Errorf("first set: %v %s", calc.Observed, calc.Kind)
+	}
+	// Every test of the module ran under capture with calc observed; all
+	// four touch calc.
+	if calc.Tests != 4 || calc.Logs != 4 || calc.Events == 0 || calc.LogBytes == 0 {
+		t.Errorf("calc capture: %+v", calc)
+	}
+	if calc.Passed+calc.Diverged+calc.Errors != calc.Logs {
+		t.Errorf("verdicts do not add up: %+v", calc)
+	}
+	if calc.Passed != calc.Logs {
+		t.Errorf("calc replays: %d of %d passed: %+v", calc.Passed, calc.Logs, calc.Failures)
+	}
+	if calc.ReplayEventsPS <= 0 || calc.BytesPerEvent <= 0 {
+		t.Errorf("speed %v events/s, %v bytes/event", calc.ReplayEventsPS, calc.BytesPerEvent)
+	}
+	if o := calc.Overhead; o == nil || o.Tests != 4 || o.MedianRatio <= 0 || o.WorstRatio < o.MedianRatio || o.SuiteRatio <= 0 {
+		t.Errorf("overhead: %+v", o)
+	}
+	m := calc.Mutation
+	if m == nil || m.Kept != 2 || len(m.Mutants) != 2 || m.Logs != 4 {
+		t.Fatalf("mutation: %+v", m)
+	}
+	onlyReplay, onlyTests := 0, 0
+	for _, mu := range m.Mutants {
+		if mu.ByReplay && !mu.ByTests {
+			onlyReplay++
+		}
+		if mu.ByTests && !mu.ByReplay {
+			onlyTests++
+		}
+	}
+	if m.Both+m.Neither+onlyReplay+onlyTests != m.Kept || m.ByReplay != m.Both+onlyReplay || m.ByTests != m.Both+onlyTests {
+		t.Errorf("mutation counts do not add up: %+v", m)
+	}
+	if res.Sets[2].Kind != "set" || len(res.Sets[2].Observed) != 2 {
+		t.Errorf("random set: %+v", res.Sets[2])
+	}
+	// The study works on a copy: the subject's files are untouched.
+	if now, _ := os.ReadFile("testdata/mini/calc/calc.go"); string(now) != string(orig) {
+		t.Error("the study changed the subject's own files")
+	}
+	out := t.TempDir()
+	if err := rep.Write(out); err != nil {
+		t.Fatal(err)
+	}
+	md, _ := os.ReadFile(filepath.Join(out, "study.md"))
+	if !strings.Contains(string(md), "| calc | 4 | 4 |") {
+		t.Errorf("study.md lacks the calc row:\n%s", md)
+	}
+	var back Report
+	b, _ := os.ReadFile(filepath.Join(out, "study.json"))
+	if err := json.Unmarshal(b, &back); err != nil || back.Totals.Logs != rep.Totals.Logs {
+		t.Errorf("study.json: %v, logs %d vs %d", err, back.Totals.Logs, rep.Totals.Logs)
+	}
+}

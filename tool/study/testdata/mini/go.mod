@@ -1,0 +1,3 @@
+module example.com/mini
+
+go 1.26
