@@ -222,3 +222,41 @@ func BenchmarkReader(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkEncoder is the background half alone: dictionary encoding,
+// zstd and the write of full batches of the realistic mix, on the
+// benchmark's goroutine (one core). ns/op is per event.
+func BenchmarkEncoder(b *testing.B) {
+	f, err := os.Create(filepath.Join(b.TempDir(), "log.arrows"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	s, err := newSink(f, Meta{}, Options{ZstdLevel: 2})
+	if err != nil {
+		b.Fatal(err)
+	}
+	const rows = 16384
+	mix := newRealisticMix(3)
+	batches := make([]*batch, 8)
+	for i := range batches {
+		bt := newBatch(rows, 1<<20)
+		for j := 0; j < rows; j++ {
+			e := mix.next()
+			e.Seq = uint64(i*rows + j + 1)
+			bt.n++
+			off := bt.valsUsed
+			bt.valsUsed += len(e.Values)
+			bt.fill(j, off, e)
+		}
+		batches[i] = bt
+	}
+	b.ResetTimer()
+	cpu := processCPU()
+	for done, i := 0, 0; done < b.N; done, i = done+rows, i+1 {
+		if err := s.write(batches[i%len(batches)], Status{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/event")
+}

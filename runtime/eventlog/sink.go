@@ -190,21 +190,24 @@ func encodeRecordBatch(e *ipcEncoder, b *batch, idx [3][]int32) {
 			kinds[i] = byte(KindInvalid)
 		}
 	}
-	for _, buf := range [...][]byte{
-		uint64Bytes(b.seq[:n]),
-		uint32Bytes(b.stream[:n]),
-		kinds,
-		uint64Bytes(b.parent[:n]),
-		int32Bytes(idx[0]),
-		int32Bytes(idx[1]),
-		int32Bytes(idx[2]),
-		uint64Bytes(b.recvID[:n]),
+	for _, c := range [...]struct {
+		buf  []byte
+		fast bool
+	}{
+		{uint64Bytes(b.seq[:n]), true},
+		{uint32Bytes(b.stream[:n]), true},
+		{kinds, false},
+		{uint64Bytes(b.parent[:n]), false},
+		{int32Bytes(idx[0]), false},
+		{int32Bytes(idx[1]), false},
+		{int32Bytes(idx[2]), false},
+		{uint64Bytes(b.recvID[:n]), true},
 	} {
 		e.addBuffer(nil) // validity: no nulls
-		e.addBuffer(buf)
+		e.addBufferWith(c.buf, c.fast)
 	}
 	e.addBuffer(nil)
-	e.addBuffer(int32Bytes(b.valOff[:n+1]))
+	e.addBufferWith(int32Bytes(b.valOff[:n+1]), true)
 	e.addBuffer(b.vals[:b.valsUsed])
 	e.finish(headerRecBatch, e.recordBatch(int64(n), numCols))
 }
