@@ -27,6 +27,16 @@ func seedLogs(t testing.TB) map[string][]byte {
 		}
 		out[name] = b
 	}
+	// A compacted file of the zstd log (file format, footer).
+	path := filepath.Join(dir, "compacted")
+	if _, err := Compact(path, filepath.Join(dir, "zstd"), CompactOptions{BatchEvents: 4}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out["compacted"] = b
 	return out
 }
 
