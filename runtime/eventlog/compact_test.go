@@ -37,6 +37,16 @@ func TestCompact(t *testing.T) {
 	if _, torn := r2.Torn(); torn {
 		t.Error("compacted log reported torn")
 	}
+	// A compacted log compacts again to the same events.
+	again := filepath.Join(dir, "again.arrow")
+	if _, err := Compact(again, dst, CompactOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	got2, r3 := readAll(t, again)
+	r3.Close()
+	if !reflect.DeepEqual(got2, want) {
+		t.Fatal("re-compacted events differ")
+	}
 
 	// Arrow's own file reader (footer, blocks, dictionaries) agrees.
 	f, err := os.Open(dst)
