@@ -30,6 +30,7 @@ import (
 	"reflect"
 	"runtime"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/rules-capture/rules_capture/runtime/eventlog"
@@ -428,4 +429,48 @@ func (s *Stream) Read() {
 // ReadDone checks, in replay, that the recorded value fitted the variable.
 func (s *Stream) ReadDone() {
 	playerDone(s, frame{site: s.site})
+}
+
+var funcs struct {
+	sync.RWMutex
+	observed map[uintptr]bool // code pointer -> function of the observed set
+}
+
+// ObservedFunc reports whether the function value f is code of the observed
+// set (a closure, method value or function of an observed package): calling
+// it is a call inside the set, calling anything else is an outcall.
+func ObservedFunc(f any) bool {
+	v := reflect.ValueOf(f)
+	if v.Kind() != reflect.Func || v.IsNil() {
+		return false
+	}
+	pc := v.Pointer()
+	funcs.RLock()
+	obs, ok := funcs.observed[pc]
+	funcs.RUnlock()
+	if ok {
+		return obs
+	}
+	obs = false
+	if fn := runtime.FuncForPC(pc); fn != nil {
+		obs = value.IsObservedPackage(funcPackage(fn.Name()))
+	}
+	funcs.Lock()
+	if funcs.observed == nil {
+		funcs.observed = map[uintptr]bool{}
+	}
+	funcs.observed[pc] = obs
+	funcs.Unlock()
+	return obs
+}
+
+// funcPackage returns the import path in a symbol name such as
+// "example.com/a/b.(*T).M-fm" or "example.com/a/b.F.func1".
+func funcPackage(sym string) string {
+	slash := strings.LastIndexByte(sym, '/')
+	dot := strings.IndexByte(sym[slash+1:], '.')
+	if dot < 0 {
+		return sym
+	}
+	return sym[:slash+1+dot]
 }

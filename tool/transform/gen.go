@@ -14,6 +14,9 @@ import (
 // outcall routes a call of external code through a generated helper.
 func (t *transformer) outcall(call *ast.CallExpr, c callee, stack []ast.Node) {
 	info := t.p.Info
+	if c.fn == nil && !c.funcValue {
+		return
+	}
 	if c.iface && c.fn.Name() == "Error" && c.sel != nil && types.Identical(c.sel.Recv(), types.Universe.Lookup("error").Type()) {
 		return // err.Error(): recorded errors replay with the same message
 	}
@@ -90,7 +93,7 @@ func (t *transformer) outcall(call *ast.CallExpr, c callee, stack []ast.Node) {
 	// Out-parameters: slices the callee may write; their contents after the
 	// call are recorded with the results and written back in replay. For a
 	// Read-like call (first result n int) only p[:n] is.
-	readLike := sig.Results().Len() > 0 && isInt(sig.Results().At(0).Type()) &&
+	readLike := c.fn != nil && sig.Results().Len() > 0 && isInt(sig.Results().At(0).Type()) &&
 		(c.fn.Name() == "Read" || c.fn.Name() == "ReadAt" || c.fn.Name() == "ReadFull" || c.fn.Name() == "ReadAtLeast")
 	var outEncs, outDecs []string
 	for i := 0; i < sig.Params().Len(); i++ {
@@ -159,6 +162,9 @@ func (t *transformer) outcall(call *ast.CallExpr, c callee, stack []ast.Node) {
 	if c.iface {
 		cond += " || " + t.probe + ".Observed(_r)"
 	}
+	if c.funcValue {
+		cond += " || " + t.probe + ".ObservedFunc(fn)"
+	}
 	fmt.Fprintf(&b, "\ts := %s.Out(&%s)\n\tif %s {\n\t\t%s%s\n", t.probe, site, cond, ret, direct)
 	if len(results) == 0 {
 		b.WriteString("\t\treturn\n")
@@ -166,6 +172,9 @@ func (t *transformer) outcall(call *ast.CallExpr, c callee, stack []ast.Node) {
 	b.WriteString("\t}\n")
 	if c.sel != nil {
 		b.WriteString("\t" + recvEnc + "\n")
+	}
+	if c.funcValue {
+		b.WriteString("\t" + t.probe + ".Recv(s, fn)\n")
 	}
 	for _, e := range encs {
 		b.WriteString("\t" + e + "\n")

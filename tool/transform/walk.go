@@ -93,6 +93,7 @@ type callee struct {
 	addr      bool             // the call takes the receiver's address implicitly
 	fieldPath string           // explicit embedded-field path, ".A.B"
 	recvType  types.Type       // static type of the receiver argument of the helper
+	funcValue bool             // a call of a function value, observed or not
 }
 
 func (t *transformer) call(call *ast.CallExpr, stack []ast.Node) {
@@ -111,7 +112,8 @@ func (t *transformer) call(call *ast.CallExpr, stack []ast.Node) {
 	case *ast.Ident:
 		fn, ok := info.Uses[x].(*types.Func)
 		if !ok {
-			return // function value: a closure or a variable (issue 5)
+			t.funcValueCall(call, stack)
+			return
 		}
 		c.fn = fn
 	case *ast.SelectorExpr:
@@ -124,16 +126,21 @@ func (t *transformer) call(call *ast.CallExpr, stack []ast.Node) {
 			case types.MethodExpr:
 				c.fn = sel.Obj().(*types.Func)
 			default:
-				return // calling a func-typed field: a function value
+				t.funcValueCall(call, stack)
+				return
 			}
 		} else {
 			fn, ok := info.Uses[x.Sel].(*types.Func)
 			if !ok {
-				return // a function-typed package variable: a function value
+				t.funcValueCall(call, stack)
+				return
 			}
 			c.fn = fn
 		}
+	case *ast.FuncLit:
+		return // a closure called where it is written: observed code
 	default:
+		t.funcValueCall(call, stack)
 		return
 	}
 	if c.fn.Pkg() == nil && c.sel == nil {
@@ -526,4 +533,16 @@ func %s(_r %s) %s {
 	span := int(x.End() - x.Pos())
 	t.add(x.Pos(), x.Pos(), h+"(", span)
 	t.add(x.X.End(), x.End(), ")", span)
+}
+
+// funcValueCall handles a call of a function value (a variable, field,
+// parameter or result of function type): at run time, an observed function
+// (a closure or method value of the observed set) runs for real, any other is
+// an outcall.
+func (t *transformer) funcValueCall(call *ast.CallExpr, stack []ast.Node) {
+	if _, ok := t.p.Info.TypeOf(call.Fun).Underlying().(*types.Signature); !ok {
+		return
+	}
+	name := "func value " + types.ExprString(call.Fun)
+	t.outcall(call, callee{name: name, funcValue: true}, stack)
 }
