@@ -80,3 +80,10 @@ func Must(x int) int {
 	}
 	return x
 }
+
+// Apply calls f, a function value from outside (an outcall), and a closure
+// of its own (run for real).
+func Apply(f func(int) int, x int) int {
+	double := func(v int) int { return 2 * v }
+	return double(f(x)) + 1
+}

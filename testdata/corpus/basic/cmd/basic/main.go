@@ -25,6 +25,8 @@ func main() {
 		defer func() { fmt.Println("recovered:", recover()) }()
 		calc.Must(-1)
 	}()
+	offset := 10
+	fmt.Println(calc.Apply(func(v int) int { return v + offset }, 5))
 	if len(os.Args) > 1 && os.Args[1] == "crash" {
 		calc.Must(-2)
 	}
