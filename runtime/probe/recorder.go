@@ -277,7 +277,14 @@ func SetCapture(on bool) {
 // returns its sequence number (tests, benchmarks of the probes alone,
 // custom transports). The event and its Values are valid only during the
 // call.
+//
+// CaptureTo(nil) stops it (capture to the log, if one is open, resumes).
 func CaptureTo(f func(e *eventlog.Event) uint64) {
+	if f == nil {
+		sink = nil
+		enabled = rec.w != nil && !rec.closed.Load()
+		return
+	}
 	sink = f
 	bind(getg(), &Stream{id: 0})
 	enabled = true
