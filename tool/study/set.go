@@ -217,12 +217,22 @@ func (m *moduleRun) study(index int, obs []string) *SetResult {
 	harness := filepath.Join(setDir, "replay-harness")
 	eventsOf := map[string]int{}
 	passing := map[string][]string{} // per test package, the logs that replay
+	var harnessErr error
 	for i, pkg := range pkgOrder {
 		logs := byPkg[pkg]
-		outcomes, err := m.replay(observe, logs, filepath.Join(setDir, fmt.Sprintf("reports%02d", i)), harness)
-		if err != nil {
-			s.addError(err.Error())
-			return s
+		var outcomes []replayOutcome
+		if harnessErr == nil {
+			outcomes, harnessErr = m.replay(observe, logs, filepath.Join(setDir, fmt.Sprintf("reports%02d", i)), harness)
+			if harnessErr != nil {
+				s.addError(harnessErr.Error())
+			}
+		}
+		if harnessErr != nil {
+			// The harness does not build: every log of the set is a
+			// round trip that failed, for the same reason.
+			for _, log := range logs {
+				outcomes = append(outcomes, replayOutcome{Log: log, Verdict: "error", Error: errorSummary(harnessErr.Error())})
+			}
 		}
 		for _, o := range outcomes {
 			s.Events += o.Events
