@@ -30,7 +30,7 @@ func runStudy(args []string) int {
 	timeout := fs.Duration("timeout", 10*time.Minute, "limit for each command the study runs")
 	verbose := fs.Bool("v", false, "print every command")
 	fs.Usage = func() {
-		fmt.Fprintln(os.Stderr, `usage: capture study [flags] [module@version | dir]...
+		fmt.Fprintln(os.Stderr, `usage: capture study [flags] [go-cmp | semver | examples | module@version | dir]...
 
 With no module, studies the default corpus: github.com/google/go-cmp,
 github.com/Masterminds/semver/v3 and this repository's examples/. Modules
@@ -53,6 +53,10 @@ copy. Exits 1 if any round trip failed or any tool error occurred.`)
 	}
 	var subjects []study.Subject
 	for _, a := range fs.Args() {
+		if sub, ok := corpusSubject(rootDir, a); ok {
+			subjects = append(subjects, sub)
+			continue
+		}
 		sub, err := study.ParseSubject(a)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "capture study:", err)
@@ -102,4 +106,14 @@ copy. Exits 1 if any round trip failed or any tool error occurred.`)
 		return 1
 	}
 	return 0
+}
+
+// corpusSubject returns the default corpus's subject named name.
+func corpusSubject(root, name string) (study.Subject, bool) {
+	for _, s := range study.Corpus(root) {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	return study.Subject{}, false
 }
