@@ -84,11 +84,20 @@ func Check(lp *ListedPackage, all map[string]*ListedPackage) (*transform.Package
 		return nil, &transform.Error{Pos: token.Position{Filename: filepath.Join(lp.Dir, lp.CgoFiles[0]), Line: 1},
 			Construct: "cgo (import \"C\")", Fix: "move the cgo code into a separate, unobserved package and call it from the observed one"}
 	}
+	var paths []string
+	for _, name := range lp.GoFiles {
+		paths = append(paths, filepath.Join(lp.Dir, name))
+	}
+	return CheckFiles(lp, paths, all)
+}
+
+// CheckFiles type-checks the files at paths as package lp (its ImportPath
+// and ImportMap) against the export data in all.
+func CheckFiles(lp *ListedPackage, paths []string, all map[string]*ListedPackage) (*transform.Package, error) {
 	fset := token.NewFileSet()
 	var files []*ast.File
 	var srcs [][]byte
-	for _, name := range lp.GoFiles {
-		path := filepath.Join(lp.Dir, name)
+	for _, path := range paths {
 		src, err := os.ReadFile(path)
 		if err != nil {
 			return nil, err
