@@ -202,6 +202,9 @@ func (m *moduleRun) study(index int, obs []string) *SetResult {
 		byPkg[t.Package] = append(byPkg[t.Package], t.Log)
 		testOf[t.Log] = t
 	}
+	for _, pkg := range unbuilt(stderr, m.testPkgPaths()) {
+		s.CaptureFailed = append(s.CaptureFailed, pkg+" (all tests: the test binary did not build under capture)")
+	}
 	if code != 0 {
 		// Failing tests are counted above; anything else capture test
 		// complains about (a package whose instrumented tests do not
@@ -339,4 +342,22 @@ func (s *SetResult) addError(msg string) {
 		s.Error += "\n\n"
 	}
 	s.Error += msg
+}
+
+// unbuilt returns the test packages capture test could not build or list
+// ("capture test: <pkg>: ..." lines).
+func unbuilt(stderr []byte, testPkgs []string) []string {
+	var out []string
+	for _, line := range strings.Split(string(stderr), "\n") {
+		rest, ok := strings.CutPrefix(line, "capture test: ")
+		if !ok {
+			continue
+		}
+		for _, p := range testPkgs {
+			if strings.HasPrefix(rest, p+": ") && !containsString(out, p) {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
 }

@@ -72,6 +72,14 @@ func TestRejectionPicksTheTransformsMessages(t *testing.T) {
 	}
 }
 
+func TestUnbuiltNamesThePackagesCaptureTestCouldNotBuild(t *testing.T) {
+	stderr := []byte("# example.com/m/diff\ndiff.go:19: \"example.com/m/flags\" imported and not used\ncapture test: example.com/m/value: go test: exit status 1\ncapture test: example.com/m: go test: exit status 1\n")
+	got := unbuilt(stderr, []string{"example.com/m", "example.com/m/value", "example.com/m/other"})
+	if want := []string{"example.com/m/value", "example.com/m"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("unbuilt = %q, want %q", got, want)
+	}
+}
+
 func TestMedian(t *testing.T) {
 	for _, c := range []struct {
 		in   []float64
