@@ -78,9 +78,10 @@ type streamReplay struct {
 }
 
 type objInfo struct {
-	id   uint64
-	name string
-	raw  []byte // recorded encoding of a placeholder that stands in for a value
+	id    uint64
+	name  string
+	raw   []byte // recorded encoding of a placeholder that stands in for a value
+	fresh bool   // created from contents in the log: its next encoding carries them too
 }
 
 type player struct {
@@ -95,6 +96,7 @@ type player struct {
 	waiting  map[int]int // indices goroutines wait to replay
 	stalled  bool        // no progress: let the earliest waiter go
 	relaxed  int         // events released out of the recorded order
+	orphans  int         // events skipped: no incall encloses them
 	level    string
 	report   Report
 	done     bool // a divergence was reported
@@ -297,6 +299,9 @@ func Replay() *Report {
 			Expected: p.describe(e), Actual: "nothing: every driven incall has returned"})
 	}
 	p.report.Replayed = p.replayed
+	if p.orphans > 0 {
+		p.report.Notes = append(p.report.Notes, fmt.Sprintf("%d events were not replayed: outcalls of observed code entered without an exported function (an unexported function called by an in-package test, or an observed closure called by external code)", p.orphans))
+	}
 	if p.relaxed > 0 {
 		p.report.Notes = append(p.report.Notes, fmt.Sprintf("%d boundary events were replayed out of the recorded global order: observed code synchronises internally (e.g. a mutex held across an outcall), and replay does not reproduce the interleaving inside the observed set", p.relaxed))
 	}
@@ -312,6 +317,10 @@ func (p *player) drive(s *Stream) {
 	for !p.isDone() && sr.cur < len(sr.idx) {
 		i := sr.idx[sr.cur]
 		e := &p.events[i]
+		if e.Parent == 0 && (e.Kind == eventlog.KindCallOut || e.Kind == eventlog.KindReadOut) {
+			p.skipOrphan(sr)
+			continue
+		}
 		if e.Kind != eventlog.KindCallIn || e.Parent != 0 {
 			reason := "replay can only start a logical goroutine at an incall"
 			if e.Kind == eventlog.KindCallOut {
@@ -328,11 +337,45 @@ func (p *player) drive(s *Stream) {
 			return
 		}
 		s.dec = value.Decoder{Buf: e.Values, Resolver: p}
+		s.site = site
 		before := sr.cur
 		p.invoke(site, s)
 		if !p.isDone() && sr.cur == before {
 			p.diverge(&Divergence{Seq: e.Seq, Stream: e.Stream, Reason: "the incall made no boundary event (the function no longer records its call?)",
 				Expected: p.describe(e), Actual: "nothing"})
+			return
+		}
+	}
+}
+
+// skipOrphan skips an outcall (and its outcome) or read that no incall
+// encloses: code of the observed set entered without an exported function —
+// an unexported function called by an in-package test, or an observed
+// closure called by external code. Replay cannot drive such code; the report
+// says how many events it skipped.
+func (p *player) skipOrphan(sr *streamReplay) {
+	i := sr.idx[sr.cur]
+	e := &p.events[i]
+	p.waitTurn(i)
+	sr.cur++
+	p.release(i)
+	p.mu.Lock()
+	p.orphans++
+	p.mu.Unlock()
+	if e.Kind != eventlog.KindCallOut {
+		return
+	}
+	seq := e.Seq
+	for sr.cur < len(sr.idx) {
+		j := sr.idx[sr.cur]
+		f := &p.events[j]
+		p.waitTurn(j)
+		sr.cur++
+		p.release(j)
+		p.mu.Lock()
+		p.orphans++
+		p.mu.Unlock()
+		if (f.Kind == eventlog.KindReturnOut || f.Kind == eventlog.KindPanicIn) && f.Parent == seq {
 			return
 		}
 	}
@@ -660,8 +703,15 @@ func argsMismatch(s *Stream) {
 	if s.dec.Err != nil {
 		why = s.dec.Err.Error()
 	}
-	p.diverge(&Divergence{Stream: s.id, Reason: "the recorded arguments do not fit this build's function (signature changed?): " + why,
-		Actual: "incall " + s.site.Name, Pos: s.site.Pos})
+	d := &Divergence{Stream: s.id, Reason: "the recorded arguments do not fit this build's function (signature changed?): " + why}
+	if s.replay != nil && s.replay.cur < len(s.replay.idx) {
+		e := &p.events[s.replay.idx[s.replay.cur]]
+		d.Seq, d.Expected = e.Seq, p.describe(e)
+	}
+	if s.site != nil {
+		d.Actual, d.Pos = "incall "+s.site.Name, s.site.Pos
+	}
+	p.diverge(d)
 }
 
 func (p *player) note(d *Divergence) {
@@ -736,6 +786,13 @@ func (p *player) ID(v reflect.Value, name string, _ bool) (uint64, bool, string)
 	p.objMu.Lock()
 	defer p.objMu.Unlock()
 	if o, ok := p.ids[v.UnsafePointer()]; ok {
+		if o.fresh {
+			// The capture gave this object's contents at the event that
+			// introduced it; the replayed code re-encodes that event.
+			o.fresh = false
+			p.ids[v.UnsafePointer()] = o
+			return o.id, true, o.name
+		}
 		return o.id, false, o.name
 	}
 	// A new object at the boundary: the capture numbered objects in the
@@ -775,6 +832,11 @@ func (p *player) Bind(id uint64, v reflect.Value, name string) {
 	p.objMu.Lock()
 	defer p.objMu.Unlock()
 	p.bindLocked(id, v, name)
+	if k := identity(v); k != nil {
+		o := p.ids[k]
+		o.fresh = true
+		p.ids[k] = o
+	}
 }
 
 func (p *player) bindLocked(id uint64, v reflect.Value, name string) {

@@ -213,20 +213,47 @@ func (o *objects) ID(v reflect.Value, name string, isWeak bool) (uint64, bool, s
 		o.code[uintptr(p)] = o.next
 		return o.next, true, name
 	}
-	w := weak.Make((*byte)(p))
-	if id, ok := o.ids[w]; ok {
+	// Only heap objects and package variables may get weak pointers
+	// (weak.Make is fatal on anything else, e.g. read-only type data such as
+	// a reflect.Type's *rtype). AddCleanup tells them apart with a panic we
+	// can recover: the others are static and never freed, so their address
+	// is their identity.
+	if id, ok := o.code[uintptr(p)]; ok {
+		return id, false, name
+	}
+	cell := new(weak.Pointer[byte])
+	cleanup, ok := addCleanup(p, func(wp *weak.Pointer[byte]) {
+		o.mu.Lock()
+		delete(o.ids, *wp)
+		o.mu.Unlock()
+		o.alive.Add(-1)
+	}, cell)
+	if !ok {
+		o.next++
+		o.code[uintptr(p)] = o.next
+		return o.next, true, name
+	}
+	*cell = weak.Make((*byte)(p))
+	if id, ok := o.ids[*cell]; ok {
+		cleanup.Stop() // registered when the object was first seen
 		return id, false, name
 	}
 	o.next++
-	o.ids[w] = o.next
+	o.ids[*cell] = o.next
 	o.alive.Add(1)
-	runtime.AddCleanup((*byte)(p), func(w weak.Pointer[byte]) {
-		o.mu.Lock()
-		delete(o.ids, w)
-		o.mu.Unlock()
-		o.alive.Add(-1)
-	}, w)
 	return o.next, true, name
+}
+
+// addCleanup registers f(arg) to run when the object at p is collected; it
+// reports false, instead of panicking, for pointers that are neither heap
+// objects nor package variables.
+func addCleanup(p unsafe.Pointer, f func(*weak.Pointer[byte]), arg *weak.Pointer[byte]) (c runtime.Cleanup, ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	return runtime.AddCleanup((*byte)(p), f, arg), true
 }
 
 func (o *objects) Recorded(unsafe.Pointer) (string, []byte, bool) { return "", nil, false }

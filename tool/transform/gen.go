@@ -490,9 +490,14 @@ func (t *transformer) generated() ([]byte, error) {
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
+	// Only the imports the emitted code uses (an abandoned placeholder may
+	// have named a package that nothing else does).
+	body := t.register.String() + t.gen.String()
 	b.WriteString("import (\n")
 	for _, p := range paths {
-		fmt.Fprintf(&b, "\t%s %q\n", t.imports[p], p)
+		if a := t.imports[p]; a == t.probe || strings.Contains(body, a+".") {
+			fmt.Fprintf(&b, "\t%s %q\n", a, p)
+		}
 	}
 	b.WriteString(")\n\n")
 	fmt.Fprintf(&b, "// _capture_begin_init registers the package with the runtime and starts\n// recording its initialisation (stream 0).\nfunc _capture_begin_init() struct{} {\n\t%s.Package(%q)\n", t.probe, t.p.Types.Path())

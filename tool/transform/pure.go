@@ -28,6 +28,8 @@ var purePackages = map[string]bool{
 var pureFuncs = map[string]bool{
 	"fmt.Sprintf": true, "fmt.Sprint": true, "fmt.Sprintln": true, "fmt.Errorf": true, "fmt.Append": true,
 	"fmt.Appendf": true, "fmt.Appendln": true,
+	// Writing into a buffer the observed code holds (&buf): see ownedArgs.
+	"fmt.Fprintf": true, "fmt.Fprint": true, "fmt.Fprintln": true,
 	"encoding/json.Marshal": true, "encoding/json.MarshalIndent": true, "encoding/json.Unmarshal": true,
 	"encoding/json.Valid": true, "encoding/json.Compact": true, "encoding/json.Indent": true,
 	"path/filepath.Join": true, "path/filepath.Base": true, "path/filepath.Dir": true, "path/filepath.Ext": true,

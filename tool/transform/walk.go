@@ -228,6 +228,9 @@ func (t *transformer) ownedArgs(call *ast.CallExpr) bool {
 		if _, lit := ast.Unparen(a).(*ast.FuncLit); lit {
 			continue
 		}
+		if t.ownedBuffer(a) {
+			continue
+		}
 		if !t.ownedType(t.p.Info.TypeOf(a), map[types.Type]bool{}) {
 			return false
 		}
@@ -391,14 +394,14 @@ func (t *transformer) readOut(x *ast.SelectorExpr, v *types.Var, name string) {
 	}
 	site := t.siteVar(name, t.sitePos(x.Pos()), false)
 	h := strings.Replace(site, "_site_", "_read_", 1)
-	ref := t.alias(v.Pkg().Path(), v.Pkg().Name()) + "." + v.Name()
 	enc := t.encStmt("v", v.Type())
 	dec := t.decExpr(v.Type(), typ)
+	// The call site passes &pkg.Var: the file keeps using its import.
 	fmt.Fprintf(&t.gen, `// %s reads %s (%s).
-func %s() %s {
+func %s(p *%s) %s {
 	s := %s.Out(&%s)
 	if s == nil {
-		return %s
+		return *p
 	}
 	if s.Replaying() {
 		s.Read()
@@ -406,14 +409,16 @@ func %s() %s {
 		s.ReadDone()
 		return v
 	}
-	v := %s
+	v := *p
 	%s
 	s.Read()
 	return v
 }
 
-`, h, name, t.sitePos(x.Pos()), h, typ, t.probe, site, ref, dec, ref, enc)
-	t.add(x.Pos(), x.End(), h+"()", int(x.End()-x.Pos()))
+`, h, name, t.sitePos(x.Pos()), h, typ, typ, t.probe, site, dec, enc)
+	span := int(x.End() - x.Pos())
+	t.add(x.Pos(), x.Pos(), h+"(&", span)
+	t.add(x.End(), x.End(), ")", span)
 }
 
 // encStmt is the statement that appends value expression e of type typ to
@@ -545,4 +550,32 @@ func (t *transformer) funcValueCall(call *ast.CallExpr, stack []ast.Node) {
 	}
 	name := "func value " + types.ExprString(call.Fun)
 	t.outcall(call, callee{name: name, funcValue: true}, stack)
+}
+
+// ownedBuffer: &x where x is a variable or field of a pure value type
+// (bytes.Buffer, strings.Builder) that the observed code holds directly —
+// `fmt.Fprintf(&buf, ...)` writes into observed memory, natively.
+func (t *transformer) ownedBuffer(a ast.Expr) bool {
+	u, ok := ast.Unparen(a).(*ast.UnaryExpr)
+	if !ok || u.Op != token.AND {
+		return false
+	}
+	switch x := ast.Unparen(u.X).(type) {
+	case *ast.Ident:
+		if v, ok := t.p.Info.Uses[x].(*types.Var); !ok || v.Pkg() != t.p.Types {
+			return false
+		}
+	case *ast.SelectorExpr:
+		sel, ok := t.p.Info.Selections[x]
+		if !ok || sel.Kind() != types.FieldVal || !t.observed[sel.Obj().Pkg().Path()] {
+			return false
+		}
+	default:
+		return false
+	}
+	n, ok := types.Unalias(t.p.Info.TypeOf(u.X)).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return false
+	}
+	return pureMethodTypes[n.Obj().Pkg().Path()+"."+n.Obj().Name()]
 }
