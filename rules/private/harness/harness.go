@@ -43,6 +43,11 @@ func Main(m *testing.M) {
 // functions are one per shard; rules_go deals test functions to Bazel shards
 // round-robin, so function i runs in shard i).
 func Run(t *testing.T, c Config, shard, shards int) {
+	if len(c.Logs) == 0 {
+		// A new project has captured nothing yet: not a failure, but say
+		// where logs go.
+		t.Skipf("%s has no event logs to replay: put .arrow logs captured by the capture binary where its logs attribute looks (Gazelle: testdata/capture/)", c.Target)
+	}
 	if shards > 1 {
 		idx, total, ok := bazelShard()
 		if ok && (idx != shard || total != shards) {
