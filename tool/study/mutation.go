@@ -1,7 +1,6 @@
 package study
 
 import (
-	"fmt"
 	"hash/fnv"
 	"os"
 	"path/filepath"
@@ -34,11 +33,8 @@ type MutantOutcome struct {
 	Error      string `json:"error,omitempty"`
 }
 
-func (m *moduleRun) mutation(pkg string, index int, setDir string, pkgOrder []string, byPkg map[string][]string) *Mutation {
-	res := &Mutation{}
-	for _, logs := range byPkg {
-		res.Logs += len(logs)
-	}
+func (m *moduleRun) mutation(pkg string, setDir string, logs []string) *Mutation {
+	res := &Mutation{Logs: len(logs)}
 	if res.Logs == 0 {
 		return res
 	}
@@ -74,7 +70,7 @@ func (m *moduleRun) mutation(pkg string, index int, setDir string, pkgOrder []st
 		if res.Kept == m.r.cfg.Mutants {
 			break
 		}
-		o, compiled := m.judge(mu, srcs[mu.File], lp.ImportPath, index, setDir, pkgOrder, byPkg)
+		o, compiled := m.judge(mu, srcs[mu.File], lp.ImportPath, setDir, logs)
 		if !compiled {
 			res.Stillborn++
 			continue
@@ -107,7 +103,7 @@ func noteOf(o MutantOutcome) string {
 
 // judge applies one mutant, and if it compiles runs the module's tests and
 // replays the set's logs against it; the original file is always restored.
-func (m *moduleRun) judge(mu mutate.Mutant, orig []byte, pkg string, index int, setDir string, pkgOrder []string, byPkg map[string][]string) (MutantOutcome, bool) {
+func (m *moduleRun) judge(mu mutate.Mutant, orig []byte, pkg string, setDir string, logs []string) (MutantOutcome, bool) {
 	o := MutantOutcome{Mutant: mu}
 	mutated, err := mu.Apply(orig)
 	if err != nil {
@@ -126,30 +122,22 @@ func (m *moduleRun) judge(mu mutate.Mutant, orig []byte, pkg string, index int, 
 	}
 	_, _, code, err := m.r.command(m.dir, nil, "go", append([]string{"test", "-count=1", "-timeout=5m"}, m.sub.Patterns...)...).combined()
 	o.ByTests = err != nil || code != 0
-	for i, p := range pkgOrder {
-		if len(byPkg[p]) == 0 {
-			continue
-		}
-		outcomes, err := m.replay(pkg, byPkg[p], filepath.Join(setDir, fmt.Sprintf("mutant-reports%02d", i)), "")
-		if err != nil {
-			// The mutant's harness did not build or the replay tool
-			// failed: the mutant is noticed, but say how.
+	outcomes, err := m.replay(pkg, logs, filepath.Join(setDir, "mutant-reports"), "")
+	if err != nil {
+		// The mutant's harness did not build or the replay tool failed:
+		// the mutant is noticed, but say how.
+		o.ByReplay = true
+		o.ReplayNote = "replay failed: " + errorSummary(err.Error())
+	}
+	for _, out := range outcomes {
+		if out.Verdict != "pass" {
 			o.ByReplay = true
+			o.Diverged++
 			if o.ReplayNote == "" {
-				o.ReplayNote = "replay failed: " + err.Error()
-			}
-			continue
-		}
-		for _, out := range outcomes {
-			if out.Verdict != "pass" {
-				o.ByReplay = true
-				o.Diverged++
-				if o.ReplayNote == "" {
-					if out.Divergence != nil {
-						o.ReplayNote = out.Divergence.Reason + " at " + out.Divergence.Pos
-					} else {
-						o.ReplayNote = out.Verdict + ": " + out.Error
-					}
+				if out.Divergence != nil {
+					o.ReplayNote = out.Divergence.Reason + " at " + out.Divergence.Pos
+				} else {
+					o.ReplayNote = out.Verdict + ": " + out.Error
 				}
 			}
 		}

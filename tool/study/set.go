@@ -196,6 +196,13 @@ func (m *moduleRun) study(index int, obs []string) *SetResult {
 		}
 		s.Logs++
 		s.LogBytes += fi.Size()
+		// capture replay names its reports after the log's base name,
+		// which repeats across packages (TestNew in two packages): replay
+		// through links with unique names, all logs of the set at once.
+		flat := filepath.Join(setDir, "flat", strings.ReplaceAll(t.Package, "/", "_")+"__"+filepath.Base(t.Log))
+		if err := os.MkdirAll(filepath.Dir(flat), 0o755); err == nil && os.Symlink(t.Log, flat) == nil {
+			t.Log = flat
+		}
 		if _, ok := byPkg[t.Package]; !ok {
 			pkgOrder = append(pkgOrder, t.Package)
 		}
@@ -219,40 +226,40 @@ func (m *moduleRun) study(index int, obs []string) *SetResult {
 	// packages).
 	harness := filepath.Join(setDir, "replay-harness")
 	eventsOf := map[string]int{}
-	passing := map[string][]string{} // per test package, the logs that replay
-	var harnessErr error
-	for i, pkg := range pkgOrder {
-		logs := byPkg[pkg]
-		var outcomes []replayOutcome
-		if harnessErr == nil {
-			outcomes, harnessErr = m.replay(observe, logs, filepath.Join(setDir, fmt.Sprintf("reports%02d", i)), harness)
-			if harnessErr != nil {
-				s.addError(harnessErr.Error())
-			}
-		}
-		if harnessErr != nil {
+	var passing []string // the logs that replay against the unchanged code
+	var all []string
+	for _, pkg := range pkgOrder {
+		all = append(all, byPkg[pkg]...)
+	}
+	var outcomes []replayOutcome
+	if len(all) > 0 {
+		var err error
+		outcomes, err = m.replay(observe, all, filepath.Join(setDir, "reports"), harness)
+		if err != nil {
 			// The harness does not build: every log of the set is a
 			// round trip that failed, for the same reason.
-			for _, log := range logs {
-				outcomes = append(outcomes, replayOutcome{Log: log, Verdict: "error", Error: errorSummary(harnessErr.Error())})
+			s.addError(err.Error())
+			outcomes = nil
+			for _, log := range all {
+				outcomes = append(outcomes, replayOutcome{Log: log, Verdict: "error", Error: errorSummary(err.Error())})
 			}
 		}
-		for _, o := range outcomes {
-			s.Events += o.Events
-			eventsOf[o.Log] = o.Events
-			switch o.Verdict {
-			case "pass":
-				s.Passed++
-				passing[pkg] = append(passing[pkg], o.Log)
-			case "diverged":
-				s.Diverged++
-			default:
-				s.Errors++
-			}
-			if o.Verdict != "pass" {
-				o.Log = testOf[o.Log].Package + "." + testOf[o.Log].Test
-				s.Failures = append(s.Failures, o)
-			}
+	}
+	for _, o := range outcomes {
+		s.Events += o.Events
+		eventsOf[o.Log] = o.Events
+		switch o.Verdict {
+		case "pass":
+			s.Passed++
+			passing = append(passing, o.Log)
+		case "diverged":
+			s.Diverged++
+		default:
+			s.Errors++
+		}
+		if o.Verdict != "pass" {
+			o.Log = testOf[o.Log].Package + "." + testOf[o.Log].Test
+			s.Failures = append(s.Failures, o)
 		}
 	}
 	if s.Events > 0 {
@@ -287,7 +294,7 @@ func (m *moduleRun) study(index int, obs []string) *SetResult {
 	if m.r.cfg.Mutants > 0 && len(obs) == 1 && s.Events > 0 {
 		// Only logs that replay against the unchanged code can tell
 		// whether a mutant changed behaviour.
-		s.Mutation = m.mutation(obs[0], index, setDir, pkgOrder, passing)
+		s.Mutation = m.mutation(obs[0], setDir, passing)
 	}
 	return s
 }
