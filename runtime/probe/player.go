@@ -317,6 +317,15 @@ func (p *player) drive(s *Stream) {
 	for !p.isDone() && sr.cur < len(sr.idx) {
 		i := sr.idx[sr.cur]
 		e := &p.events[i]
+		if e.Kind == eventlog.KindWriteIn {
+			p.waitTurn(i)
+			if !p.writeIn(s, e) {
+				return
+			}
+			sr.cur++
+			p.release(i)
+			continue
+		}
 		if e.Parent == 0 && (e.Kind == eventlog.KindCallOut || e.Kind == eventlog.KindReadOut) {
 			p.skipOrphan(sr)
 			continue

@@ -98,6 +98,9 @@ func in(site *Site) *Stream {
 	if s.inside {
 		return nil
 	}
+	if len(s.frames) == 0 && !replaying {
+		checkWrites(s)
+	}
 	s.begin(site, eventlog.KindCallIn)
 	return s
 }
@@ -219,6 +222,9 @@ func (s *Stream) Return(f int) {
 		playerReturn(s, fr)
 	} else {
 		s.emitFor(fr, returnKind(fr.kind))
+		if len(s.frames) == 0 && fr.kind == eventlog.KindCallIn {
+			refreshVars()
+		}
 	}
 	s.enc.Buf = s.enc.Buf[:0]
 }

@@ -79,6 +79,7 @@ func EndInit() {
 	if enabled {
 		current().inside = false
 	}
+	snapshotVars()
 }
 
 // Args reports, in a replay invoker, whether the recorded arguments were

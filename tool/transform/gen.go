@@ -512,7 +512,27 @@ func (t *transformer) generated() ([]byte, error) {
 	}
 	fmt.Fprintf(&b, "\t%s.EndInit()\n}\n\n", t.probe)
 	b.Write(t.gen.Bytes())
+	// Exported variables external code may set between incalls (WRITE_IN).
+	var watch strings.Builder
+	n := 0
+	for _, name := range scope.Names() {
+		v, ok := scope.Lookup(name).(*types.Var)
+		if !ok || !v.Exported() {
+			continue
+		}
+		ts, why := t.typeString(v.Type())
+		if why != "" {
+			continue
+		}
+		vv := fmt.Sprintf("_capture_var_%d", n)
+		n++
+		fmt.Fprintf(&b, "var %s = %s.Var{Name: %q}\n\n", vv, t.probe, t.p.Types.Path()+"."+name)
+		fmt.Fprintf(&watch, "\t%s.Enc = func(s *%s.Stream) { %s }\n", vv, t.probe, t.encStmt(name, v.Type()))
+		fmt.Fprintf(&watch, "\t%s.Dec = func(s *%s.Stream) { %s = %s }\n", vv, t.probe, name, t.decExpr(v.Type(), ts))
+		fmt.Fprintf(&watch, "\t%s.Watch(&%s)\n", t.probe, vv)
+	}
 	b.WriteString("func init() {\n")
+	b.WriteString(watch.String())
 	b.Write(t.inits.Bytes())
 	b.WriteString("}\n")
 	out, err := format.Source(b.Bytes())
