@@ -379,15 +379,50 @@ func (s *Session) BuildHarness() (string, error) {
 		fmt.Fprintf(&b, "\t_ %q\n", o)
 	}
 	b.WriteString(")\n\nfunc main() { os.Exit(probe.Main()) }\n")
-	if err := s.AddFile(filepath.Join(s.Dir, HarnessDir, "main.go"), []byte(b.String())); err != nil {
+	rel, err := harnessParent(modPath, s.Observed)
+	if err != nil {
+		return "", err
+	}
+	dir := filepath.Join(s.Dir, filepath.FromSlash(rel), HarnessDir)
+	if err := s.AddFile(filepath.Join(dir, "main.go"), []byte(b.String())); err != nil {
 		return "", err
 	}
 	bin := filepath.Join(s.Work, "replay-harness")
-	if err := s.Go("build", "-ldflags="+s.LDFlags(true), "-o", bin, "./"+HarnessDir); err != nil {
+	if err := s.Go("build", "-ldflags="+s.LDFlags(true), "-o", bin, "./"+filepath.ToSlash(filepath.Join(rel, HarnessDir))); err != nil {
 		return "", err
 	}
-	_ = modPath
 	return bin, nil
+}
+
+// harnessParent returns the directory, relative to the module root, under
+// which the harness may import every observed package: the module root, or
+// for internal packages the parent of their internal directory.
+func harnessParent(modPath string, observed []string) (string, error) {
+	need := ""
+	for _, o := range observed {
+		i := strings.LastIndex(o, "/internal/")
+		if i < 0 && strings.HasSuffix(o, "/internal") {
+			i = len(o) - len("/internal")
+		}
+		if i < 0 {
+			continue
+		}
+		parent := o[:i]
+		switch {
+		case need == "" || strings.HasPrefix(parent+"/", need+"/"):
+			need = parent
+		case strings.HasPrefix(need+"/", parent+"/"):
+		default:
+			return "", fmt.Errorf("observed internal packages %s need the replay harness under both %s and %s: replay them separately", o, need, parent)
+		}
+	}
+	if need == "" || need == modPath {
+		return ".", nil
+	}
+	if !strings.HasPrefix(need, modPath+"/") {
+		return "", fmt.Errorf("internal package parent %s is outside module %s", need, modPath)
+	}
+	return strings.TrimPrefix(need, modPath+"/"), nil
 }
 
 func modulePath(goMod string) (string, error) {
