@@ -175,7 +175,10 @@ func (m *moduleRun) study(index int, obs []string) *SetResult {
 		return s
 	}
 	if rej := rejection(stderr); len(rej) > 0 {
-		s.Rejected = rej
+		for _, r := range rej {
+			// Positions relative to the module, as a user reads them.
+			s.Rejected = append(s.Rejected, strings.ReplaceAll(r, m.dir+string(filepath.Separator), ""))
+		}
 		return s
 	}
 	if len(runs) == 0 && code != 0 {
