@@ -12,7 +12,7 @@ import (
 
 // CompactOptions tune Compact. The zero value gives the defaults.
 type CompactOptions struct {
-	BatchEvents int // events per record batch (default 65536)
+	BatchEvents int // events per record batch (default 16384: smaller compresses worse, larger no better)
 	ZstdLevel   int // 1-4 as in Options (default 4: compaction is offline)
 	Compression Compression
 }
@@ -34,7 +34,7 @@ type CompactResult struct {
 // partial file.
 func Compact(dst, src string, opts CompactOptions) (res CompactResult, err error) {
 	if opts.BatchEvents <= 0 {
-		opts.BatchEvents = 65536
+		opts.BatchEvents = 16384
 	}
 	if opts.BatchEvents > maxRowsPerBatch {
 		opts.BatchEvents = maxRowsPerBatch
@@ -80,7 +80,7 @@ func Compact(dst, src string, opts CompactOptions) (res CompactResult, err error
 			os.Remove(tmp)
 		}
 	}()
-	enc, err := newIPCEncoder(opts.Compression, opts.ZstdLevel)
+	enc, err := newIPCEncoder(opts.Compression, opts.ZstdLevel, false)
 	if err != nil {
 		return res, err
 	}

@@ -119,7 +119,7 @@ const (
 )
 
 func newSink(f *os.File, meta Meta, opts Options) (*sink, error) {
-	enc, err := newIPCEncoder(opts.Compression, opts.ZstdLevel)
+	enc, err := newIPCEncoder(opts.Compression, opts.ZstdLevel, true)
 	if err != nil {
 		return nil, err
 	}
@@ -208,7 +208,7 @@ func encodeRecordBatch(e *ipcEncoder, b *batch, idx [3][]int32) {
 	}
 	e.addBuffer(nil)
 	e.addBufferWith(int32Bytes(b.valOff[:n+1]), true)
-	e.addBuffer(b.vals[:b.valsUsed])
+	e.addBufferWith(b.vals[:b.valsUsed], true)
 	e.finish(headerRecBatch, e.recordBatch(int64(n), numCols))
 }
 

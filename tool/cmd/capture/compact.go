@@ -20,7 +20,7 @@ func runCompact(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	out := fs.String("o", "", "output file (only with one LOG; default: rewrite each LOG in place)")
 	level := fs.Int("level", 4, "zstd level: 1 fastest ... 4 smallest")
-	batch := fs.Int("batch", 65536, "events per record batch")
+	batch := fs.Int("batch", 16384, "events per record batch")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: capture compact [-o OUT] [-level N] LOG...")
 		fmt.Fprintln(stderr, "\nRewrites each log (a capture-time Arrow IPC stream, possibly cut short by a crash)\nas one Arrow IPC file: complete dictionaries, big batches, strong compression.")
