@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -890,9 +891,20 @@ func (p *player) Ref(id uint64, name string, t reflect.Type) (reflect.Value, err
 	return v, nil
 }
 
+var (
+	reflectType = reflect.TypeFor[reflect.Type]()
+	nextRType   atomic.Int64
+)
+
 // placeholder makes a stand-in for a recorded reference: every use of it by
 // observed code is intercepted, so its state never matters.
 func placeholder(name string, t reflect.Type) (reflect.Value, error) {
+	if t == reflectType {
+		// reflect.Type has unexported methods, so no generated type can
+		// stand in; a distinct real type can (its methods are outcalls).
+		n := int(nextRType.Add(1))
+		return reflect.ValueOf(reflect.ArrayOf(n, reflect.TypeFor[struct{ _ byte }]())), nil
+	}
 	switch t.Kind() {
 	case reflect.Pointer:
 		return reflect.New(t.Elem()), nil
