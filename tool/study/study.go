@@ -38,6 +38,7 @@ type Config struct {
 	Timeout     time.Duration // per external command
 	Verbose     bool          // print every command
 	Log         io.Writer     // progress lines; nil: none
+	Out         string        // if set, the report is (re)written here after every observed set
 }
 
 // Report is the result of a study: what docs/evaluation.md publishes.
@@ -147,7 +148,25 @@ func (t *Totals) merge(o Totals) {
 }
 
 type runner struct {
-	cfg Config
+	cfg    Config
+	report *Report
+	start  time.Time
+}
+
+// checkpoint recomputes the totals and, with Config.Out, writes the report
+// so far: a long study that is interrupted still leaves its numbers.
+func (r *runner) checkpoint() {
+	rep := r.report
+	rep.Totals = Totals{}
+	for _, s := range rep.Subjects {
+		rep.Totals.merge(s.Totals)
+	}
+	rep.Seconds = time.Since(r.start).Seconds()
+	if r.cfg.Out != "" {
+		if err := rep.Write(r.cfg.Out); err != nil {
+			r.logf("writing the report: %v", err)
+		}
+	}
 }
 
 func (r *runner) logf(format string, args ...any) {
@@ -171,18 +190,20 @@ func Run(cfg Config, subjects []Subject) (*Report, error) {
 	start := time.Now()
 	rep := &Report{Started: start.UTC().Format(time.RFC3339), GoVersion: runtime.Version(), Host: fmt.Sprintf("%s/%s, %d CPUs", runtime.GOOS, runtime.GOARCH, runtime.NumCPU()),
 		Seed: cfg.Seed, Repeats: cfg.Repeats, Mutants: cfg.Mutants}
+	r.report = rep
+	r.start = start
 	for _, sub := range subjects {
-		res := r.subject(sub)
+		res := &SubjectResult{Subject: sub}
 		rep.Subjects = append(rep.Subjects, res)
-		rep.Totals.merge(res.Totals)
+		r.subject(res)
 	}
-	rep.Seconds = time.Since(start).Seconds()
+	r.checkpoint()
 	return rep, nil
 }
 
-func (r *runner) subject(sub Subject) *SubjectResult {
+func (r *runner) subject(res *SubjectResult) {
+	sub := res.Subject
 	start := time.Now()
-	res := &SubjectResult{Subject: sub}
 	defer func() { res.Seconds = time.Since(start).Seconds() }()
 	if len(sub.Patterns) == 0 {
 		sub.Patterns = []string{"./..."}
@@ -191,18 +212,18 @@ func (r *runner) subject(sub Subject) *SubjectResult {
 	base := filepath.Join(r.cfg.Work, sub.Name)
 	if err := os.RemoveAll(base); err != nil {
 		res.Error = err.Error()
-		return res
+		return
 	}
 	dir := filepath.Join(base, "module")
 	r.logf("%s: preparing %s", sub.Name, sub.Module+at(sub.Version))
 	if err := r.prepare(sub, dir); err != nil {
 		res.Error = err.Error()
-		return res
+		return
 	}
 	m := &moduleRun{r: r, sub: sub, dir: dir, base: base}
 	if err := m.baseline(); err != nil {
 		res.Error = err.Error()
-		return res
+		return
 	}
 	res.TestPackages = len(m.testPkgs)
 	for _, tp := range m.testPkgs {
@@ -216,7 +237,7 @@ func (r *runner) subject(sub Subject) *SubjectResult {
 	cands := m.candidates()
 	if len(cands) == 0 {
 		res.Error = "no package to observe (none of the given packages has Go files)"
-		return res
+		return
 	}
 	var sets [][]string
 	singles := cands
@@ -233,8 +254,9 @@ func (r *runner) subject(sub Subject) *SubjectResult {
 		r.logf("%s:   %d tests, %d logs, %d events: %d passed, %d diverged, %d errors%s", sub.Name, s.Tests, s.Logs, s.Events, s.Passed, s.Diverged, s.Errors, setNote(s))
 		res.Sets = append(res.Sets, s)
 		res.Totals.add(s)
+		res.Seconds = time.Since(start).Seconds()
+		r.checkpoint()
 	}
-	return res
 }
 
 func at(v string) string {

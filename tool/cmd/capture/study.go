@@ -77,6 +77,7 @@ copy. Exits 1 if any round trip failed or any tool error occurred.`)
 	if len(subjects) == 0 {
 		subjects = study.Corpus(rootDir)
 	}
+	cfg.Out = *out
 	cfg.Work = *work
 	if cfg.Work == "" {
 		dir, err := os.MkdirTemp("", "capture-study-")
@@ -94,12 +95,6 @@ copy. Exits 1 if any round trip failed or any tool error occurred.`)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "capture study:", err)
 		return 1
-	}
-	if *out != "" {
-		if err := rep.Write(*out); err != nil {
-			fmt.Fprintln(os.Stderr, "capture study:", err)
-			return 1
-		}
 	}
 	rep.Markdown(os.Stdout)
 	if !rep.Clean() {
