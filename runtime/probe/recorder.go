@@ -62,10 +62,11 @@ func init() {
 	if os.Getenv(EnvCapture) == "off" {
 		return
 	}
-	// Capture starts by itself in binaries the front end (or Bazel) stamped
-	// with their observed set, or when a log location is given explicitly;
-	// other binaries that link the runtime (its own tests) stay quiet.
-	if observedList == "" && os.Getenv(EnvLog) == "" && os.Getenv(EnvDir) == "" {
+	// Capture starts by itself only in binaries the front end (or Bazel)
+	// stamped with their observed set; other binaries that link the runtime
+	// (the capture tool, the runtime's own tests) stay quiet, whatever the
+	// environment says. They can call Capture.
+	if observedList == "" {
 		return
 	}
 	startCapture()
