@@ -30,6 +30,12 @@ type Overhead struct {
 	SuitePlainMS   float64        `json:"suite_plain_ms"`
 	SuiteCaptureMS float64        `json:"suite_capture_ms"`
 	PerTest        []TestOverhead `json:"per_test,omitempty"`
+
+	// The same in CPU time (user + system of the test process), less
+	// disturbed by other load on the machine than wall time.
+	CPUMedianRatio float64 `json:"cpu_median_ratio"`
+	CPUWorstRatio  float64 `json:"cpu_worst_ratio"`
+	CPUSuiteRatio  float64 `json:"cpu_suite_ratio"`
 }
 
 // TestOverhead is one test's timing.
@@ -39,6 +45,9 @@ type TestOverhead struct {
 	PlainMS   float64 `json:"plain_ms"`
 	CaptureMS float64 `json:"capture_ms"`
 	Ratio     float64 `json:"ratio"`
+	PlainCPU  float64 `json:"plain_cpu_ms"`
+	CaptCPU   float64 `json:"capture_cpu_ms"`
+	CPURatio  float64 `json:"cpu_ratio"`
 }
 
 // overhead builds the capture test binaries of the packages whose tests
@@ -71,7 +80,8 @@ func (m *moduleRun) overhead(obs []string, setDir string, eventsOf map[string]in
 		return nil, err
 	}
 	ov := &Overhead{}
-	var ratios []float64
+	var ratios, cpuRatios []float64
+	var suitePlainCPU, suiteCaptCPU float64
 	for _, tp := range m.testPkgs {
 		var measured []*testCase
 		for _, t := range tp.tests {
@@ -91,44 +101,55 @@ func (m *moduleRun) overhead(obs []string, setDir string, eventsOf map[string]in
 			return ov, err
 		}
 		logPath := filepath.Join(setDir, "overhead.arrow")
-		var plain, capt []float64
+		var plain, capt, plainCPU, captCPU []float64
 		for i := 0; i < m.r.cfg.Repeats; i++ {
 			// Failing tests (if any) fail in both; only the time matters.
 			d, _ := m.r.timeTest(tp.plain, lp.Dir, "", nil)
-			plain = append(plain, ms(d))
+			plain, plainCPU = append(plain, ms(d.wall)), append(plainCPU, ms(d.cpu))
 			_ = os.Remove(logPath)
 			d, _ = m.r.timeTest(bin, lp.Dir, "", []string{probe.EnvLog + "=" + logPath})
-			capt = append(capt, ms(d))
+			capt, captCPU = append(capt, ms(d.wall)), append(captCPU, ms(d.cpu))
 		}
 		ov.SuitePlainMS += median(plain)
 		ov.SuiteCaptureMS += median(capt)
+		suitePlainCPU += median(plainCPU)
+		suiteCaptCPU += median(captCPU)
 		for _, t := range measured {
-			var plain, capt []float64
+			var plain, capt, plainCPU, captCPU []float64
 			for i := 0; i < m.r.cfg.Repeats; i++ {
 				d, err := m.r.timeTest(tp.plain, lp.Dir, t.name, nil)
 				if err != nil {
 					return ov, fmt.Errorf("%s.%s without capture: %v", lp.ImportPath, t.name, err)
 				}
-				plain = append(plain, ms(d))
+				plain, plainCPU = append(plain, ms(d.wall)), append(plainCPU, ms(d.cpu))
 				_ = os.Remove(logPath)
 				d, err = m.r.timeTest(bin, lp.Dir, t.name, []string{probe.EnvLog + "=" + logPath})
 				if err != nil {
 					return ov, fmt.Errorf("%s.%s under capture: %v", lp.ImportPath, t.name, err)
 				}
-				capt = append(capt, ms(d))
+				capt, captCPU = append(capt, ms(d.wall)), append(captCPU, ms(d.cpu))
 			}
 			_ = os.Remove(logPath)
 			name := lp.ImportPath + "." + t.name
-			to := TestOverhead{Test: name, Events: events[name], PlainMS: median(plain), CaptureMS: median(capt)}
+			to := TestOverhead{Test: name, Events: events[name], PlainMS: median(plain), CaptureMS: median(capt), PlainCPU: median(plainCPU), CaptCPU: median(captCPU)}
 			to.Ratio = to.CaptureMS / to.PlainMS
+			if to.PlainCPU > 0 {
+				to.CPURatio = to.CaptCPU / to.PlainCPU
+			}
 			ov.PerTest = append(ov.PerTest, to)
 			ov.PlainMS += to.PlainMS
 			ov.CaptureMS += to.CaptureMS
 			ratios = append(ratios, to.Ratio)
+			cpuRatios = append(cpuRatios, to.CPURatio)
 			if to.Ratio > ov.WorstRatio {
 				ov.WorstRatio, ov.WorstTest = to.Ratio, name
 			}
+			ov.CPUWorstRatio = max(ov.CPUWorstRatio, to.CPURatio)
 		}
+	}
+	ov.CPUMedianRatio = median(cpuRatios)
+	if suitePlainCPU > 0 {
+		ov.CPUSuiteRatio = suiteCaptCPU / suitePlainCPU
 	}
 	ov.Tests = len(ov.PerTest)
 	ov.MedianRatio = median(ratios)

@@ -62,7 +62,7 @@ func (s *SubjectResult) markdown(w io.Writer) {
 		fmt.Fprintf(w, " (%d fail without capture too: %s)", len(s.PlainFailing), strings.Join(s.PlainFailing, ", "))
 	}
 	fmt.Fprintf(w, "; %.0f s.\n\n", s.Seconds)
-	fmt.Fprintln(w, "| observed | tests | logs | events | passed | diverged | errors | bytes/event | replay events/s | overhead median (per test) | worst (per test) | whole suite | mutants: replay / tests / both / neither |")
+	fmt.Fprintln(w, "| observed | tests | logs | events | passed | diverged | errors | bytes/event | replay events/s | overhead median (per test, wall / CPU) | worst (per test, wall / CPU) | whole suite (wall / CPU) | mutants: replay / tests / both / neither |")
 	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
 	for _, set := range s.Sets {
 		obs := strings.Join(trimModule(set.Observed, sub.Module), ", ")
@@ -76,9 +76,9 @@ func (s *SubjectResult) markdown(w io.Writer) {
 		}
 		ovMed, ovWorst, suite := "-", "-", "-"
 		if o := set.Overhead; o != nil && o.Tests > 0 {
-			ovMed = fmt.Sprintf("%+.0f%%", 100*(o.MedianRatio-1))
-			ovWorst = fmt.Sprintf("%+.0f%%", 100*(o.WorstRatio-1))
-			suite = fmt.Sprintf("%+.0f%%", 100*(o.SuiteRatio-1))
+			ovMed = fmt.Sprintf("%+.0f%% / %+.0f%%", 100*(o.MedianRatio-1), 100*(o.CPUMedianRatio-1))
+			ovWorst = fmt.Sprintf("%+.0f%% / %+.0f%%", 100*(o.WorstRatio-1), 100*(o.CPUWorstRatio-1))
+			suite = fmt.Sprintf("%+.0f%% / %+.0f%%", 100*(o.SuiteRatio-1), 100*(o.CPUSuiteRatio-1))
 		}
 		mut := "-"
 		if m := set.Mutation; m != nil && m.Kept > 0 {

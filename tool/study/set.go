@@ -90,9 +90,12 @@ func (r *runner) listTests(bin, dir string) ([]string, error) {
 	return names, nil
 }
 
-// timeTest runs one test of bin (all of them for "") in its own process
-// and returns its wall time.
-func (r *runner) timeTest(bin, dir, name string, env []string) (time.Duration, error) {
+// timing is the cost of one test process: wall time, and CPU time (user
+// + system) which a loaded machine disturbs less.
+type timing struct{ wall, cpu time.Duration }
+
+// timeTest runs one test of bin (all of them for "") in its own process.
+func (r *runner) timeTest(bin, dir, name string, env []string) (timing, error) {
 	run := "^" + regexp.QuoteMeta(name) + "$"
 	if name == "" {
 		run = "."
@@ -100,7 +103,11 @@ func (r *runner) timeTest(bin, dir, name string, env []string) (time.Duration, e
 	c := r.command(dir, env, bin, "-test.run", run, "-test.count=1")
 	start := time.Now()
 	_, err := c.output()
-	return time.Since(start), err
+	t := timing{wall: time.Since(start)}
+	if ps := c.c.ProcessState; ps != nil {
+		t.cpu = ps.UserTime() + ps.SystemTime()
+	}
+	return t, err
 }
 
 // candidates are the packages the study observes one at a time: every

@@ -203,7 +203,7 @@ func TestStudyOfMiniModule(t *testing.T) {
 	if calc.ReplayEventsPS <= 0 || calc.BytesPerEvent <= 0 {
 		t.Errorf("speed %v events/s, %v bytes/event", calc.ReplayEventsPS, calc.BytesPerEvent)
 	}
-	if o := calc.Overhead; o == nil || o.Tests != 4 || o.MedianRatio <= 0 || o.WorstRatio < o.MedianRatio || o.SuiteRatio <= 0 {
+	if o := calc.Overhead; o == nil || o.Tests != 4 || o.MedianRatio <= 0 || o.WorstRatio < o.MedianRatio || o.SuiteRatio <= 0 || o.CPUMedianRatio <= 0 || o.CPUWorstRatio < o.CPUMedianRatio {
 		t.Errorf("overhead: %+v", o)
 	}
 	m := calc.Mutation
