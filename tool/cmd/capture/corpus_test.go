@@ -15,6 +15,7 @@ package main
 
 import (
 	"encoding/json"
+	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -54,6 +55,12 @@ type corpusSpec struct {
 var captureBin string
 
 func TestMain(m *testing.M) {
+	flag.Parse()
+	if testing.Short() {
+		// The corpus and build-action tests need the go command; the rest of
+		// the package's tests do not.
+		os.Exit(m.Run())
+	}
 	dir, err := os.MkdirTemp("", "capture-bin-")
 	if err != nil {
 		panic(err)
