@@ -24,10 +24,12 @@ func (t *transformer) outcall(call *ast.CallExpr, c callee, stack []ast.Node) {
 	if !ok {
 		return
 	}
+	// f(g()) with a multi-value g: the helper returns the function to call,
+	// h(f)(g()), so the call keeps its single multi-value argument.
+	curried := false
 	if len(call.Args) == 1 {
 		if tup, ok := info.TypeOf(call.Args[0]).(*types.Tuple); ok && tup.Len() > 1 {
-			t.errorf(call.Pos(), "an outcall whose arguments are a multi-value call ("+c.name+"(f()))", "assign the results of the inner call to variables and pass those")
-			return
+			curried = true
 		}
 	}
 	for i := 0; i < sig.Params().Len(); i++ {
@@ -152,7 +154,12 @@ func (t *transformer) outcall(call *ast.CallExpr, c callee, stack []ast.Node) {
 
 	var b strings.Builder
 	fmt.Fprintf(&b, "// %s calls %s (%s).\n", h, c.name, pos)
-	fmt.Fprintf(&b, "func %s(%s) %s {\n", h, strings.Join(decls, ", "), resultList(results))
+	if curried {
+		inner := "func(" + strings.Join(decls[1:], ", ") + ") " + resultList(results)
+		fmt.Fprintf(&b, "func %s(%s) %s {\n\treturn %s {\n", h, decls[0], inner, inner)
+	} else {
+		fmt.Fprintf(&b, "func %s(%s) %s {\n", h, strings.Join(decls, ", "), resultList(results))
+	}
 	direct := callee + "(" + strings.Join(args, ", ") + ")"
 	ret := "return "
 	if len(results) == 0 {
@@ -198,12 +205,24 @@ func (t *transformer) outcall(call *ast.CallExpr, c callee, stack []ast.Node) {
 	if len(results) > 0 {
 		b.WriteString("\treturn " + strings.Join(rnames, ", ") + "\n")
 	}
+	if curried {
+		b.WriteString("}\n")
+	}
 	b.WriteString("}\n\n")
 	t.gen.WriteString(b.String())
 
-	// Rewrite the call site: f(a) -> h(f, a); x.M(a) -> h(x, a).
+	// Rewrite the call site: f(a) -> h(f, a); x.M(a) -> h(x, a);
+	// f(g()) -> h(f)(g()); x.M(g()) -> h(x)(g()).
 	span := int(call.End() - call.Pos())
 	t.add(editStart, editStart, h+"("+prefix, span)
+	if curried {
+		if c.sel != nil {
+			t.add(c.recvX.End(), call.Lparen, fieldPath+")", span)
+		} else {
+			t.add(call.Fun.End(), call.Fun.End(), ")", span)
+		}
+		return
+	}
 	sep := ""
 	if len(call.Args) > 0 {
 		sep = ", "

@@ -258,6 +258,14 @@ func (t *transformer) ownedType(typ types.Type, seen map[types.Type]bool) bool {
 			return true
 		}
 	}
+	if tup, ok := typ.(*types.Tuple); ok { // f(g()) with a multi-value g
+		for i := 0; i < tup.Len(); i++ {
+			if !t.ownedType(tup.At(i).Type(), seen) {
+				return false
+			}
+		}
+		return true
+	}
 	switch u := typ.Underlying().(type) {
 	case *types.Basic:
 		return true

@@ -87,3 +87,14 @@ func Apply(f func(int) int, x int) int {
 	double := func(v int) int { return 2 * v }
 	return double(f(x)) + 1
 }
+
+// Export sets an environment variable from "key=value": an outcall whose
+// argument is a multi-value call.
+func Export(kv string) error {
+	return os.Setenv(pair(kv))
+}
+
+func pair(kv string) (string, string) {
+	i := strings.IndexByte(kv, '=')
+	return kv[:i], kv[i+1:]
+}

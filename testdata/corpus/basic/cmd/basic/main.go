@@ -25,6 +25,7 @@ func main() {
 		defer func() { fmt.Println("recovered:", recover()) }()
 		calc.Must(-1)
 	}()
+	fmt.Println(calc.Export("CALC_MODE=fast"), os.Getenv("CALC_MODE"))
 	offset := 10
 	fmt.Println(calc.Apply(func(v int) int { return v + offset }, 5))
 	if len(os.Args) > 1 && os.Args[1] == "crash" {
