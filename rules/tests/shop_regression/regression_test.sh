@@ -11,6 +11,7 @@ variant=$1 pricing=$2 capture=$3; shift 3
 logs=("$@")
 
 fail() { echo "FAIL: $*"; exit 1; }
+field() { awk -v k="  $1:" 'index($0, k) == 1 { sub(/^  [a-z]+: */, ""); print; exit }' "$2"; }
 
 quote_line=$(grep -n '^func (p \*Pricer) Quote(' "$pricing" | cut -d: -f1)
 [ -n "$quote_line" ] || fail "no func (p *Pricer) Quote in $pricing"
@@ -33,10 +34,12 @@ for log in "${logs[@]}"; do
   report=$out/$name.divergence.txt
   [ -f "$report" ] || continue
   reports=$((reports + 1))
-  seq=$(sed -n 's/^divergence at seq \([0-9][0-9]*\) .*/\1/p' "$report")
-  at=$(sed -n 's/^  at: *//p' "$report")
-  expected=$(sed -n 's/^  expected: *//p' "$report")
-  actual=$(sed -n 's/^  actual: *//p' "$report")
+  # The first occurrence: the report ends with the replay's own output, which
+  # repeats the divergence.
+  seq=$(awk '/^divergence at seq / { print $4; exit }' "$report")
+  at=$(field at "$report")
+  expected=$(field expected "$report")
+  actual=$(field actual "$report")
   [ -n "$seq" ] || fail "$report: no sequence number"
   case "$at" in *pricing.go:"$quote_line") ;; *) fail "$report: divergence at '$at', want pricing.go:$quote_line (func (p *Pricer) Quote)";; esac
   case "$expected" in "$site"*) ;; *) fail "$report: expected event is not the RETURN_IN of Pricer.Quote: $expected";; esac
@@ -44,7 +47,8 @@ for log in "${logs[@]}"; do
   grep -Eq "$boundary" <<<"$expected" || fail "$report: the logged quote has no volume discount on a line at a tier boundary"
   if grep -Eq "$boundary" <<<"$actual"; then fail "$report: the variant's quote still discounts the boundary line"; fi
   # The report's sequence number is that event in the log itself.
-  event=$("$capture" inspect "$log" | awk -v s="$seq" '$1 == s { print; exit }')
+  "$capture" inspect "$log" >"$out/$name.inspect.txt" 2>&1 || { cat "$out/$name.inspect.txt"; fail "capture inspect $log failed"; }
+  event=$(awk -v s="$seq" '$1 == s { print; exit }' "$out/$name.inspect.txt")
   case "$event" in *"RETURN_IN "*"pricing.Pricer).Quote (pricing/pricing.go:$quote_line)"*) ;;
     *) fail "$log: event $seq is not the RETURN_IN of Pricer.Quote at pricing.go:$quote_line: $event";; esac
   echo "ok: $name diverges at seq $seq, $at: the volume discount of a boundary quantity is gone"
