@@ -459,7 +459,9 @@ func ObservedFunc(f any) bool {
 	}
 	obs = false
 	if fn := runtime.FuncForPC(pc); fn != nil {
-		obs = value.IsObservedPackage(funcPackage(fn.Name()))
+		// Code of an observed package's _test.go files is test code.
+		file, _ := fn.FileLine(pc)
+		obs = value.IsObservedPackage(funcPackage(fn.Name())) && !strings.HasSuffix(file, "_test.go")
 	}
 	funcs.Lock()
 	if funcs.observed == nil {

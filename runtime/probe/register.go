@@ -47,6 +47,14 @@ func Type[T any]() struct{} {
 	return struct{}{}
 }
 
+// OwnType registers T as a type of the observed package itself (declared in
+// its non-test files): values of it are observed code; values of types its
+// tests declare are not.
+func OwnType[T any]() struct{} {
+	value.RegisterOwnType(reflect.TypeFor[T]())
+	return struct{}{}
+}
+
 // Sentinel registers an exported package-level error variable that
 // observed code compares errors with.
 func Sentinel(name string, err error) struct{} {

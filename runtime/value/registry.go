@@ -15,11 +15,13 @@ import (
 var registry = struct {
 	sync.RWMutex
 	observed  map[string]bool
+	own       map[reflect.Type]bool // types declared by observed packages
 	types     map[string]reflect.Type
 	sentinels map[any]string   // sentinel value -> name (comparable values only)
 	byName    map[string]error // name -> sentinel value
 }{
 	observed:  map[string]bool{},
+	own:       map[reflect.Type]bool{},
 	types:     map[string]reflect.Type{},
 	sentinels: map[any]string{},
 	byName:    map[string]error{},
@@ -97,8 +99,31 @@ func sentinelByName(name string) (error, bool) {
 
 // IsObservedType reports whether t is a named type declared in an observed
 // package.
+//
+// The observed types are the ones the transform registered with
+// RegisterOwnType: types an observed package's _test.go files declare are
+// test code, external to the set. Instantiations of the packages' generic
+// types count by package.
 func IsObservedType(t reflect.Type) bool {
-	return t.Name() != "" && t.PkgPath() != "" && !strings.HasPrefix(t.Name(), PlaceholderPrefix) && IsObservedPackage(t.PkgPath())
+	if t.Name() == "" || t.PkgPath() == "" {
+		return false
+	}
+	registry.RLock()
+	own := registry.own[t]
+	registry.RUnlock()
+	if own {
+		return true
+	}
+	return strings.Contains(t.Name(), "[") && !strings.HasPrefix(t.Name(), PlaceholderPrefix) && IsObservedPackage(t.PkgPath())
+}
+
+// RegisterOwnType records t as a type declared by an observed package (not
+// by its tests) and makes it known by name.
+func RegisterOwnType(t reflect.Type) {
+	RegisterType(t)
+	registry.Lock()
+	registry.own[t] = true
+	registry.Unlock()
 }
 
 // PlaceholderPrefix starts the names of the placeholder types the transform

@@ -162,7 +162,9 @@ func Instrument(p *Package, opts Options) (*Output, error) {
 	for _, n := range p.Types.Scope().Names() {
 		if tn, ok := p.Types.Scope().Lookup(n).(*types.TypeName); ok && !tn.IsAlias() {
 			if named, ok := tn.Type().(*types.Named); ok && named.TypeParams() == nil {
-				t.registerType(named)
+				s := types.TypeString(named, t.qualifier)
+				t.regTypes[s] = true
+				fmt.Fprintf(&t.register, "\t%s.OwnType[%s]()\n", t.probe, s)
 			}
 		}
 	}
