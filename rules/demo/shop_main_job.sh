@@ -46,7 +46,7 @@ if [ "$CHECK_IN" = 1 ]; then
 fi
 
 set +e
-"$BAZEL" test //examples/shop:replay_tests --test_output=errors
+"$BAZEL" test //examples/shop:replay_tests --test_output=errors ${BAZEL_TEST_FLAGS:---nozip_undeclared_test_outputs}
 rc=$?
 set -e
 
