@@ -3,6 +3,7 @@ package study
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -80,12 +81,9 @@ func (r *runner) prepare(sub Subject, dst string) error {
 	src := sub.LocalDir
 	if src == "" {
 		out, err := r.command(r.cfg.Work, nil, "go", "mod", "download", "-json", sub.Module+"@"+sub.Version).output()
-		if err != nil {
-			return fmt.Errorf("fetching %s@%s through the Go module proxy: %v", sub.Module, sub.Version, err)
-		}
 		var info struct{ Dir, Error string }
-		if err := json.Unmarshal(out, &info); err != nil {
-			return fmt.Errorf("go mod download -json: %v", err)
+		if jerr := json.Unmarshal(out, &info); jerr != nil || (err != nil && info.Error == "") {
+			return fmt.Errorf("fetching %s@%s through the Go module proxy: %v", sub.Module, sub.Version, errors.Join(err, jerr))
 		}
 		if info.Error != "" || info.Dir == "" {
 			return fmt.Errorf("fetching %s@%s: %s", sub.Module, sub.Version, info.Error)
