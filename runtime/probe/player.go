@@ -340,6 +340,16 @@ func (p *player) drive(s *Stream) {
 			return
 		}
 		p.waitTurn(i)
+		if strings.HasPrefix(e.Site, CallbackPrefix) {
+			// External code called an observed function value on a
+			// goroutine of its own (an http.HandlerFunc).
+			before := sr.cur
+			p.invokeCallback(s, e)
+			if !p.isDone() && sr.cur == before {
+				return
+			}
+			continue
+		}
 		site := lookupSite(e.Site)
 		if site == nil || site.Invoke == nil {
 			p.diverge(&Divergence{Seq: e.Seq, Stream: e.Stream, Reason: "recorded incall to a function that this build does not export (removed, renamed or unexported?)",
@@ -409,6 +419,26 @@ func (p *player) invoke(site *Site, s *Stream) {
 	s.inside = false
 	s.frames = s.frames[:0]
 	site.Invoke(s)
+}
+
+// invokeCallback performs a top-level callback; like invoke, a panic the
+// log expected ends here.
+func (p *player) invokeCallback(s *Stream, e *eventlog.Event) {
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(abortReplay); ok {
+				return
+			}
+			if s.replay.lastPanicMatched {
+				return
+			}
+			p.diverge(&Divergence{Seq: e.Seq, Stream: s.id, Reason: "unexpected panic while performing a callback", Actual: fmt.Sprint(r), Pos: e.Pos})
+		}
+	}()
+	s.replay.lastPanicMatched = false
+	s.inside = false
+	s.frames = s.frames[:0]
+	p.performCallback(s, e)
 }
 
 // abortReplay unwinds goroutines after a divergence when abort returns
@@ -670,6 +700,13 @@ func playerAnswer(s *Stream, f int) {
 	fr := s.frames[f]
 	s.site = fr.site
 	_, e := p.peek(s, func() string { return "waiting for the result of " + fr.site.Name })
+	// Callbacks the external callee made, performed in order before the
+	// outcall is answered.
+	for e.Kind == eventlog.KindCallIn && e.Parent == fr.seq {
+		p.performNested(s, e)
+		s.site = fr.site
+		_, e = p.peek(s, func() string { return "waiting for the result of " + fr.site.Name })
+	}
 	switch {
 	case e.Kind == eventlog.KindReturnOut && e.Parent == fr.seq:
 		s.dec = value.Decoder{Buf: e.Values, Resolver: p}
@@ -683,10 +720,6 @@ func playerAnswer(s *Stream, f int) {
 			v = errors.New("replayed panic with an undecodable value")
 		}
 		panic(v)
-	case e.Kind == eventlog.KindCallIn && e.Parent == fr.seq:
-		p.diverge(&Divergence{Seq: e.Seq, Stream: s.id, Reason: "the log holds a callback into observed code during this outcall: callbacks are not replayed yet",
-			Expected: p.describe(e), Actual: "outcall " + fr.site.Name, Pos: fr.site.Pos})
-		panic(abortReplay{})
 	default:
 		p.diverge(&Divergence{Seq: e.Seq, Stream: s.id, Reason: "the log does not answer this outcall", Expected: p.describe(e), Actual: "outcall " + fr.site.Name, Pos: fr.site.Pos})
 		panic(abortReplay{})

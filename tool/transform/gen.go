@@ -97,7 +97,7 @@ func (t *transformer) outcall(call *ast.CallExpr, c callee, stack []ast.Node) {
 	// Read-like call (first result n int) only p[:n] is.
 	readLike := c.fn != nil && sig.Results().Len() > 0 && isInt(sig.Results().At(0).Type()) &&
 		(c.fn.Name() == "Read" || c.fn.Name() == "ReadAt" || c.fn.Name() == "ReadFull" || c.fn.Name() == "ReadAtLeast")
-	var outEncs, outDecs []string
+	var outEncs, outDecs, cbs []string
 	for i := 0; i < sig.Params().Len(); i++ {
 		pt := sig.Params().At(i).Type()
 		name := fmt.Sprintf("p%d", i)
@@ -130,6 +130,11 @@ func (t *transformer) outcall(call *ast.CallExpr, c callee, stack []ast.Node) {
 			outDecs = append(outDecs, "copy("+name+", "+t.probe+".Decode["+ts+"](s))")
 		default:
 			encs = append(encs, t.encStmt(name, pt))
+		}
+		if !variadic && mayHoldFunc(pt) {
+			// An observed function value handed to external code may be
+			// called back: record those calls (capture), perform them (replay).
+			cbs = append(cbs, name+" = "+t.probe+".Callback("+name+")")
 		}
 	}
 	var results, rnames, rencs, rdecs []string
@@ -186,6 +191,9 @@ func (t *transformer) outcall(call *ast.CallExpr, c callee, stack []ast.Node) {
 	for _, e := range encs {
 		b.WriteString("\t" + e + "\n")
 	}
+	for _, c := range cbs {
+		b.WriteString("\t" + c + "\n")
+	}
 	b.WriteString("\tf := s.Call()\n\tif s.Replaying() {\n\t\ts.Answer(f)\n")
 	for _, d := range rdecs {
 		b.WriteString("\t\t" + d + "\n")
@@ -232,6 +240,16 @@ func (t *transformer) outcall(call *ast.CallExpr, c callee, stack []ast.Node) {
 	} else {
 		t.add(call.Fun.End(), call.Lparen+1, sep, span)
 	}
+}
+
+// mayHoldFunc reports whether a value of type t may be a function value
+// that external code calls back: a function or an interface.
+func mayHoldFunc(t types.Type) bool {
+	switch t.Underlying().(type) {
+	case *types.Signature, *types.Interface:
+		return true
+	}
+	return false
 }
 
 func isInt(t types.Type) bool {

@@ -1,0 +1,214 @@
+package probe
+
+import (
+	"fmt"
+	"reflect"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/rules-capture/rules_capture/runtime/eventlog"
+	"github.com/rules-capture/rules_capture/runtime/value"
+)
+
+// Callbacks: function values of the observed set (closures, method values,
+// functions) that observed code hands to external code, which calls them
+// back — during the outcall (sort, strings.Map, a visitor) or later, on
+// another goroutine (an http.HandlerFunc). Exported functions and methods
+// record their own incalls; a function value has no probe of its own, so
+// the outcall helper passes external code a wrapper that records each call
+// as a CALL_IN of the site "callback <function>", whose receiver columns
+// carry the closure's object ID. Replay performs such a CALL_IN on the
+// closure with that ID that observed code passed to an outcall.
+
+// CallbackPrefix starts the site name of a callback's CALL_IN.
+const CallbackPrefix = "callback "
+
+var callbacks struct {
+	sync.Mutex
+	sites  map[uintptr]*Site        // code pointer -> site
+	passed map[uint64]reflect.Value // replay: closure ID -> function value passed out
+}
+
+// Callback is applied by an outcall helper to each argument of function or
+// interface type after the call's arguments are recorded. In capture, an
+// observed function value (also one held in an interface, such as an
+// http.HandlerFunc) is replaced by a recording wrapper of the same type; in
+// replay it is remembered so that recorded callbacks can be performed on it.
+// Anything else is returned unchanged.
+func Callback[F any](f F) F {
+	if !enabled {
+		return f
+	}
+	rv := reflect.ValueOf(&f).Elem()
+	fn := rv
+	if fn.Kind() == reflect.Interface {
+		if fn.IsNil() {
+			return f
+		}
+		fn = fn.Elem()
+	}
+	if fn.Kind() != reflect.Func || fn.IsNil() || !ObservedFunc(fn.Interface()) {
+		return f
+	}
+	id := callbackID(fn)
+	if replaying {
+		callbacks.Lock()
+		if callbacks.passed == nil {
+			callbacks.passed = map[uint64]reflect.Value{}
+		}
+		callbacks.passed[id] = fn
+		callbacks.Unlock()
+		return f
+	}
+	site := callbackSite(fn)
+	w := reflect.MakeFunc(fn.Type(), func(args []reflect.Value) []reflect.Value {
+		return callIn(site, id, fn, args)
+	})
+	var out F
+	reflect.ValueOf(&out).Elem().Set(w)
+	return out
+}
+
+// callbackID is the object ID of function value fn as a callback: the
+// identity of its closure (two closures of the same code are different
+// callbacks, while the encoding of a function value names its code).
+// Capture and replay number it at the same point, in the outcall helper.
+func callbackID(fn reflect.Value) uint64 {
+	closure := reflect.ValueOf((*byte)(ptrOf(fn.Interface())))
+	id, _, _ := objectTable().ID(closure, value.TypeName(fn.Type()), true)
+	return id
+}
+
+// callbackSite is the incall site of calls of function value fn, named and
+// placed after its code (the transform's //line directives give the
+// original position).
+func callbackSite(fn reflect.Value) *Site {
+	pc := fn.Pointer()
+	callbacks.Lock()
+	defer callbacks.Unlock()
+	if s, ok := callbacks.sites[pc]; ok {
+		return s
+	}
+	name, pos := "func value", ""
+	if f := runtime.FuncForPC(pc); f != nil {
+		// The transform moves a function's body into _capture_<name>;
+		// its closures are named after the original function.
+		name = strings.ReplaceAll(f.Name(), "._capture_", ".")
+		file, line := f.FileLine(f.Entry())
+		pos = shortPos(file, line)
+	}
+	s := &Site{Name: CallbackPrefix + name, Pos: pos}
+	if callbacks.sites == nil {
+		callbacks.sites = map[uintptr]*Site{}
+	}
+	callbacks.sites[pc] = s
+	return s
+}
+
+// callIn performs a call of observed function value fn by external code as
+// an incall: CALL_IN with the arguments, RETURN_IN with the results (or
+// PANIC_OUT). In replay the events are matched against the log.
+func callIn(site *Site, id uint64, fn reflect.Value, args []reflect.Value) []reflect.Value {
+	if !enabled {
+		return call(fn, args)
+	}
+	s := current()
+	if s.inside {
+		// Observed code calling its own function value through external
+		// code's copy: a call inside the set.
+		return call(fn, args)
+	}
+	s.begin(site, eventlog.KindCallIn)
+	s.enc.Objects = objectTable()
+	s.recvID, s.recvType = id, value.TypeName(fn.Type())
+	for _, a := range args {
+		s.enc.EncodeValue(a)
+	}
+	f := s.Call()
+	defer s.Recover(f)
+	out := call(fn, args)
+	s.enc.Objects = objectTable()
+	for _, r := range out {
+		s.enc.EncodeValue(r)
+	}
+	s.Return(f)
+	return out
+}
+
+func call(fn reflect.Value, args []reflect.Value) []reflect.Value {
+	if fn.Type().IsVariadic() {
+		return fn.CallSlice(args)
+	}
+	return fn.Call(args)
+}
+
+// performCallback performs, in replay, the recorded callback e on stream s.
+func (p *player) performCallback(s *Stream, e *eventlog.Event) {
+	callbacks.Lock()
+	fn, ok := callbacks.passed[e.RecvID]
+	callbacks.Unlock()
+	if !ok {
+		p.diverge(&Divergence{Seq: e.Seq, Stream: s.id, Reason: "the log holds a callback of a function value that the replayed code never passed to external code",
+			Expected: p.describe(e), Actual: "no such function value", Pos: e.Pos})
+		panic(abortReplay{})
+	}
+	site := callbackSite(fn)
+	if site.Name != e.Site {
+		p.diverge(&Divergence{Seq: e.Seq, Stream: s.id, Reason: "the function value passed to external code is different code than in the capture",
+			Expected: p.describe(e), Actual: fmt.Sprintf("CALL_IN %s", site.Name), Pos: site.Pos})
+		panic(abortReplay{})
+	}
+	d := value.Decoder{Buf: e.Values, Resolver: p}
+	t := fn.Type()
+	args := make([]reflect.Value, t.NumIn())
+	for i := range args {
+		args[i] = reflect.New(t.In(i)).Elem()
+		d.DecodeValue(args[i])
+	}
+	if d.Err != nil || d.Off != len(d.Buf) {
+		why := "arguments left over"
+		if d.Err != nil {
+			why = d.Err.Error()
+		}
+		p.diverge(&Divergence{Seq: e.Seq, Stream: s.id, Reason: "the recorded arguments do not fit the function value (signature changed?): " + why,
+			Expected: p.describe(e), Actual: "callback " + site.Name, Pos: site.Pos})
+		panic(abortReplay{})
+	}
+	callIn(site, e.RecvID, fn, args)
+}
+
+// performNested performs, in replay, an incall that the log holds inside
+// outcall frame fr (a callback), as the external callee did, before the
+// outcall is answered. A panic the log recorded leaving the callback ends
+// here: the external code saw it, and the log says what it did next.
+func (p *player) performNested(s *Stream, e *eventlog.Event) {
+	saved := s.frames[len(s.frames)-1]
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(abortReplay); ok {
+				panic(r)
+			}
+			if !s.replay.lastPanicMatched {
+				p.diverge(&Divergence{Seq: e.Seq, Stream: s.id, Reason: "unexpected panic while performing a callback", Actual: fmt.Sprint(r), Pos: e.Pos})
+				panic(abortReplay{})
+			}
+		}
+		s.replay.lastPanicMatched = false
+		s.site = saved.site
+	}()
+	s.replay.lastPanicMatched = false
+	if strings.HasPrefix(e.Site, CallbackPrefix) {
+		p.performCallback(s, e)
+		return
+	}
+	site := lookupSite(e.Site)
+	if site == nil || site.Invoke == nil {
+		p.diverge(&Divergence{Seq: e.Seq, Stream: s.id, Reason: "the log holds a callback to a function that this build does not export (removed, renamed or unexported?)",
+			Expected: p.describe(e), Actual: "no such exported function", Candidate: p.similarSite(e.Site)})
+		panic(abortReplay{})
+	}
+	s.dec = value.Decoder{Buf: e.Values, Resolver: p}
+	s.site = site
+	site.Invoke(s)
+}

@@ -1,0 +1,3 @@
+module example.com/callbacks
+
+go 1.26

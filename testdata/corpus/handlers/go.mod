@@ -1,0 +1,3 @@
+module example.com/handlers
+
+go 1.26
