@@ -28,7 +28,8 @@ LOG=$BASE/provision.log
 RULES_GO_VERSION=v0.60.0
 GAZELLE_VERSION=v0.47.0
 SUITE=sid
-CHROOT_PKGS="bazel-bootstrap bazel-rules-shell ca-certificates git"
+# file: Bazel's test-setup.sh runs it on undeclared test outputs.
+CHROOT_PKGS="bazel-bootstrap bazel-rules-shell ca-certificates file git"
 
 cannot() { echo "tools/bazel: cannot provision Bazel: $*" >&2; exit 3; }
 log() { printf '[%s] %s\n' "$(date +%T)" "$*" >>"$LOG"; }
