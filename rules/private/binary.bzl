@@ -1,9 +1,9 @@
 """go_capture_binary: a go_binary built with probes in the observed set."""
 
 load("@io_bazel_rules_go//go:def.bzl", "GoArchive", "go_binary")
+load(":observe.bzl", "canonical_observe", "package_key")
 load(":providers.bzl", "CaptureBinaryInfo")
 load(":transition.bzl", "TRANSITION_ATTRS", "capture_transition")
-load(":observe.bzl", "canonical_observe", "package_key")
 
 def _go_capture_binary_impl(ctx):
     binary = ctx.attr.binary[0]  # a 1:1 transition still yields a list
@@ -91,9 +91,10 @@ def go_capture_binary(name, observe, binary = None, embed = None, **kwargs):
         )
         binary = ":" + name + "_bin"
         entry = [package_key(native.package_relative_label(e)) for e in embed]
-    elif kwargs:
-        fail("go_capture_binary {}: unknown attributes {} (go_binary attributes are only accepted with embed)".format(name, sorted(kwargs.keys())))
-    if embed == None:
+    else:
+        if kwargs:
+            fail("go_capture_binary {}: unknown attributes {} (go_binary attributes are only accepted with embed)".format(name, sorted(kwargs.keys())))
+
         # Gazelle's layout: the go_binary embeds the go_library of package main
         # of its own directory.
         entry = [package_key(native.package_relative_label(binary))]

@@ -33,11 +33,11 @@ def _library_keys(library, importpath):
         str(lbl),
         "//{}:{}".format(pkg, lbl.name),
         "@//{}:{}".format(pkg, lbl.name),
-        "@@//{}:{}".format(pkg, lbl.name),
+        "@@//{}:{}".format(pkg, lbl.name),  # buildifier: disable=canonical-repository
     ]
     if lbl.workspace_name:
         keys.append("@{}//{}:{}".format(lbl.workspace_name, pkg, lbl.name))
-        keys.append("@@{}//{}:{}".format(lbl.workspace_name, pkg, lbl.name))
+        keys.append("@@{}//{}:{}".format(lbl.workspace_name, pkg, lbl.name))  # buildifier: disable=canonical-repository
     if pkg.split("/")[-1] == lbl.name:
         keys.extend([k[:-len(":" + lbl.name)] for k in keys if k.endswith(":" + lbl.name)])
     if importpath:
@@ -150,8 +150,11 @@ def _constraint_args(go, args):
     args.add("-cgo=" + ("false" if go.mode.pure else "true"))
 
 def _exit_sources(ctx, mode):
-    """The main package of a capture binary: the log is closed when main returns
-    or the program calls os.Exit (tool/transform.InstrumentExit); nothing else changes."""
+    """Instruments the main package of a capture binary to close the log at exit.
+
+    The log is closed when main returns or the program calls os.Exit
+    (tool/transform.InstrumentExit); nothing else changes.
+    """
     go = go_context(ctx)
     out_dir = ctx.attr.library_name + ".capture"
     outputs = []

@@ -12,7 +12,7 @@ MODE_SETTING = "//rules:mode"
 OBSERVE_SETTING = "//rules:observe"
 ENTRY_SETTING = "//rules:entry"
 
-def _capture_transition_impl(settings, attr):
+def _capture_transition_impl(_settings, attr):
     # Sorted and deduplicated: the configuration depends on the set, not on
     # the order the user wrote it in.
     observed = sorted({e: None for e in attr.observed}.keys())

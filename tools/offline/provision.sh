@@ -28,8 +28,8 @@ LOG=$BASE/provision.log
 RULES_GO_VERSION=v0.60.0
 GAZELLE_VERSION=v0.47.0
 SUITE=sid
-# file: Bazel's test-setup.sh runs it on undeclared test outputs.
-CHROOT_PKGS="bazel-bootstrap bazel-rules-shell ca-certificates file git"
+# file, zip: Bazel's test-setup.sh runs them on undeclared test outputs.
+CHROOT_PKGS="bazel-bootstrap bazel-rules-shell ca-certificates file git zip"
 
 cannot() { echo "tools/bazel: cannot provision Bazel: $*" >&2; exit 3; }
 log() { printf '[%s] %s\n' "$(date +%T)" "$*" >>"$LOG"; }
