@@ -96,6 +96,18 @@ bazel_ready() {
   "$BAZEL" info "${BAZEL_FLAGS[@]}" release || { cat "$bazel_warmup_log"; return 1; }
 }
 
+# The shop's replay tests again, outside Bazel, with the network unshared and an empty
+# environment: replay must read nothing but its runfiles (DESIGN §5, hermetic).
+replay_hermetic() {
+  local bin
+  bin=$("$BAZEL" info "${BAZEL_FLAGS[@]}" bazel-bin 2>/dev/null) || return 1
+  [ -x "$bin/examples/shop/replay_tests" ] || { echo "bazel-bin/examples/shop/replay_tests is missing (the bazel test step builds it)"; return 1; }
+  ls examples/shop/testdata/capture/*.arrow >/dev/null || { echo "no checked-in shop logs to replay"; return 1; }
+  unshare -n env -i RUNFILES_DIR="$bin/examples/shop/replay_tests.runfiles" \
+    TEST_TMPDIR="$(mktemp -d)" "$bin/examples/shop/replay_tests" -test.v 2>&1 | tail -20
+  return "${PIPESTATUS[0]}"
+}
+
 status_before=$(git status --porcelain)
 tree_unchanged() {
   local now
@@ -114,6 +126,9 @@ step "go vet ./..."                   go vet ./...
 step "go test -race ./..."            go test -race ./...
 step "bazel: provision + fetch //..."  bazel_ready
 step "bazel test //..."               "$BAZEL" test "${BAZEL_FLAGS[@]}" //...
+step "replay hermetic (unshare -n, env -i)" replay_hermetic
+step "eventlog interop (apache-arrow JS)" runtime/eventlog/interop/run.sh
+step "conformance study (quick slice)" go run ./tool/cmd/capture study -quick
 step "gazelle: BUILD files current"   "$BAZEL" test "${BAZEL_FLAGS[@]}" //:gazelle_test
 step "gazelle: deps.bzl matches go.mod" deps_current
 step "buildifier"                     buildifier_clean
