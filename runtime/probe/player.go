@@ -91,13 +91,15 @@ type player struct {
 	events   []eventlog.Event
 	streams  map[uint32]*streamReplay
 	order    []uint32
-	next     int         // index of the first event not yet replayed
-	consumed []bool      // by index
-	replayed int         // events replayed
-	waiting  map[int]int // indices goroutines wait to replay
-	stalled  bool        // no progress: let the earliest waiter go
-	relaxed  int         // events released out of the recorded order
-	orphans  int         // events skipped: no incall encloses them
+	next     int             // index of the first event not yet replayed
+	consumed []bool          // by index
+	replayed int             // events replayed
+	waiting  map[int]int     // indices goroutines wait to replay
+	stalled  bool            // no progress: let the earliest waiter go
+	relaxed  int             // events released out of the recorded order
+	orphans  int             // events skipped: no incall encloses them
+	children map[uint32]bool // streams of goroutines started by observed code (GO)
+	live     int             // such goroutines running in replay
 	level    string
 	report   Report
 	done     bool // a divergence was reported
@@ -223,6 +225,14 @@ func loadLog(path string) (*player, error) {
 		p.events[i].Values = arena[start:ends[i]:ends[i]]
 		start = ends[i]
 	}
+	for i := range p.events {
+		if e := &p.events[i]; e.Kind == eventlog.KindGo {
+			d := value.Decoder{Buf: e.Values}
+			if id := uint32(d.Uint()); d.Err == nil {
+				p.children[id] = true // started by the replayed code, not driven
+			}
+		}
+	}
 	if st := r.Meta().Status; !st.Complete() {
 		p.report.Notes = append(p.report.Notes, fmt.Sprintf("log is incomplete (closed=%v, dropped=%d): replay stops where it ends", st.Closed, st.Dropped))
 	}
@@ -231,9 +241,10 @@ func loadLog(path string) (*player, error) {
 
 func newPlayer() *player {
 	p := &player{
-		streams: map[uint32]*streamReplay{},
-		byID:    map[uint64]reflect.Value{},
-		ids:     map[unsafe.Pointer]objInfo{},
+		streams:  map[uint32]*streamReplay{},
+		byID:     map[uint64]reflect.Value{},
+		ids:      map[unsafe.Pointer]objInfo{},
+		children: map[uint32]bool{},
 	}
 	p.cond = sync.NewCond(&p.mu)
 	p.abort = p.exitOnDivergence
@@ -273,7 +284,7 @@ func Replay() *Report {
 	var wg sync.WaitGroup
 	for _, id := range p.order {
 		sr := p.streams[id]
-		if id == 0 {
+		if id == 0 || p.children[id] {
 			continue
 		}
 		wg.Add(1)
@@ -292,6 +303,7 @@ func Replay() *Report {
 	}
 	p.drive(s0) // stream 0, after init
 	wg.Wait()
+	p.waitChildren()
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if !p.done && p.next < len(p.events) {
@@ -365,6 +377,65 @@ func (p *player) drive(s *Stream) {
 				Expected: p.describe(e), Actual: "nothing"})
 			return
 		}
+	}
+}
+
+// waitChildren waits, after the drivers are done, for the goroutines that
+// observed code started, until they end or the log is fully replayed. One
+// blocked for good (a background loop) is left behind once nothing has been
+// replayed for a second.
+func (p *player) waitChildren() {
+	p.waitQuiet(func() bool { return p.live > 0 && p.next < len(p.events) })
+}
+
+// waitOthers is called by a stream that has no logged event left but makes
+// one. Another goroutine's event may end the log first — a panic in a
+// goroutine started by observed code killed the capture's process while this
+// one ran on — so it waits until the rest of the log is replayed (or nothing
+// moves for a second). It reports whether the stream still diverges.
+func (p *player) waitOthers() bool {
+	p.mu.Lock()
+	waited := p.next < len(p.events)
+	p.mu.Unlock()
+	if waited {
+		p.waitQuiet(func() bool { return p.next < len(p.events) })
+	}
+	p.mu.Lock()
+	done := p.done
+	p.mu.Unlock()
+	if done {
+		p.waitTurn(-1) // unwinds: the replay has ended
+	}
+	return true
+}
+
+// waitQuiet waits while busy() holds (called with p.mu held), until
+// nothing has been replayed for a second or the replay has ended.
+func (p *player) waitQuiet(busy func() bool) {
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		t := time.NewTicker(50 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+				p.cond.Broadcast()
+			}
+		}
+	}()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	last, since := p.replayed, time.Now()
+	for !p.done && busy() {
+		if p.replayed != last {
+			last, since = p.replayed, time.Now()
+		} else if time.Since(since) > time.Second {
+			return
+		}
+		p.cond.Wait()
 	}
 }
 
@@ -535,7 +606,7 @@ func (p *player) peek(s *Stream, actual func() string) (int, *eventlog.Event) {
 			Actual: actual(), Expected: "nothing", Pos: s.site.Pos})
 		panic(abortReplay{})
 	}
-	if sr.cur >= len(sr.idx) {
+	if sr.cur >= len(sr.idx) && p.waitOthers() {
 		p.diverge(&Divergence{Stream: s.id, Reason: "the code made a boundary event after the log's last event of this goroutine",
 			Expected: "end of the stream", Actual: actual(), Pos: s.site.Pos, Candidate: p.candidate(s, sr)})
 		panic(abortReplay{})

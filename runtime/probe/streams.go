@@ -74,7 +74,7 @@ func bind(g uintptr, s *Stream) {
 
 func newStream(g uintptr) *Stream {
 	tableMu.Lock()
-	if s, ok := overflow[g]; ok {
+	if s, ok := overflow[g]; ok && s != nil {
 		tableMu.Unlock()
 		return s
 	}

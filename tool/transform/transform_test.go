@@ -155,7 +155,7 @@ func TestRejects(t *testing.T) {
 	}{
 		{"cgo", "package p\n\nimport \"C\"\n\nfunc F() {}\n", "cgo", 3},
 		{"linkname", "package p\n\nimport _ \"unsafe\"\n\n//go:linkname f runtime.f\nfunc f()\n\nfunc F() { f() }\n", "//go:linkname", 5},
-		{"go statement", "package p\n\nfunc F() {\n\tgo func() {}()\n}\n", "go statement", 4},
+		{"go statement of a function value", "package p\n\nfunc F(f func()) {\n\tgo f()\n}\n", "go statement starting external code or a function value", 4},
 		{"unsafe.Pointer", "package p\n\nimport \"unsafe\"\n\nfunc F(p unsafe.Pointer) {}\n", "unsafe.Pointer", 5},
 		{"generic function", "package p\n\nfunc F[T any](x T) T { return x }\n", "generic function", 3},
 		{"generic method", "package p\n\ntype L[T any] struct{ x T }\n\nfunc (l *L[T]) Get() T { return l.x }\n", "generic type", 5},

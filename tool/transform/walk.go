@@ -24,7 +24,7 @@ func (t *transformer) walk(f *ast.File) {
 		stack = append(stack, n)
 		switch x := n.(type) {
 		case *ast.GoStmt:
-			t.errorf(x.Pos(), "a go statement", "goroutines started by observed code are not captured yet (issue 5); start the goroutine in an unobserved package, or leave this package out of the observed set")
+			t.goStmt(x, stack)
 		case *ast.FuncDecl:
 			if x.Recv != nil && x.Name.IsExported() && recvIsGeneric(x) {
 				t.errorf(x.Pos(), "a method of a generic type", "generic observed code is not captured yet (issue 5)")
