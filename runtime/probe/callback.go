@@ -40,15 +40,14 @@ func Callback[F any](f F) F {
 	if !enabled {
 		return f
 	}
-	rv := reflect.ValueOf(&f).Elem()
-	fn := rv
-	if fn.Kind() == reflect.Interface {
-		if fn.IsNil() {
-			return f
-		}
-		fn = fn.Elem()
+	// Boxing a function or interface value in an any does not allocate:
+	// arguments that are not function values cost no allocation.
+	x := any(f)
+	if x == nil || reflect.TypeOf(x).Kind() != reflect.Func {
+		return f
 	}
-	if fn.Kind() != reflect.Func || fn.IsNil() || !ObservedFunc(fn.Interface()) {
+	fn := reflect.ValueOf(x)
+	if fn.IsNil() || !ObservedFunc(x) {
 		return f
 	}
 	id := callbackID(fn)
