@@ -524,9 +524,9 @@ func (p *player) isDone() bool {
 
 func (p *player) waitTurn(i int) {
 	p.mu.Lock()
-	if p.next != i && !p.done {
+	if p.next != i && !p.done && !p.ownGap(i) {
 		p.waiting[i]++
-		for p.next != i && !p.done {
+		for p.next != i && !p.done && !p.ownGap(i) {
 			if p.stalled && i == p.minWaiting() {
 				// No stream can make progress in the recorded order: observed
 				// code synchronises internally (a mutex held across an
@@ -687,6 +687,11 @@ func playerCall(s *Stream, kind eventlog.Kind) uint64 {
 	p := play
 	actual := func() string { return describeActual(kind, s.site, s.enc.Buf) }
 	_, e := p.peek(s, actual)
+	if kind == eventlog.KindCallOut && p.level != CheckStrict && (e.Kind != kind || e.Site != s.site.Name || !bytes.Equal(e.Values, s.enc.Buf)) {
+		if r := p.resync(s); r != nil {
+			e = r
+		}
+	}
 	if e.Kind != kind || e.Site != s.site.Name {
 		p.diverge(&Divergence{Seq: e.Seq, Stream: s.id, Reason: "the code made a different boundary call than the log holds",
 			Expected: p.describe(e), Actual: actual(), Pos: s.site.Pos, Candidate: p.candidate(s, s.replay)})
@@ -704,6 +709,70 @@ func playerCall(s *Stream, kind eventlog.Kind) uint64 {
 	}
 	p.consume(s)
 	return e.Seq
+}
+
+// resync looks, when an outcall does not match the log's next event, for a
+// later outcall of the same enclosing call with the same callee and
+// arguments that has not been replayed (JINSI's resynchronisation: map
+// iteration order or a select choice inside observed code changed the order
+// of outcalls). If there is one, it and its outcome (with any callbacks) are
+// moved to the front of the stream, a note is added, and it is returned,
+// its turn taken.
+func (p *player) resync(s *Stream) *eventlog.Event {
+	sr := s.replay
+	first := &p.events[sr.idx[sr.cur]]
+	parent := first.Parent
+	for k := sr.cur + 1; k < len(sr.idx); k++ {
+		e := &p.events[sr.idx[k]]
+		if e.Parent != parent {
+			continue // inside an earlier outcall
+		}
+		if e.Kind == eventlog.KindReturnIn || e.Kind == eventlog.KindPanicOut || e.Kind == eventlog.KindReturnOut || e.Kind == eventlog.KindPanicIn {
+			return nil // the enclosing call ends
+		}
+		if e.Kind != eventlog.KindCallOut || e.Site != s.site.Name || !bytes.Equal(e.Values, s.enc.Buf) {
+			continue
+		}
+		m := k + 1
+		for ; m < len(sr.idx); m++ {
+			f := &p.events[sr.idx[m]]
+			if (f.Kind == eventlog.KindReturnOut || f.Kind == eventlog.KindPanicIn) && f.Parent == e.Seq {
+				break
+			}
+		}
+		if m == len(sr.idx) {
+			m-- // the log ends inside it
+		}
+		idx := make([]int, 0, len(sr.idx))
+		idx = append(idx, sr.idx[:sr.cur]...)
+		idx = append(idx, sr.idx[k:m+1]...)
+		idx = append(idx, sr.idx[sr.cur:k]...)
+		idx = append(idx, sr.idx[m+1:]...)
+		sr.idx = idx
+		p.mu.Lock()
+		p.report.Notes = append(p.report.Notes, fmt.Sprintf("outcall replayed out of the recorded order (check %s): %s matched seq %d instead of seq %d (%s)",
+			p.level, describeActual(eventlog.KindCallOut, s.site, s.enc.Buf), e.Seq, first.Seq, p.describe(first)))
+		p.mu.Unlock()
+		p.waitTurn(sr.idx[sr.cur])
+		return e
+	}
+	return nil
+}
+
+// ownGap reports whether every event not yet replayed before index i
+// belongs to i's stream: events that stream postponed by resynchronising,
+// which must not hold its later events back (called with p.mu held).
+func (p *player) ownGap(i int) bool {
+	if i < p.next {
+		return false
+	}
+	st := p.events[i].Stream
+	for j := p.next; j < i; j++ {
+		if !p.consumed[j] && p.events[j].Stream != st {
+			return false
+		}
+	}
+	return true
 }
 
 // playerReturn matches the RETURN_IN of an incall.

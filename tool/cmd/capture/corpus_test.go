@@ -34,7 +34,8 @@ type corpusSpec struct {
 		WantExit  int               `json:"want_exit"`
 		WantInErr string            `json:"want_stderr"` // e.g. the original file:line of a panic
 	} `json:"runs"`
-	Test    string `json:"test"` // package pattern for `capture test`
+	Test    string `json:"test"`  // package pattern for `capture test`
+	Check   string `json:"check"` // check level of the replays of the unchanged code (default strict)
 	Mutants []struct {
 		Name   string `json:"name"`
 		File   string `json:"file"`
@@ -176,7 +177,11 @@ func testProgram(t *testing.T, src string, spec *corpusSpec) {
 
 	// (b) replay against the unchanged code
 	harness := filepath.Join(work, "harness")
-	out, code := runCapture(t, mod, append([]string{"replay", "-observe", observe, "-harness", harness}, logFiles...)...)
+	baseCheck := spec.Check
+	if baseCheck == "" {
+		baseCheck = "strict"
+	}
+	out, code := runCapture(t, mod, append([]string{"replay", "-observe", observe, "-check", baseCheck, "-harness", harness}, logFiles...)...)
 	if code != 0 || strings.Count(out, "PASS ") != len(logFiles) {
 		t.Fatalf("replay of the unchanged code: exit %d\n%s", code, out)
 	}
@@ -184,7 +189,7 @@ func testProgram(t *testing.T, src string, spec *corpusSpec) {
 	// (d) hermetic: empty environment, and no network where possible
 	for _, log := range logFiles {
 		report := filepath.Join(work, "hermetic.json")
-		env := []string{probe.EnvReplayLog + "=" + log, probe.EnvReplayReport + "=" + report}
+		env := []string{probe.EnvReplayLog + "=" + log, probe.EnvReplayReport + "=" + report, probe.EnvReplayCheck + "=" + baseCheck}
 		cmd := exec.Command(harness)
 		cmd.Env = env
 		if out, err := cmd.CombinedOutput(); err != nil {

@@ -66,10 +66,10 @@ func Lookup(groups [][]string) int {
 func Crash(reason string) {
 	done := make(chan struct{})
 	go func() {
-		defer close(done)
 		if reason != "" {
 			panic("worker failed: " + reason)
 		}
+		close(done)
 	}()
 	<-done
 }
