@@ -109,9 +109,6 @@ func playerGoEnd(c *Stream) {
 	p := play
 	p.mu.Lock()
 	p.live--
-	if c.replay != nil && p.holder == int64(c.replay.id) {
-		p.holder = -1
-	}
 	p.mu.Unlock()
 	p.cond.Broadcast()
 }

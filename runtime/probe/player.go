@@ -91,19 +91,11 @@ type player struct {
 	events   []eventlog.Event
 	streams  map[uint32]*streamReplay
 	order    []uint32
-	next     int         // index of the first event not yet replayed
-	consumed []bool      // by index
-	replayed int         // events replayed
-	waiting  map[int]int // indices goroutines wait to replay
-	stalled  bool        // no progress: let the earliest waiter go
-	// holder is the stream running observed code since its last boundary
-	// event (-1: none). The next event is released only when the holder
-	// parks at its next boundary event or ends, so code between boundary
-	// events runs one stream at a time, as it did in the recorded order
-	// (two streams racing for a mutex after their outcalls return would
-	// otherwise take it in any order).
-	holder   int64
-	stuck    int             // watchdog ticks without progress
+	next     int             // index of the first event not yet replayed
+	consumed []bool          // by index
+	replayed int             // events replayed
+	waiting  map[int]int     // indices goroutines wait to replay
+	stalled  bool            // no progress: let the earliest waiter go
 	relaxed  int             // events released out of the recorded order
 	orphans  int             // events skipped: no incall encloses them
 	children map[uint32]bool // streams of goroutines started by observed code (GO)
@@ -253,7 +245,6 @@ func newPlayer() *player {
 		byID:     map[uint64]reflect.Value{},
 		ids:      map[unsafe.Pointer]objInfo{},
 		children: map[uint32]bool{},
-		holder:   -1,
 	}
 	p.cond = sync.NewCond(&p.mu)
 	p.abort = p.exitOnDivergence
@@ -301,7 +292,6 @@ func Replay() *Report {
 			defer wg.Done()
 			s := &Stream{id: sr.id, replay: sr}
 			bind(getg(), s)
-			defer p.park(sr.id)
 			p.drive(s)
 		}()
 	}
@@ -312,7 +302,6 @@ func Replay() *Report {
 		bind(getg(), s0)
 	}
 	p.drive(s0) // stream 0, after init
-	p.park(0)
 	wg.Wait()
 	p.waitChildren()
 	p.mu.Lock()
@@ -406,7 +395,6 @@ func (p *player) waitChildren() {
 // moves for a second). It reports whether the stream still diverges.
 func (p *player) waitOthers() bool {
 	p.mu.Lock()
-	p.holder = -1 // this stream waits for the others' events
 	waited := p.next < len(p.events)
 	p.mu.Unlock()
 	if waited {
@@ -536,29 +524,10 @@ func (p *player) isDone() bool {
 
 func (p *player) waitTurn(i int) {
 	p.mu.Lock()
-	st := int64(-2) // waitTurn(-1) only unwinds
-	if i >= 0 {
-		st = int64(p.events[i].Stream)
-		if p.holder == st {
-			p.holder = -1 // parked at a boundary event
-			p.cond.Broadcast()
-		}
-	}
-	blocked := func() bool {
-		return !p.done && ((p.next != i && !p.ownGap(i)) || (p.holder >= 0 && p.holder != st))
-	}
-	if blocked() {
+	if p.next != i && !p.done && !p.ownGap(i) {
 		p.waiting[i]++
-		for blocked() {
-			if p.stalled && p.holder >= 0 && p.stuck >= holderPatience {
-				// The holder waits for something other than its next
-				// boundary event (another stream's work): let others run.
-				p.stalled = false
-				p.holder = -1
-				p.cond.Broadcast()
-				continue
-			}
-			if p.stalled && p.holder < 0 && i == p.minWaiting() {
+		for p.next != i && !p.done && !p.ownGap(i) {
+			if p.stalled && i == p.minWaiting() {
 				// No stream can make progress in the recorded order: observed
 				// code synchronises internally (a mutex held across an
 				// outcall) and replay's goroutines took it in another order.
@@ -574,9 +543,6 @@ func (p *player) waitTurn(i int) {
 		}
 	}
 	done := p.done
-	if !done && i >= 0 {
-		p.holder = st
-	}
 	p.mu.Unlock()
 	if done {
 		if p.exits {
@@ -598,17 +564,6 @@ func (p *player) minWaiting() int {
 	return m
 }
 
-// park gives up stream id's turn to run observed code: the stream ended,
-// or waits for the rest of the log.
-func (p *player) park(id uint32) {
-	p.mu.Lock()
-	if p.holder == int64(id) {
-		p.holder = -1
-	}
-	p.mu.Unlock()
-	p.cond.Broadcast()
-}
-
 // release marks event i replayed.
 func (p *player) release(i int) {
 	p.mu.Lock()
@@ -620,11 +575,6 @@ func (p *player) release(i int) {
 	p.mu.Unlock()
 	p.cond.Broadcast()
 }
-
-// holderPatience is how many watchdog ticks without progress pass before
-// the stream running observed code is assumed blocked inside the observed
-// set (not merely descheduled on a loaded machine) and loses its turn.
-const holderPatience = 10
 
 // watchdog detects a replay in which no goroutine can take its turn, and
 // lets the earliest waiting event go (see waitTurn).
@@ -641,10 +591,7 @@ func (p *player) watchdog(stop chan struct{}) {
 		p.mu.Lock()
 		if p.replayed == last && len(p.waiting) > 0 && !p.done {
 			p.stalled = true
-			p.stuck++
 			p.cond.Broadcast()
-		} else {
-			p.stuck = 0
 		}
 		last = p.replayed
 		p.mu.Unlock()
