@@ -5,20 +5,33 @@
 //
 // The generated code for an exported function of the observed set looks like
 //
-//	func Add(a int, b int) int {
-//		s := probe.In(&_capture_site_0)
-//		if s == nil { // capture off, or called from observed code
-//			return _capture_Add(a, b)
+//	func Add(p0 int, p1 int) int {
+//		call := _capture_Add // the original function, renamed
+//		if probe.On() {
+//			call = _capture_in_0
 //		}
-//		s.Int(int64(a))
-//		s.Int(int64(b))
+//		return call(p0, p1)
+//	}
+//
+//	func _capture_in_0(p0 int, p1 int) int {
+//		s := probe.In(&_capture_site_0)
+//		if s == nil { // called from observed code
+//			return _capture_Add(p0, p1)
+//		}
+//		s.Int(int64(p0))
+//		s.Int(int64(p1))
 //		f := s.Call()
 //		defer s.Recover(f)
-//		r0 := _capture_Add(a, b)
+//		r0 := _capture_Add(p0, p1)
 //		s.Int(int64(r0))
 //		s.Return(f)
 //		return r0
 //	}
+//
+// Add is small enough for the compiler to inline into its callers, so with
+// capture off a call costs one load, one predictable branch and the call of
+// the original function (through a function value: a second direct call
+// would exceed the inlining budget).
 //
 // and an outcall goes through a helper generated per call site that records
 // the call and its results (capture) or answers it from the log (replay).
@@ -83,6 +96,11 @@ type Stream struct {
 
 	replay *streamReplay
 }
+
+// On reports whether capture (or replay) is on. It is what an incall costs
+// while capture is off: generated wrappers call it, inlined, and go to the
+// original function when it is false.
+func On() bool { return enabled }
 
 // In starts an incall at site: nil if capture is off or the caller is
 // observed code (a call inside the observed set is not a boundary event).

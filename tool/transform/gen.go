@@ -428,24 +428,29 @@ func (t *transformer) funcDecl(fd *ast.FuncDecl) {
 	if len(results) == 0 {
 		ret = ""
 	}
-	// The exported function stays small enough to inline: with capture
-	// off, or called from observed code, it costs one branch.
+	// The exported function stays small enough to inline (one call: the
+	// compiler's budget allows no second one): with capture off it costs a
+	// load and a branch. The recording path checks for a call from inside
+	// the observed set.
 	fmt.Fprintf(&b, "// %s records calls of %s into the observed set (%s).\n", fd.Name.Name, name, pos)
 	fmt.Fprintf(&b, "func %s%s(%s) %s {\n", recvDecl, fd.Name.Name, strings.Join(decls, ", "), resultList(results))
-	slowArgs := append([]string{"s"}, args...)
-	slowDecls := append([]string{"s *" + t.probe + ".Stream"}, decls...)
+	slowArgs, slowDecls, original := args, decls, callee
 	if recvDecl != "" {
-		slowArgs = append([]string{"s", "_r"}, args...)
-		slowDecls = append([]string{"s *" + t.probe + ".Stream", "_r " + recvTS}, decls...)
+		slowArgs = append([]string{"_r"}, args...)
+		slowDecls = append([]string{"_r " + recvTS}, decls...)
+		original = methodExpr(recvTS, "_capture_"+fd.Name.Name)
 	}
-	fmt.Fprintf(&b, "\tif s := %s.In(&%s); s != nil {\n\t\t%s%s(%s)\n", t.probe, site, ret, slow, strings.Join(slowArgs, ", "))
-	if len(results) == 0 {
-		b.WriteString("\t\treturn\n")
-	}
-	fmt.Fprintf(&b, "\t}\n\t%s%s\n}\n\n", ret, direct)
+	fmt.Fprintf(&b, "\tcall := %s\n\tif %s.On() {\n\t\tcall = %s\n\t}\n", original, t.probe, slow)
+	fmt.Fprintf(&b, "\t%scall(%s)\n}\n\n", ret, strings.Join(slowArgs, ", "))
 
 	fmt.Fprintf(&b, "// %s records one incall of %s: CALL_IN, then RETURN_IN or PANIC_OUT.\n", slow, name)
 	fmt.Fprintf(&b, "func %s(%s) %s {\n", slow, strings.Join(slowDecls, ", "), resultList(results))
+	fmt.Fprintf(&b, "\ts := %s.In(&%s)\n\tif s == nil { // called from observed code\n", t.probe, site)
+	if len(results) > 0 {
+		fmt.Fprintf(&b, "\t\treturn %s\n\t}\n", direct)
+	} else {
+		fmt.Fprintf(&b, "\t\t%s\n\t\treturn\n\t}\n", direct)
+	}
 	if recvDecl != "" {
 		fmt.Fprintf(&b, "\t%s.Recv(s, _r)\n", t.probe)
 	}
@@ -481,6 +486,15 @@ func (t *transformer) funcDecl(fd *ast.FuncDecl) {
 	fmt.Fprintf(&b, "\tif s.Args() {\n\t\t%s(%s)\n\t}\n}\n\n", target, strings.Join(dargs, ", "))
 	t.gen.WriteString(b.String())
 	fmt.Fprintf(&t.inits, "\t%s.Invoke = %s\n\t%s.Incall(&%s)\n", site, inv, t.probe, site)
+}
+
+// methodExpr is the method expression of method m of receiver type recv:
+// T.m, (*T).m.
+func methodExpr(recv, m string) string {
+	if strings.HasPrefix(recv, "*") {
+		return "(" + recv + ")." + m
+	}
+	return recv + "." + m
 }
 
 // initMarkers brackets the package's initialisation with BeginInit (first

@@ -23,14 +23,19 @@ var _capture_site_0 = probe.Site{Name: "github.com/rules-capture/rules_capture/r
 
 // Add records calls of github.com/rules-capture/rules_capture/runtime/probe/internal/calcbench.Add into the observed set (calcbench/calc.go:10).
 func Add(p0 int, p1 int) int {
-	if s := probe.In(&_capture_site_0); s != nil {
-		return _capture_in_0(s, p0, p1)
+	call := _capture_Add
+	if probe.On() {
+		call = _capture_in_0
 	}
-	return _capture_Add(p0, p1)
+	return call(p0, p1)
 }
 
 // _capture_in_0 records one incall of github.com/rules-capture/rules_capture/runtime/probe/internal/calcbench.Add: CALL_IN, then RETURN_IN or PANIC_OUT.
-func _capture_in_0(s *probe.Stream, p0 int, p1 int) int {
+func _capture_in_0(p0 int, p1 int) int {
+	s := probe.In(&_capture_site_0)
+	if s == nil { // called from observed code
+		return _capture_Add(p0, p1)
+	}
 	s.Int(int64(p0))
 	s.Int(int64(p1))
 	f := s.Call()
