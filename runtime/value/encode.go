@@ -31,6 +31,11 @@ type Objects interface {
 type Encoder struct {
 	Buf     []byte
 	Objects Objects
+	// Deep encodes every pointer like a pointer to an observed type:
+	// (type, ID) and the pointee on first sight. Out-parameters use it for
+	// memory the callee allocated and the observed code reads through
+	// (json.Unmarshal filling a *int field), which replay must rebuild.
+	Deep bool
 }
 
 var (
@@ -220,7 +225,7 @@ func (e *Encoder) encode(v reflect.Value, depth int) {
 			e.Buf = append(e.Buf, TagNil)
 			return
 		}
-		if IsObservedType(v.Type().Elem()) {
+		if e.Deep || IsObservedType(v.Type().Elem()) {
 			if e.ref(TagObject, v, true) {
 				e.encode(v.Elem(), depth+1)
 			} else {
@@ -293,7 +298,7 @@ func (e *Encoder) list(v reflect.Value, depth int) {
 func (e *Encoder) encodeMap(v reflect.Value, depth int) {
 	type entry struct{ k, v []byte }
 	entries := make([]entry, 0, v.Len())
-	sub := Encoder{Objects: e.Objects}
+	sub := Encoder{Objects: e.Objects, Deep: e.Deep}
 	it := v.MapRange()
 	for it.Next() {
 		sub.Buf = nil

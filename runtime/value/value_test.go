@@ -277,3 +277,33 @@ func TestTimeKeepsMonotonicReading(t *testing.T) {
 		t.Fatalf("replayed times differ: %v %v (Sub %v want %v)", ga, a, gb.Sub(ga), b.Sub(a))
 	}
 }
+
+// Out-parameters are encoded Deep: pointers the callee allocated inside the
+// written memory carry their contents, so replay rebuilds what observed code
+// reads through them; a pointer seen twice keeps one identity.
+func TestDeepPointersCarryContents(t *testing.T) {
+	limit := 5
+	type cfg struct {
+		Limit, Again *int
+		Any          any
+	}
+	v := cfg{Limit: &limit, Again: &limit, Any: &limit}
+	e := &Encoder{Objects: newTable(), Deep: true}
+	Encode(e, v)
+	d := &Decoder{Buf: e.Buf, Resolver: newTable()}
+	RegisterType(reflect.TypeFor[*int]())
+	got := Decode[cfg](d)
+	if d.Err != nil {
+		t.Fatal(d.Err)
+	}
+	if got.Limit == nil || *got.Limit != 5 || got.Again != got.Limit || got.Any.(*int) != got.Limit {
+		t.Fatalf("got %+v", got)
+	}
+	// Without Deep the same value is a reference only: contents are lost.
+	e = &Encoder{Objects: newTable()}
+	Encode(e, v)
+	d = &Decoder{Buf: e.Buf, Resolver: newTable()}
+	if got := Decode[cfg](d); d.Err != nil || got.Limit == nil || *got.Limit != 0 {
+		t.Fatalf("shallow: got %+v, %v", got, d.Err)
+	}
+}

@@ -98,6 +98,10 @@ func (t *transformer) outcall(call *ast.CallExpr, c callee, stack []ast.Node) {
 	readLike := c.fn != nil && sig.Results().Len() > 0 && isInt(sig.Results().At(0).Type()) &&
 		(c.fn.Name() == "Read" || c.fn.Name() == "ReadAt" || c.fn.Name() == "ReadFull" || c.fn.Name() == "ReadAtLeast")
 	var outEncs, outDecs, cbs []string
+	var ptrOut map[int][]int // out-parameters through pointers (outparam.go)
+	if !curried {
+		ptrOut = t.outParams(call, sig, stack)
+	}
 	for i := 0; i < sig.Params().Len(); i++ {
 		pt := sig.Params().At(i).Type()
 		name := fmt.Sprintf("p%d", i)
@@ -130,6 +134,14 @@ func (t *transformer) outcall(call *ast.CallExpr, c callee, stack []ast.Node) {
 			outDecs = append(outDecs, "copy("+name+", "+t.probe+".Decode["+ts+"](s))")
 		default:
 			encs = append(encs, t.encStmt(name, pt))
+		}
+		for _, k := range ptrOut[i] {
+			arg := name
+			if k >= 0 {
+				arg = fmt.Sprintf("%s[%d]", name, k)
+			}
+			outEncs = append(outEncs, t.probe+".Pointee(s, "+arg+")")
+			outDecs = append(outDecs, t.probe+".SetPointee(s, "+arg+")")
 		}
 		if !variadic && mayHoldFunc(pt) {
 			// An observed function value handed to external code may be

@@ -54,6 +54,7 @@ func TestGolden(t *testing.T) {
 		{"errs", "example.com/errs/store"},
 		{"shapes", "example.com/shapes/geom"},
 		{"panics", "example.com/panics/guard"},
+		{"outparams", "example.com/outparams/decode"},
 	} {
 		t.Run(c.dir, func(t *testing.T) {
 			lp, out := instrumentCorpus(t, filepath.Join(corpus, c.dir), c.pkg)

@@ -1,0 +1,41 @@
+package probe
+
+import (
+	"reflect"
+
+	"github.com/rules-capture/rules_capture/runtime/value"
+)
+
+// Out-parameters through pointers: an outcall's argument that is the address
+// of memory the observed code owns (`json.Unmarshal(b, &cfg)`,
+// `rows.Scan(&name, &age)`, chosen by the transform) has its pointee
+// recorded with the results, and replay writes it back before the observed
+// code continues.
+
+// Pointee appends the value p points to, after the outcall (capture). p is
+// the argument as the callee got it: a pointer, or an interface holding one;
+// anything else (a nil pointer, a value in an `any`) appends nil.
+func Pointee(s *Stream, p any) {
+	rv := reflect.ValueOf(p)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() {
+		s.enc.Buf = append(s.enc.Buf, value.TagNil)
+		return
+	}
+	s.enc.Objects = objectTable()
+	s.enc.Deep = true
+	s.enc.EncodeValue(rv.Elem())
+	s.enc.Deep = false
+}
+
+// SetPointee writes the recorded pointee back through p (replay). For an
+// argument that is not a non-nil pointer the recorded value is skipped, as
+// Pointee recorded nil for it.
+func SetPointee(s *Stream, p any) {
+	rv := reflect.ValueOf(p)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() {
+		s.dec.Skip()
+		return
+	}
+	s.dec.Resolver = resolver()
+	s.dec.DecodeValue(rv.Elem())
+}

@@ -1,0 +1,3 @@
+module example.com/outparams
+
+go 1.26

@@ -1,0 +1,235 @@
+package transform
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// Out-parameters through pointers (docs/boundary-model.md, "Out-parameters").
+//
+// An argument of an outcall is an out-parameter when the callee may write
+// through it and the observed code reads the memory afterwards: its parameter
+// is a pointer (`*T`) or an empty interface (`v any`, `dest ...any`: the
+// callee writes by reflection, as json.Unmarshal, binary.Read, fmt.Sscan and
+// rows.Scan do), and the argument is an address of memory the observed code
+// owns (ownedAddr). The pointee is recorded after the call and written back
+// by replay before observed code continues. Pointers the observed code got
+// from outside are not: in replay they are placeholders whose state never
+// matters, and recording external objects after every call would be costly.
+
+// outParamType reports whether a parameter of type pt may carry an
+// out-parameter: a pointer, or an interface without methods.
+func outParamType(pt types.Type) bool {
+	switch u := pt.Underlying().(type) {
+	case *types.Pointer:
+		return true
+	case *types.Interface:
+		return u.NumMethods() == 0
+	}
+	return false
+}
+
+// ownedAddr reports whether e is the address of memory the observed code
+// owns, in capture and in replay alike: &x for x rooted in a variable of this
+// package (a local, a parameter's own copy, a package variable) through
+// fields, array and slice elements, or through pointers to observed types;
+// &T{...}; new(T); or a local pointer variable that only ever holds such
+// addresses. fn is the innermost function around the call.
+func (t *transformer) ownedAddr(e ast.Expr, fn ast.Node) bool {
+	switch x := ast.Unparen(e).(type) {
+	case *ast.UnaryExpr:
+		if x.Op != token.AND {
+			return false
+		}
+		if _, lit := ast.Unparen(x.X).(*ast.CompositeLit); lit {
+			return true
+		}
+		return t.ownedMemory(x.X)
+	case *ast.CallExpr:
+		if id, ok := ast.Unparen(x.Fun).(*ast.Ident); ok {
+			if b, ok := t.p.Info.Uses[id].(*types.Builtin); ok && b.Name() == "new" {
+				return true
+			}
+		}
+	case *ast.Ident:
+		v, ok := t.p.Info.Uses[x].(*types.Var)
+		if !ok || v.Pkg() != t.p.Types || v.Parent() == t.p.Types.Scope() || fn == nil {
+			return false
+		}
+		if _, ptr := v.Type().Underlying().(*types.Pointer); !ptr {
+			return false
+		}
+		return t.localAddrVar(v, fn)
+	}
+	return false
+}
+
+// ownedMemory: x is an addressable expression rooted in memory the observed
+// code owns.
+func (t *transformer) ownedMemory(x ast.Expr) bool {
+	switch y := ast.Unparen(x).(type) {
+	case *ast.Ident:
+		v, ok := t.p.Info.Uses[y].(*types.Var)
+		return ok && v.Pkg() == t.p.Types
+	case *ast.SelectorExpr:
+		sel, ok := t.p.Info.Selections[y]
+		if !ok || sel.Kind() != types.FieldVal {
+			return false
+		}
+		if _, ptr := t.p.Info.TypeOf(y.X).Underlying().(*types.Pointer); ptr || len(sel.Index()) > 1 {
+			// Through a pointer: an observed object is the real one in
+			// replay, anything else may be a placeholder.
+			return t.observedPointer(t.p.Info.TypeOf(y.X)) && len(sel.Index()) == 1
+		}
+		return t.ownedMemory(y.X)
+	case *ast.IndexExpr:
+		switch t.p.Info.TypeOf(y.X).Underlying().(type) {
+		case *types.Array, *types.Slice:
+			// Slices cross the boundary by their contents: replay's are real.
+			return t.ownedMemory(y.X)
+		}
+	case *ast.StarExpr:
+		return t.observedPointer(t.p.Info.TypeOf(y.X))
+	}
+	return false
+}
+
+func (t *transformer) observedPointer(typ types.Type) bool {
+	p, ok := typ.Underlying().(*types.Pointer)
+	if !ok {
+		return false
+	}
+	n, ok := types.Unalias(p.Elem()).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && t.observed[n.Obj().Pkg().Path()]
+}
+
+// localAddrVar: v, a local pointer variable of function fn, is only ever
+// assigned owned addresses (`v := &Config{}`, `v := new(T)`, `v = &x`) and
+// its own address is never taken.
+func (t *transformer) localAddrVar(v *types.Var, fn ast.Node) bool {
+	if isParam(v, fn, t.p.Info) {
+		return false
+	}
+	ok := true
+	check := func(lhs []ast.Expr, rhs []ast.Expr) {
+		for i, l := range lhs {
+			id, isID := ast.Unparen(l).(*ast.Ident)
+			if !isID || (t.p.Info.Defs[id] != v && t.p.Info.Uses[id] != v) {
+				continue
+			}
+			if len(rhs) != len(lhs) || !t.ownedAddr(rhs[i], nil) {
+				ok = false
+			}
+		}
+	}
+	ast.Inspect(fn, func(n ast.Node) bool {
+		switch s := n.(type) {
+		case *ast.AssignStmt:
+			check(s.Lhs, s.Rhs)
+		case *ast.ValueSpec:
+			if len(s.Values) > 0 {
+				lhs := make([]ast.Expr, len(s.Names))
+				for i, id := range s.Names {
+					lhs[i] = id
+				}
+				check(lhs, s.Values)
+			}
+		case *ast.RangeStmt:
+			check([]ast.Expr{s.Key, s.Value}, nil)
+		case *ast.UnaryExpr:
+			if id, isID := ast.Unparen(s.X).(*ast.Ident); isID && s.Op == token.AND && t.p.Info.Uses[id] == v {
+				ok = false
+			}
+		}
+		return ok
+	})
+	return ok
+}
+
+func isParam(v *types.Var, fn ast.Node, info *types.Info) bool {
+	var ft *ast.FuncType
+	switch f := fn.(type) {
+	case *ast.FuncDecl:
+		ft = f.Type
+		if f.Recv != nil {
+			for _, fld := range f.Recv.List {
+				for _, n := range fld.Names {
+					if info.Defs[n] == v {
+						return true
+					}
+				}
+			}
+		}
+	case *ast.FuncLit:
+		ft = f.Type
+	default:
+		return true
+	}
+	for _, fl := range []*ast.FieldList{ft.Params, ft.Results} {
+		if fl == nil {
+			continue
+		}
+		for _, fld := range fl.List {
+			for _, n := range fld.Names {
+				if info.Defs[n] == v {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// enclosingFuncNode is the innermost function declaration or literal in stack.
+func enclosingFuncNode(stack []ast.Node) ast.Node {
+	for i := len(stack) - 1; i >= 0; i-- {
+		switch stack[i].(type) {
+		case *ast.FuncDecl, *ast.FuncLit:
+			return stack[i]
+		}
+	}
+	return nil
+}
+
+// outParams finds the out-parameters of an outcall: for parameter i of sig,
+// -1 if the argument is one, or for a variadic parameter the indices into
+// the variadic slice of the arguments that are (nil: none).
+func (t *transformer) outParams(call *ast.CallExpr, sig *types.Signature, stack []ast.Node) map[int][]int {
+	fn := enclosingFuncNode(stack)
+	out := map[int][]int{}
+	n := sig.Params().Len()
+	for i := 0; i < n; i++ {
+		pt := sig.Params().At(i).Type()
+		if sig.Variadic() && i == n-1 {
+			if call.Ellipsis.IsValid() || !outParamType(pt.(*types.Slice).Elem()) {
+				continue
+			}
+			for k := i; k < len(call.Args); k++ {
+				if t.ownedAddr(call.Args[k], fn) {
+					out[i] = append(out[i], k-i)
+				}
+			}
+			continue
+		}
+		if i < len(call.Args) && outParamType(pt) && t.ownedAddr(call.Args[i], fn) && !syncPointee(t.p.Info.TypeOf(call.Args[i])) {
+			out[i] = []int{-1}
+		}
+	}
+	return out
+}
+
+// syncPointee: a pointer to a sync or sync/atomic value (a mutex handed to
+// external code): its state is not data, and writing it back could unlock it.
+func syncPointee(typ types.Type) bool {
+	p, ok := typ.Underlying().(*types.Pointer)
+	if !ok {
+		return false
+	}
+	n, ok := types.Unalias(p.Elem()).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return false
+	}
+	path := n.Obj().Pkg().Path()
+	return path == "sync" || path == "sync/atomic"
+}
