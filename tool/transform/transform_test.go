@@ -5,6 +5,7 @@ import (
 	"flag"
 	"go/ast"
 	"go/format"
+	"go/importer"
 	"go/parser"
 	"go/token"
 	"go/types"
@@ -55,6 +56,7 @@ func TestGolden(t *testing.T) {
 		{"shapes", "example.com/shapes/geom"},
 		{"panics", "example.com/panics/guard"},
 		{"outparams", "example.com/outparams/decode"},
+		{"writeout", "example.com/writeout/tune"},
 	} {
 		t.Run(c.dir, func(t *testing.T) {
 			lp, out := instrumentCorpus(t, filepath.Join(corpus, c.dir), c.pkg)
@@ -130,7 +132,7 @@ func check(t *testing.T, fset *token.FileSet, path string, files ...*ast.File) *
 		Uses:       map[*ast.Ident]types.Object{},
 		Selections: map[*ast.SelectorExpr]*types.Selection{},
 	}
-	conf := types.Config{FakeImportC: true, Importer: unsafeOnly{}}
+	conf := types.Config{FakeImportC: true, Importer: unsafeOnly{fset}}
 	pkg, err := conf.Check(path, fset, files, info)
 	if err != nil {
 		t.Fatal(err)
@@ -138,11 +140,16 @@ func check(t *testing.T, fset *token.FileSet, path string, files ...*ast.File) *
 	return &transform.Package{Fset: fset, Files: files, Types: pkg, Info: info}
 }
 
-type unsafeOnly struct{}
+// unsafeOnly imports unsafe, and the standard library's "os" from source
+// (the only other package the reject cases use).
+type unsafeOnly struct{ fset *token.FileSet }
 
-func (unsafeOnly) Import(path string) (*types.Package, error) {
-	if path == "unsafe" {
+func (u unsafeOnly) Import(path string) (*types.Package, error) {
+	switch path {
+	case "unsafe":
 		return types.Unsafe, nil
+	case "os":
+		return importer.ForCompiler(u.fset, "source", nil).Import(path)
 	}
 	return nil, os.ErrNotExist
 }
@@ -159,6 +166,7 @@ func TestRejects(t *testing.T) {
 		{"go statement of a function value", "package p\n\nfunc F(f func()) {\n\tgo f()\n}\n", "go statement starting external code or a function value", 4},
 		{"unsafe.Pointer", "package p\n\nimport \"unsafe\"\n\nfunc F(p unsafe.Pointer) {}\n", "unsafe.Pointer", 5},
 		{"generic function", "package p\n\nfunc F[T any](x T) T { return x }\n", "generic function", 3},
+		{"external variable in a tuple assignment", "package p\n\nimport \"os\"\n\nfunc F() {\n\tvar a int\n\ta, os.Args = 1, nil\n\t_ = a\n}\n", "writing os.Args in a tuple assignment", 7},
 		{"generic method", "package p\n\ntype L[T any] struct{ x T }\n\nfunc (l *L[T]) Get() T { return l.x }\n", "generic type", 5},
 	}
 	for _, c := range cases {

@@ -34,6 +34,12 @@ func (t *transformer) walk(f *ast.File) {
 			}
 		case *ast.CallExpr:
 			t.call(x, stack)
+		case *ast.AssignStmt:
+			t.assignOut(x)
+		case *ast.IncDecStmt:
+			t.incDecOut(x)
+		case *ast.RangeStmt:
+			t.rangeOut(x)
 		case *ast.SelectorExpr:
 			t.selector(x, parent, stack)
 		case *ast.TypeAssertExpr:

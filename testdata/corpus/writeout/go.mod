@@ -1,0 +1,3 @@
+module example.com/writeout
+
+go 1.26
