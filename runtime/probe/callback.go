@@ -3,6 +3,7 @@ package probe
 import (
 	"fmt"
 	"reflect"
+	"regexp"
 	"runtime"
 	"strings"
 	"sync"
@@ -82,6 +83,9 @@ func callbackID(fn reflect.Value) uint64 {
 // callbackSite is the incall site of calls of function value fn, named and
 // placed after its code (the transform's //line directives give the
 // original position).
+// helperFrame matches the generated helpers' part of a closure's symbol.
+var helperFrame = regexp.MustCompile(`\._capture_(in|out|invoke|go)_[0-9]+`)
+
 func callbackSite(fn reflect.Value) *Site {
 	pc := fn.Pointer()
 	callbacks.Lock()
@@ -92,8 +96,10 @@ func callbackSite(fn reflect.Value) *Site {
 	name, pos := "func value", ""
 	if f := runtime.FuncForPC(pc); f != nil {
 		// The transform moves a function's body into _capture_<name>;
-		// its closures are named after the original function.
-		name = strings.ReplaceAll(f.Name(), "._capture_", ".")
+		// its closures are named after the original function. A body
+		// inlined into its recording helper names the helper too
+		// (gen._capture_in_9._capture_Evens.func1): drop that.
+		name = strings.ReplaceAll(helperFrame.ReplaceAllString(f.Name(), ""), "._capture_", ".")
 		file, line := f.FileLine(f.Entry())
 		pos = shortPos(file, line)
 	}

@@ -364,7 +364,11 @@ func (p *player) drive(s *Stream) {
 		}
 		site := lookupSite(e.Site)
 		if site == nil || site.Invoke == nil {
-			p.diverge(&Divergence{Seq: e.Seq, Stream: e.Stream, Reason: "recorded incall to a function that this build does not export (removed, renamed or unexported?)",
+			reason := "recorded incall to a function that this build does not export (removed, renamed or unexported?)"
+			if strings.Contains(e.Site, "[") {
+				reason = "recorded incall of a generic instantiation that this replay build does not contain: the replay harness instantiates only type arguments it can name (docs/limitations.md)"
+			}
+			p.diverge(&Divergence{Seq: e.Seq, Stream: e.Stream, Reason: reason,
 				Expected: p.describe(e), Actual: "no such exported function", Candidate: p.similarSite(e.Site)})
 			return
 		}

@@ -17,6 +17,11 @@ func (t *transformer) outcall(call *ast.CallExpr, c callee, stack []ast.Node) {
 	if c.fn == nil && !c.funcValue {
 		return
 	}
+	// In generic code the helper may name the enclosing type parameters.
+	saved := t.allowTP
+	t.allowTP = true
+	defer func() { t.allowTP = saved }()
+	usesTP := false
 	if c.iface && c.fn.Name() == "Error" && c.sel != nil && types.Identical(c.sel.Recv(), types.Universe.Lookup("error").Type()) {
 		return // err.Error(): recorded errors replay with the same message
 	}
@@ -74,6 +79,7 @@ func (t *transformer) outcall(call *ast.CallExpr, c callee, stack []ast.Node) {
 			t.errorf(call.Pos(), "a method call on a value of "+why+" ("+c.name+")", "call it from an unobserved package, or keep this package out of the observed set")
 			return
 		}
+		usesTP = hasTypeParam(typ)
 		recvDecl = "_r " + ts
 		callee = "_r." + c.fn.Name()
 		recvEnc = t.probe + ".Recv(s, _r)"
@@ -165,6 +171,16 @@ func (t *transformer) outcall(call *ast.CallExpr, c callee, stack []ast.Node) {
 	}
 	rencs = append(rencs, outEncs...)
 	rdecs = append(rdecs, outDecs...)
+	tpDecl, tpArgs := "", ""
+	if usesTP || hasTypeParam(sig) {
+		// Generic over the enclosing function's type parameters.
+		var why string
+		tpDecl, tpArgs, why = t.typeParams(t.enclosingTypeParams(stack))
+		if why != "" || tpDecl == "" {
+			t.errorf(call.Pos(), "an outcall in generic code ("+c.name+") whose enclosing function has "+why, "name every type parameter of the enclosing function (no _)")
+			return
+		}
+	}
 	site := t.siteVar(c.name, pos, exitFuncs[c.name])
 	h := strings.Replace(site, "_site_", "_out_", 1)
 	t.registerSignature(sig)
@@ -173,9 +189,9 @@ func (t *transformer) outcall(call *ast.CallExpr, c callee, stack []ast.Node) {
 	fmt.Fprintf(&b, "// %s calls %s (%s).\n", h, c.name, pos)
 	if curried {
 		inner := "func(" + strings.Join(decls[1:], ", ") + ") " + resultList(results)
-		fmt.Fprintf(&b, "func %s(%s) %s {\n\treturn %s {\n", h, decls[0], inner, inner)
+		fmt.Fprintf(&b, "func %s%s(%s) %s {\n\treturn %s {\n", h, tpDecl, decls[0], inner, inner)
 	} else {
-		fmt.Fprintf(&b, "func %s(%s) %s {\n", h, strings.Join(decls, ", "), resultList(results))
+		fmt.Fprintf(&b, "func %s%s(%s) %s {\n", h, tpDecl, strings.Join(decls, ", "), resultList(results))
 	}
 	direct := callee + "(" + strings.Join(args, ", ") + ")"
 	ret := "return "
@@ -234,7 +250,7 @@ func (t *transformer) outcall(call *ast.CallExpr, c callee, stack []ast.Node) {
 	// Rewrite the call site: f(a) -> h(f, a); x.M(a) -> h(x, a);
 	// f(g()) -> h(f)(g()); x.M(g()) -> h(x)(g()).
 	span := int(call.End() - call.Pos())
-	t.add(editStart, editStart, h+"("+prefix, span)
+	t.add(editStart, editStart, h+tpArgs+"("+prefix, span)
 	if curried {
 		if c.sel != nil {
 			t.add(c.recvX.End(), call.Lparen, fieldPath+")", span)
@@ -321,7 +337,7 @@ func (t *transformer) registerSignature(sig *types.Signature) {
 // from the log, so its methods are never run.
 func (t *transformer) placeholder(typ types.Type) {
 	iface, ok := typ.Underlying().(*types.Interface)
-	if !ok || iface.NumMethods() == 0 || types.Identical(typ, types.Universe.Lookup("error").Type()) {
+	if !ok || iface.NumMethods() == 0 || types.Identical(typ, types.Universe.Lookup("error").Type()) || hasTypeParam(typ) {
 		return
 	}
 	ts, why := t.typeString(typ)
@@ -371,10 +387,28 @@ func (t *transformer) funcDecl(fd *ast.FuncDecl) {
 		return
 	}
 	sig := fn.Type().(*types.Signature)
+	// Generic code keeps its type parameters (generic.go).
+	tps := sig.TypeParams()
+	if sig.RecvTypeParams() != nil {
+		tps = sig.RecvTypeParams()
+	}
+	tpDecl, tpArgs, why := t.typeParams(tps)
+	if why != "" {
+		t.errorf(fd.Pos(), "an exported generic function or method with "+why, "name every type parameter (no _) and use constraints the package can name")
+		return
+	}
+	generic := tpDecl != ""
+	if generic {
+		t.allowTP = true
+		defer func() { t.allowTP = false }()
+	}
+	fnTP, fnTA := tpDecl, tpArgs // on the function itself; a method's are on its receiver
 	pos := t.sitePos(fd.Name.Pos())
 	name := t.p.Types.Path() + "." + fd.Name.Name
-	recvDecl, callee, recvTS := "", "_capture_"+fd.Name.Name, ""
+	recvDecl, callee, recvTS := "", "_capture_"+fd.Name.Name+fnTA, ""
+	recvName := ""
 	if sig.Recv() != nil {
+		fnTP, fnTA = "", ""
 		ts, why := t.typeString(sig.Recv().Type())
 		if why != "" {
 			t.errorf(fd.Pos(), "a method whose receiver is a "+why, "keep the type out of the observed set")
@@ -384,6 +418,13 @@ func (t *transformer) funcDecl(fd *ast.FuncDecl) {
 		recvDecl = "(_r " + ts + ") "
 		callee = "_r._capture_" + fd.Name.Name
 		name = "(" + types.TypeString(sig.Recv().Type(), fullQualifier) + ")." + fd.Name.Name
+		rt := sig.Recv().Type()
+		if p, ok := rt.(*types.Pointer); ok {
+			rt = p.Elem()
+		}
+		if n, ok := types.Unalias(rt).(*types.Named); ok {
+			recvName = n.Obj().Name()
+		}
 	}
 	var decls, args, encs, decs, dargs []string
 	for i := 0; i < sig.Params().Len(); i++ {
@@ -426,8 +467,21 @@ func (t *transformer) funcDecl(fd *ast.FuncDecl) {
 		rnames = append(rnames, rn)
 		rencs = append(rencs, t.encStmt(rn, rt))
 	}
+	hook := ""
+	if generic {
+		hook = instanceHook(recvName, fd.Name.Name)
+		if t.taken[hook] {
+			t.errorf(fd.Pos(), "a generic function or method whose replay hook "+hook+" clashes with a declaration of the package", "rename the declaration "+hook)
+			return
+		}
+		t.taken[hook] = true
+	}
 	t.registerSignature(sig)
-	site := t.siteVar(name, pos, false)
+	siteName := name
+	if generic && sig.Recv() == nil {
+		siteName += strings.ReplaceAll(tpArgs, " ", "")
+	}
+	site := t.siteVar(siteName, pos, false)
 	inv := strings.Replace(site, "_site_", "_invoke_", 1)
 
 	// Rename the original in place.
@@ -445,23 +499,27 @@ func (t *transformer) funcDecl(fd *ast.FuncDecl) {
 	// load and a branch. The recording path checks for a call from inside
 	// the observed set.
 	fmt.Fprintf(&b, "// %s records calls of %s into the observed set (%s).\n", fd.Name.Name, name, pos)
-	fmt.Fprintf(&b, "func %s%s(%s) %s {\n", recvDecl, fd.Name.Name, strings.Join(decls, ", "), resultList(results))
+	fmt.Fprintf(&b, "func %s%s%s(%s) %s {\n", recvDecl, fd.Name.Name, fnTP, strings.Join(decls, ", "), resultList(results))
 	slowArgs, slowDecls, original := args, decls, callee
 	if recvDecl != "" {
 		slowArgs = append([]string{"_r"}, args...)
 		slowDecls = append([]string{"_r " + recvTS}, decls...)
 		original = methodExpr(recvTS, "_capture_"+fd.Name.Name)
 	}
-	fmt.Fprintf(&b, "\tcall := %s\n\tif %s.On() {\n\t\tcall = %s\n\t}\n", original, t.probe, slow)
+	fmt.Fprintf(&b, "\tcall := %s\n\tif %s.On() {\n\t\tcall = %s%s\n\t}\n", original, t.probe, slow, tpArgs)
 	fmt.Fprintf(&b, "\t%scall(%s)\n}\n\n", ret, strings.Join(slowArgs, ", "))
 
 	fmt.Fprintf(&b, "// %s records one incall of %s: CALL_IN, then RETURN_IN or PANIC_OUT.\n", slow, name)
-	fmt.Fprintf(&b, "func %s(%s) %s {\n", slow, strings.Join(slowDecls, ", "), resultList(results))
+	fmt.Fprintf(&b, "func %s%s(%s) %s {\n", slow, tpDecl, strings.Join(slowDecls, ", "), resultList(results))
 	fmt.Fprintf(&b, "\ts := %s.In(&%s)\n\tif s == nil { // called from observed code\n", t.probe, site)
 	if len(results) > 0 {
 		fmt.Fprintf(&b, "\t\treturn %s\n\t}\n", direct)
 	} else {
 		fmt.Fprintf(&b, "\t\t%s\n\t\treturn\n\t}\n", direct)
+	}
+	inst := strings.Replace(site, "_site_", "_inst_", 1)
+	if generic {
+		fmt.Fprintf(&b, "\ts.Instance(%s%s())\n", inst, tpArgs)
 	}
 	if recvDecl != "" {
 		fmt.Fprintf(&b, "\t%s.Recv(s, _r)\n", t.probe)
@@ -486,8 +544,8 @@ func (t *transformer) funcDecl(fd *ast.FuncDecl) {
 
 	// The invoker: replay's driver performs a recorded incall through it.
 	fmt.Fprintf(&b, "// %s performs a recorded call of %s in replay.\n", inv, name)
-	fmt.Fprintf(&b, "func %s(s *%s.Stream) {\n", inv, t.probe)
-	target := fd.Name.Name
+	fmt.Fprintf(&b, "func %s%s(s *%s.Stream) {\n", inv, tpDecl, t.probe)
+	target := fd.Name.Name + fnTA
 	if recvDecl != "" {
 		fmt.Fprintf(&b, "\t_r := %s.Decode[%s](s)\n", t.probe, recvTS)
 		target = "_r." + fd.Name.Name
@@ -496,8 +554,33 @@ func (t *transformer) funcDecl(fd *ast.FuncDecl) {
 		b.WriteString("\t" + d + "\n")
 	}
 	fmt.Fprintf(&b, "\tif s.Args() {\n\t\t%s(%s)\n\t}\n}\n\n", target, strings.Join(dargs, ", "))
+	if generic {
+		// One site per instantiation, registered on first use.
+		prefix, suffix := name, ""
+		if sig.Recv() != nil {
+			i := strings.Index(name, "[")
+			j := strings.LastIndex(name, ").")
+			prefix, suffix = name[:i], name[j:]
+		}
+		gv := strings.Replace(site, "_site_", "_generic_", 1)
+		fmt.Fprintf(&b, "var %s = %s.Generic{Prefix: %q, Suffix: %q, Pos: %q}\n\n", gv, t.probe, prefix, suffix, pos)
+		var targs []string
+		for i := 0; i < tps.Len(); i++ {
+			targs = append(targs, t.probe+".TypeArg["+tps.At(i).Obj().Name()+"]()")
+		}
+		instName := name
+		if sig.Recv() == nil {
+			instName += tpArgs
+		}
+		fmt.Fprintf(&b, "// %s is the site of the instantiation %s.\n", inst, instName)
+		fmt.Fprintf(&b, "func %s%s() *%s.Site {\n\treturn %s.Instance(&%s, %s%s, %s)\n}\n\n", inst, tpDecl, t.probe, t.probe, gv, inv, tpArgs, strings.Join(targs, ", "))
+		fmt.Fprintf(&b, "// %s makes the instantiation %s known to replay:\n// the replay harness calls it with the type arguments its logs name.\n", hook, instName)
+		fmt.Fprintf(&b, "func %s%s() { %s%s() }\n\n", hook, tpDecl, inst, tpArgs)
+	}
 	t.gen.WriteString(b.String())
-	fmt.Fprintf(&t.inits, "\t%s.Invoke = %s\n\t%s.Incall(&%s)\n", site, inv, t.probe, site)
+	if !generic {
+		fmt.Fprintf(&t.inits, "\t%s.Invoke = %s\n\t%s.Incall(&%s)\n", site, inv, t.probe, site)
+	}
 }
 
 // methodExpr is the method expression of method m of receiver type recv:

@@ -115,6 +115,9 @@ type transformer struct {
 	sentinel map[string]bool
 	file     int // index of the file being walked
 	unnamed  string
+	// allowTP: type parameters may be named (in the generic wrapper or
+	// helper being generated, which declares them).
+	allowTP bool
 }
 
 // Instrument instruments p. Unsupported constructs are returned as Errors,
@@ -161,6 +164,9 @@ func Instrument(p *Package, opts Options) (*Output, error) {
 	// observed types inside interfaces).
 	for _, n := range p.Types.Scope().Names() {
 		if tn, ok := p.Types.Scope().Lookup(n).(*types.TypeName); ok && !tn.IsAlias() {
+			if iface, ok := tn.Type().Underlying().(*types.Interface); ok && !iface.IsMethodSet() {
+				continue // a constraint, not a type of values
+			}
 			if named, ok := tn.Type().(*types.Named); ok && named.TypeParams() == nil {
 				s := types.TypeString(named, t.qualifier)
 				t.regTypes[s] = true
@@ -413,6 +419,9 @@ func (t *transformer) unnameable(typ types.Type, seen map[types.Type]bool) strin
 			}
 		}
 	case *types.TypeParam:
+		if t.allowTP && x.Obj().Name() != "_" {
+			return ""
+		}
 		return "type parameter " + x.Obj().Name()
 	}
 	return ""

@@ -57,6 +57,7 @@ func TestGolden(t *testing.T) {
 		{"panics", "example.com/panics/guard"},
 		{"outparams", "example.com/outparams/decode"},
 		{"writeout", "example.com/writeout/tune"},
+		{"generics", "example.com/generics/gen"},
 	} {
 		t.Run(c.dir, func(t *testing.T) {
 			lp, out := instrumentCorpus(t, filepath.Join(corpus, c.dir), c.pkg)
@@ -165,9 +166,10 @@ func TestRejects(t *testing.T) {
 		{"linkname", "package p\n\nimport _ \"unsafe\"\n\n//go:linkname f runtime.f\nfunc f()\n\nfunc F() { f() }\n", "//go:linkname", 5},
 		{"go statement of a function value", "package p\n\nfunc F(f func()) {\n\tgo f()\n}\n", "go statement starting external code or a function value", 4},
 		{"unsafe.Pointer", "package p\n\nimport \"unsafe\"\n\nfunc F(p unsafe.Pointer) {}\n", "unsafe.Pointer", 5},
-		{"generic function", "package p\n\nfunc F[T any](x T) T { return x }\n", "generic function", 3},
 		{"external variable in a tuple assignment", "package p\n\nimport \"os\"\n\nfunc F() {\n\tvar a int\n\ta, os.Args = 1, nil\n\t_ = a\n}\n", "writing os.Args in a tuple assignment", 7},
-		{"generic method", "package p\n\ntype L[T any] struct{ x T }\n\nfunc (l *L[T]) Get() T { return l.x }\n", "generic type", 5},
+		{"blank type parameter", "package p\n\ntype L[T any] struct{ x []T }\n\nfunc (l *L[_]) Len() int { return len(l.x) }\n", "blank type parameter", 5},
+		{"replay hook clash", "package p\n\nfunc F[T any](x T) T { return x }\n\nfunc CaptureInstance_F() {}\n", "replay hook CaptureInstance_F", 3},
+		{"go statement with a type parameter", "package p\n\nfunc g[T any](x T) {}\n\nfunc F[T any](x T) {\n\tgo g(x)\n}\n", "go statement involving type parameter T", 6},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -264,3 +266,52 @@ func TestPureDirective(t *testing.T) {
 type importerFunc func(string) (*types.Package, error)
 
 func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
+
+// TestHarnessInstances: the replay harness instantiates the generic incalls
+// its logs name, with type arguments it can name, and says why not for the
+// others.
+func TestHarnessInstances(t *testing.T) {
+	sites := []string{
+		"example.com/m/gen.Map[int,string]",
+		"example.com/m/gen.Map[int,string]", // once
+		"(*example.com/m/gen.Stack[map[string][]*example.com/m/ext.Point]).Push",
+		"example.com/m/gen.Pair[[4]uint8,<-chan example.com/m/ext.Point]",
+		"example.com/m/gen.Plain",                 // not generic
+		"example.com/m/other.Map[int]",            // not observed
+		"callback example.com/m/gen.F[int].func1", // a callback, not an incall
+		"example.com/m/gen.Map[main.item,int]",
+		"example.com/m/gen.Map[example.com/m/ext.point,int]",
+		"example.com/m/gen.Map[struct { X int },int]",
+		"example.com/m/gen.Map[example.com/m/a/internal/x.T,int]",
+	}
+	src, skipped := transform.HarnessInstances("example.com/m/zz_capture_replay", []string{"example.com/m/gen"}, sites)
+	// (Import aliases are numbered in order of use.)
+	for _, want := range []string{
+		"CaptureInstance_Map[int, string]()",
+		"CaptureInstance_Stack_Push[map[string][]*",
+		"CaptureInstance_Pair[[4]uint8, <-chan ",
+		"Point]()",
+	} {
+		if !bytes.Contains(src, []byte(want)) {
+			t.Errorf("instances lack %q:\n%s", want, src)
+		}
+	}
+	if n := bytes.Count(src, []byte("CaptureInstance_Map[")); n != 1 {
+		t.Errorf("Map[int,string] instantiated %d times:\n%s", n, src)
+	}
+	if bytes.Contains(src, []byte("other")) || bytes.Contains(src, []byte("Plain")) || bytes.Contains(src, []byte("func1")) {
+		t.Errorf("instantiated a site that is not a generic incall of the observed set:\n%s", src)
+	}
+	wantSkipped := []string{"package main", "unexported", "literal or generic", "internal package"}
+	if len(skipped) != len(wantSkipped) {
+		t.Fatalf("skipped %q, want %d entries", skipped, len(wantSkipped))
+	}
+	for i, w := range wantSkipped {
+		if !strings.Contains(skipped[i], w) {
+			t.Errorf("skipped[%d] = %q, want it to say %q", i, skipped[i], w)
+		}
+	}
+	if src, _ := transform.HarnessInstances("m/h", []string{"m/gen"}, []string{"m/gen.F"}); src != nil {
+		t.Errorf("no generic site, yet a file:\n%s", src)
+	}
+}

@@ -25,13 +25,6 @@ func (t *transformer) walk(f *ast.File) {
 		switch x := n.(type) {
 		case *ast.GoStmt:
 			t.goStmt(x, stack)
-		case *ast.FuncDecl:
-			if x.Recv != nil && x.Name.IsExported() && recvIsGeneric(x) {
-				t.errorf(x.Pos(), "a method of a generic type", "generic observed code is not captured yet (issue 5)")
-			}
-			if x.Recv == nil && x.Name.IsExported() && x.Type.TypeParams != nil {
-				t.errorf(x.Pos(), "an exported generic function", "generic observed code is not captured yet (issue 5)")
-			}
 		case *ast.CallExpr:
 			t.call(x, stack)
 		case *ast.AssignStmt:
@@ -57,26 +50,11 @@ func (t *transformer) walk(f *ast.File) {
 	})
 }
 
-func recvIsGeneric(fd *ast.FuncDecl) bool {
-	if len(fd.Recv.List) == 0 {
-		return false
-	}
-	e := fd.Recv.List[0].Type
-	if s, ok := e.(*ast.StarExpr); ok {
-		e = s.X
-	}
-	switch e.(type) {
-	case *ast.IndexExpr, *ast.IndexListExpr:
-		return true
-	}
-	return false
-}
-
 // registerType makes replay able to rebuild values of typ by name: types
 // named in type assertions, type switches and errors.As targets.
 func (t *transformer) registerType(typ types.Type) {
-	if typ == nil {
-		return
+	if typ == nil || hasTypeParam(typ) {
+		return // registered per package, where no type parameter is in scope
 	}
 	if _, ok := typ.Underlying().(*types.Interface); ok {
 		return
@@ -174,7 +152,7 @@ func (t *transformer) call(call *ast.CallExpr, stack []ast.Node) {
 				return
 			}
 		} else {
-			c.name = c.fn.Pkg().Path() + "." + c.fn.Name()
+			c.name = c.fn.Pkg().Path() + "." + c.fn.Name() + t.instanceArgs(fun)
 		}
 		// The errors package only walks chains, which replay rebuilds: native
 		// whatever the arguments.
@@ -263,6 +241,9 @@ func (t *transformer) ownedType(typ types.Type, seen map[types.Type]bool) bool {
 		if n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Duration" {
 			return true
 		}
+	}
+	if tp, ok := typ.(*types.TypeParam); ok {
+		return t.ownedTypeSet(tp.Constraint(), seen)
 	}
 	if tup, ok := typ.(*types.Tuple); ok { // f(g()) with a multi-value g
 		for i := 0; i < tup.Len(); i++ {

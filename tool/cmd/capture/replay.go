@@ -67,7 +67,7 @@ func runReplay(args []string) int {
 	}
 	defer s.Close()
 	s.Verbose = *verbose
-	bin, err := s.BuildHarness()
+	bin, err := s.BuildHarness(logs...)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "capture replay:", err)
 		return 1

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
@@ -362,8 +363,9 @@ func HasTestMain(dir string, files []string) bool {
 const HarnessDir = "zz_capture_replay"
 
 // BuildHarness builds the replay harness: a main package that links the
-// instrumented observed packages and the player.
-func (s *Session) BuildHarness() (string, error) {
+// instrumented observed packages and the player, and instantiates the
+// generic incalls that the logs call (transform.HarnessInstances).
+func (s *Session) BuildHarness(logs ...string) (string, error) {
 	if _, err := s.Instrument(false); err != nil {
 		return "", err
 	}
@@ -385,6 +387,9 @@ func (s *Session) BuildHarness() (string, error) {
 	}
 	dir := filepath.Join(s.Dir, filepath.FromSlash(rel), HarnessDir)
 	if err := s.AddFile(filepath.Join(dir, "main.go"), []byte(b.String())); err != nil {
+		return "", err
+	}
+	if err := s.addInstances(dir, path.Join(modPath, filepath.ToSlash(rel), HarnessDir), logs); err != nil {
 		return "", err
 	}
 	bin := filepath.Join(s.Work, "replay-harness")

@@ -1,0 +1,29 @@
+// Command generics drives the gen package with several instantiations.
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"example.com/generics/ext"
+	"example.com/generics/gen"
+)
+
+func main() {
+	fmt.Println(gen.Map([]int{1, 2, 3}, func(x int) string { return strings.Repeat("*", x) }))
+	fmt.Println(gen.Map([]string{"a", "bb"}, func(s string) int { return len(s) }))
+	fmt.Println(gen.Sum([]int{1, 2, 3}), gen.Sum([]float64{0.5, 0.25}))
+	fmt.Println(gen.SortedKeys(map[string]int{"b": 1, "a": 2, "c": 3}))
+	fmt.Println(gen.Stamp(42), gen.Stamp(ext.Point{X: 1, Y: 2}))
+	fmt.Println(gen.Evens([]int{1, 2, 3, 4, 5, 6}))
+	fmt.Println(gen.Unbox(&ext.Box[string]{V: "gift"}))
+
+	s := gen.NewStack[int]()
+	s.Push(1)
+	s.Push(2)
+	v, ok := s.Pop()
+	fmt.Println(v, ok, s.Len())
+	names := gen.NewStack[string]()
+	names.Push("x")
+	fmt.Println(names.Len())
+}

@@ -1,0 +1,92 @@
+// Package gen is the observed set: exported generic functions and a generic
+// type whose methods external code calls with several type arguments, and
+// generic code that calls external (generic) code.
+package gen
+
+import (
+	"cmp"
+	"math/rand"
+	"slices"
+	"strconv"
+
+	"example.com/generics/ext"
+)
+
+// Map applies f (external code's function) to every element.
+func Map[T, U any](xs []T, f func(T) U) []U {
+	out := make([]U, 0, len(xs))
+	for _, x := range xs {
+		out = append(out, f(x))
+	}
+	return out
+}
+
+// Number is a constraint on the numbers Sum adds.
+type Number interface {
+	~int | ~int64 | ~float64
+}
+
+// Sum adds the numbers.
+func Sum[N Number](xs []N) N {
+	var total N
+	for _, x := range xs {
+		total += x
+	}
+	return total
+}
+
+// SortedKeys returns the keys of m in order (slices.Sort runs natively:
+// the keys are ordered values the observed code owns).
+func SortedKeys[K cmp.Ordered, V any](m map[K]V) []K {
+	keys := make([]K, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// Stamp describes v through external generic code and adds a random tag.
+func Stamp[T any](v T) string {
+	return ext.Describe(v) + "#" + strconv.Itoa(rand.Intn(100))
+}
+
+// Evens keeps the even numbers (a call of an external generic function
+// from non-generic code, with a callback).
+func Evens(xs []int) []int {
+	return ext.Filter(xs, func(x int) bool { return x%2 == 0 })
+}
+
+// Unbox reads a value out of external code's generic box.
+func Unbox(b *ext.Box[string]) string {
+	return "<" + b.Get() + ">"
+}
+
+// Stack is a generic stack.
+type Stack[T any] struct {
+	items []T
+}
+
+// NewStack returns an empty stack.
+func NewStack[T any]() *Stack[T] {
+	return &Stack[T]{}
+}
+
+// Push adds v on top.
+func (s *Stack[T]) Push(v T) {
+	s.items = append(s.items, v)
+}
+
+// Pop removes the top element.
+func (s *Stack[T]) Pop() (T, bool) {
+	var zero T
+	if len(s.items) == 0 {
+		return zero, false
+	}
+	v := s.items[len(s.items)-1]
+	s.items = s.items[:len(s.items)-1]
+	return v, true
+}
+
+// Len is the number of elements.
+func (s *Stack[E]) Len() int { return len(s.items) }
