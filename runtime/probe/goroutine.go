@@ -126,7 +126,7 @@ func playerGoPanic(c *Stream, r any) {
 		p.mu.Unlock()
 		return
 	}
-	p.done = true
+	p.finishLocked()
 	p.report.Verdict = "pass"
 	p.report.Replayed = p.replayed
 	p.report.Notes = append(p.report.Notes, fmt.Sprintf("the capture ended with a panic in a goroutine started by observed code (%s at %s); replay reproduced it and stops there", c.site.Name, c.site.Pos))

@@ -25,7 +25,18 @@ const (
 	EnvReplayLog    = "CAPTURE_REPLAY_LOG"
 	EnvReplayCheck  = "CAPTURE_REPLAY_CHECK"  // strict (default), returns, crash
 	EnvReplayReport = "CAPTURE_REPLAY_REPORT" // JSON report path
+	// EnvReplayTrace names a file that receives, one line per event, the
+	// events in the order the player released them ("seq stream kind
+	// site"): two replays of one log are compared by it.
+	EnvReplayTrace = "CAPTURE_REPLAY_TRACE"
+	// EnvReplayStall is how long (a Go duration, default 10s) replay may
+	// release no event before it reports a deadlock instead of hanging.
+	EnvReplayStall = "CAPTURE_REPLAY_STALL"
 )
+
+// DefaultStall is how long replay may make no progress before it reports
+// the goroutine that never reached its next event (EnvReplayStall).
+const DefaultStall = 10 * time.Second
 
 // Check levels (DESIGN §5).
 const (
@@ -102,7 +113,11 @@ type player struct {
 	live     int             // such goroutines running in replay
 	level    string
 	report   Report
-	done     bool // a divergence was reported
+	done     bool          // a divergence was reported, or the log ended with a panic
+	stopped  chan struct{} // closed when done is set
+	stall    time.Duration // no release for this long is a deadlock
+	trace    []int32       // indices in release order, when tracing
+	tracing  bool
 
 	objMu sync.Mutex
 	byID  map[uint64]reflect.Value
@@ -147,7 +162,24 @@ func startReplay() {
 		os.Exit(3)
 	}
 	p.report.Check = p.level
+	if err := p.configure(); err != nil {
+		fmt.Fprintf(os.Stderr, "replay: %v\n", err)
+		os.Exit(3)
+	}
 	install(p)
+}
+
+// configure reads the optional settings of the environment.
+func (p *player) configure() error {
+	if v := os.Getenv(EnvReplayStall); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			return fmt.Errorf("%s=%q: want a positive duration such as 30s", EnvReplayStall, v)
+		}
+		p.stall = d
+	}
+	p.tracing = os.Getenv(EnvReplayTrace) != ""
+	return nil
 }
 
 // LoadReplay makes the log at path the one Replay drives, with the given
@@ -167,6 +199,9 @@ func LoadReplay(path, check string) error {
 	p.report.Check = check
 	p.abort = func(*Divergence) {}
 	p.exits = false
+	if err := p.configure(); err != nil {
+		return err
+	}
 	install(p)
 	return nil
 }
@@ -245,6 +280,8 @@ func newPlayer() *player {
 		byID:     map[uint64]reflect.Value{},
 		ids:      map[unsafe.Pointer]objInfo{},
 		children: map[uint32]bool{},
+		stopped:  make(chan struct{}),
+		stall:    DefaultStall,
 	}
 	p.cond = sync.NewCond(&p.mu)
 	p.abort = p.exitOnDivergence
@@ -278,9 +315,7 @@ func Replay() *Report {
 	}
 	stop := make(chan struct{})
 	defer close(stop)
-	if len(p.order) > 1 {
-		go p.watchdog(stop)
-	}
+	go p.watchdog(stop)
 	var wg sync.WaitGroup
 	for _, id := range p.order {
 		sr := p.streams[id]
@@ -299,11 +334,33 @@ func Replay() *Report {
 	if s0.replay == nil || s0.replay.id != 0 {
 		// Not the goroutine that ran package initialisation (LoadReplay).
 		s0 = &Stream{id: 0, replay: p.stream(0)}
-		bind(getg(), s0)
 	}
-	p.drive(s0) // stream 0, after init
-	wg.Wait()
-	p.waitChildren()
+	// Stream 0 (after init) is driven on a goroutine of its own too, so
+	// that Replay returns with a report even when replayed code blocks
+	// for good (see watchdog).
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		bind(getg(), s0)
+		p.drive(s0)
+	}()
+	finished := make(chan struct{})
+	go func() {
+		wg.Wait()
+		p.waitChildren()
+		close(finished)
+	}()
+	select {
+	case <-finished:
+	case <-p.stopped:
+		// A divergence (or a panic that ended the capture): the other
+		// goroutines unwind at their next boundary event; one blocked
+		// inside the observed code for good is left behind.
+		select {
+		case <-finished:
+		case <-time.After(2 * time.Second):
+		}
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if !p.done && p.next < len(p.events) {
@@ -321,7 +378,26 @@ func Replay() *Report {
 	if p.report.Verdict == "" {
 		p.report.Verdict = "pass"
 	}
-	return &p.report
+	r := p.report
+	r.Notes = append([]string(nil), p.report.Notes...)
+	return &r
+}
+
+// Trace returns the events of the last replay in the order the player
+// released them, one line each: "seq stream kind site".
+func Trace() []string {
+	p := play
+	if p == nil {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := make([]string, len(p.trace))
+	for k, i := range p.trace {
+		e := &p.events[i]
+		out[k] = fmt.Sprintf("%d %d %s %s", e.Seq, e.Stream, e.Kind, e.Site)
+	}
+	return out
 }
 
 // drive performs the top-level incalls of stream s.
@@ -572,6 +648,9 @@ func (p *player) minWaiting() int {
 func (p *player) release(i int) {
 	p.mu.Lock()
 	p.consumed[i] = true
+	if p.tracing {
+		p.trace = append(p.trace, int32(i))
+	}
 	for p.next < len(p.events) && p.consumed[p.next] {
 		p.next++
 	}
@@ -581,11 +660,14 @@ func (p *player) release(i int) {
 }
 
 // watchdog detects a replay in which no goroutine can take its turn, and
-// lets the earliest waiting event go (see waitTurn).
+// lets the earliest waiting event go (see waitTurn). If nothing at all is
+// released for p.stall — the goroutine whose event is next is blocked
+// inside the observed code, waiting for something replay does not provide
+// — it reports that as a divergence rather than hang.
 func (p *player) watchdog(stop chan struct{}) {
 	t := time.NewTicker(20 * time.Millisecond)
 	defer t.Stop()
-	last := -1
+	last, since := -1, time.Now()
 	for {
 		select {
 		case <-stop:
@@ -593,13 +675,57 @@ func (p *player) watchdog(stop chan struct{}) {
 		case <-t.C:
 		}
 		p.mu.Lock()
-		if p.replayed == last && len(p.waiting) > 0 && !p.done {
+		if p.done || p.next >= len(p.events) || p.replayed != last {
+			last, since = p.replayed, time.Now()
+			p.mu.Unlock()
+			continue
+		}
+		if len(p.waiting) > 0 {
 			p.stalled = true
 			p.cond.Broadcast()
 		}
-		last = p.replayed
+		if time.Since(since) < p.stall {
+			p.mu.Unlock()
+			continue
+		}
+		d := p.deadlockLocked(time.Since(since))
 		p.mu.Unlock()
+		p.diverge(d)
+		return
 	}
+}
+
+// deadlockLocked describes a replay that has released nothing for a while:
+// the log's next event, the last event its stream crossed, and the streams
+// waiting for their turn (called with p.mu held).
+func (p *player) deadlockLocked(idle time.Duration) *Divergence {
+	e := &p.events[p.next]
+	d := &Divergence{Seq: e.Seq, Stream: e.Stream, Expected: p.describe(e),
+		Reason: fmt.Sprintf("replay released no event for %s: the goroutine of stream %d never reached the log's next event (blocked inside the observed code on a channel, lock or sync.WaitGroup that code outside the observed set released in the capture, or in an endless loop)", idle.Round(time.Second), e.Stream)}
+	var b strings.Builder
+	b.WriteString("nothing")
+	for j := p.next - 1; j >= 0; j-- {
+		if f := &p.events[j]; f.Stream == e.Stream && p.consumed[j] {
+			fmt.Fprintf(&b, "; stream %d last crossed the boundary at seq %d: %s", e.Stream, f.Seq, p.describe(f))
+			d.Pos = f.Pos
+			break
+		}
+	}
+	var waiting []int
+	for i := range p.waiting {
+		waiting = append(waiting, i)
+	}
+	sort.Ints(waiting)
+	for k, i := range waiting {
+		if k == 4 {
+			fmt.Fprintf(&b, "; %d more streams wait", len(waiting)-k)
+			break
+		}
+		f := &p.events[i]
+		fmt.Fprintf(&b, "; stream %d waits for its turn at seq %d (%s %s)", f.Stream, f.Seq, f.Kind, f.Site)
+	}
+	d.Actual = b.String()
+	return d
 }
 
 // peek returns the next event of s's stream, waiting for its turn.
@@ -921,11 +1047,17 @@ func (p *player) divergeLocked(d *Divergence) bool {
 	if p.done {
 		return false
 	}
-	p.done = true
+	p.finishLocked()
 	p.report.Verdict = "diverged"
 	p.report.Divergence = d
 	p.report.Replayed = p.replayed
 	return true
+}
+
+// finishLocked ends the replay (called with p.mu held, once).
+func (p *player) finishLocked() {
+	p.done = true
+	close(p.stopped)
 }
 
 func (p *player) exitOnDivergence(d *Divergence) {
@@ -958,6 +1090,11 @@ func Main() int {
 	}
 	r := Replay()
 	writeReport(r)
+	if path := os.Getenv(EnvReplayTrace); path != "" {
+		if err := os.WriteFile(path, []byte(strings.Join(Trace(), "\n")+"\n"), 0o644); err != nil {
+			fmt.Fprintf(os.Stderr, "replay: writing the trace: %v\n", err)
+		}
+	}
 	if r.Verdict != "pass" {
 		if r.Divergence != nil {
 			fmt.Fprint(os.Stderr, r.Divergence.String())
