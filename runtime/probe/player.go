@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"reflect"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -106,7 +107,8 @@ type player struct {
 	consumed []bool          // by index
 	replayed int             // events replayed
 	waiting  map[int]int     // indices goroutines wait to replay
-	stalled  bool            // no progress: let the earliest waiter go
+	stalled  bool            // deadlocked: let the earliest waiter go
+	quiet    int             // goroutines in waitQuiet (a timed wait)
 	relaxed  int             // events released out of the recorded order
 	orphans  int             // events skipped: no incall encloses them
 	children map[uint32]bool // streams of goroutines started by observed code (GO)
@@ -508,6 +510,8 @@ func (p *player) waitQuiet(busy func() bool) {
 	}()
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.quiet++
+	defer func() { p.quiet-- }()
 	last, since := p.replayed, time.Now()
 	for !p.done && busy() {
 		if p.replayed != last {
@@ -659,15 +663,25 @@ func (p *player) release(i int) {
 	p.cond.Broadcast()
 }
 
-// watchdog detects a replay in which no goroutine can take its turn, and
-// lets the earliest waiting event go (see waitTurn). If nothing at all is
-// released for p.stall — the goroutine whose event is next is blocked
-// inside the observed code, waiting for something replay does not provide
-// — it reports that as a divergence rather than hang.
+// watchdog detects a replay that cannot go on. A replay is deadlocked
+// when no event was released and no goroutine of the process can run: all
+// wait on a channel, a lock, a WaitGroup or a condition (one snapshot of
+// every goroutine's state, taken with the world stopped, on two ticks in a
+// row). A goroutine that is merely slow — descheduled on a loaded machine —
+// is runnable, so it never counts as a deadlock. On a deadlock with
+// goroutines waiting for their turn (observed code holding a lock across
+// an outcall, taken by replay's goroutines in another order than in the
+// capture) the earliest waiting event goes first (see waitTurn); with
+// none, the goroutine whose event is next is blocked for good inside the
+// observed code, which is reported as a divergence. If nothing is released
+// for p.stall even though goroutines run (an endless loop), that is
+// reported too: replay never hangs silently.
 func (p *player) watchdog(stop chan struct{}) {
 	t := time.NewTicker(20 * time.Millisecond)
 	defer t.Stop()
 	last, since := -1, time.Now()
+	blockedTicks := 0
+	var buf []byte
 	for {
 		select {
 		case <-stop:
@@ -676,32 +690,110 @@ func (p *player) watchdog(stop chan struct{}) {
 		}
 		p.mu.Lock()
 		if p.done || p.next >= len(p.events) || p.replayed != last {
-			last, since = p.replayed, time.Now()
+			last, since, blockedTicks = p.replayed, time.Now(), 0
 			p.mu.Unlock()
 			continue
 		}
-		if len(p.waiting) > 0 {
-			p.stalled = true
-			p.cond.Broadcast()
+		p.mu.Unlock()
+		blocked := allBlocked(&buf)
+		p.mu.Lock()
+		if p.replayed != last || p.done {
+			p.mu.Unlock()
+			continue
+		}
+		if !blocked {
+			blockedTicks = 0
+		} else if blockedTicks++; blockedTicks >= 2 {
+			blockedTicks = 0
+			if len(p.waiting) > 0 {
+				p.stalled = true
+				p.cond.Broadcast()
+				p.mu.Unlock()
+				continue
+			}
+			if p.quiet == 0 {
+				d := p.deadlockLocked(time.Since(since), true)
+				p.mu.Unlock()
+				p.diverge(d)
+				return
+			}
 		}
 		if time.Since(since) < p.stall {
 			p.mu.Unlock()
 			continue
 		}
-		d := p.deadlockLocked(time.Since(since))
+		d := p.deadlockLocked(time.Since(since), blocked)
 		p.mu.Unlock()
 		p.diverge(d)
 		return
 	}
 }
 
+// allBlocked reports whether every goroutine but the caller waits for
+// another goroutine (channel, select, sync primitive): none is running,
+// runnable, in a system call or asleep. It reads the headers of a dump of
+// all goroutines ("goroutine 7 [chan receive, 2 minutes]:").
+func allBlocked(buf *[]byte) bool {
+	if len(*buf) == 0 {
+		*buf = make([]byte, 1<<20)
+	}
+	n := runtime.Stack(*buf, true)
+	for n == len(*buf) {
+		*buf = make([]byte, 2*len(*buf))
+		n = runtime.Stack(*buf, true)
+	}
+	dump := (*buf)[:n]
+	self := true // the first goroutine of the dump is the caller
+	for len(dump) > 0 {
+		line := dump
+		if i := bytes.IndexByte(dump, '\n'); i >= 0 {
+			line, dump = dump[:i], dump[i+1:]
+		} else {
+			dump = nil
+		}
+		if !bytes.HasPrefix(line, []byte("goroutine ")) {
+			continue
+		}
+		if self {
+			self = false
+			continue
+		}
+		open, end := bytes.IndexByte(line, '['), bytes.LastIndexByte(line, ']')
+		if open < 0 || end < open {
+			return false
+		}
+		state := string(line[open+1 : end])
+		if i := strings.IndexByte(state, ','); i >= 0 {
+			state = state[:i]
+		}
+		if !waitingState(state) {
+			return false
+		}
+	}
+	return true
+}
+
+// waitingState: a goroutine in this state runs again only when another
+// goroutine acts. Unknown states count as running.
+func waitingState(state string) bool {
+	switch {
+	case strings.HasPrefix(state, "chan "), strings.HasPrefix(state, "select"),
+		strings.HasPrefix(state, "sync."), strings.HasPrefix(state, "semacquire"):
+		return true
+	}
+	return false
+}
+
 // deadlockLocked describes a replay that has released nothing for a while:
 // the log's next event, the last event its stream crossed, and the streams
 // waiting for their turn (called with p.mu held).
-func (p *player) deadlockLocked(idle time.Duration) *Divergence {
+func (p *player) deadlockLocked(idle time.Duration, blocked bool) *Divergence {
 	e := &p.events[p.next]
 	d := &Divergence{Seq: e.Seq, Stream: e.Stream, Expected: p.describe(e),
-		Reason: fmt.Sprintf("replay released no event for %s: the goroutine of stream %d never reached the log's next event (blocked inside the observed code on a channel, lock or sync.WaitGroup that code outside the observed set released in the capture, or in an endless loop)", idle.Round(time.Second), e.Stream)}
+		Reason: fmt.Sprintf("deadlock: the goroutine of stream %d waits inside the observed code (on a channel, lock, sync.WaitGroup or condition that code outside the observed set released in the capture?) and every other goroutine waits too, so the log's next event never comes", e.Stream)}
+	if !blocked {
+		d.Reason = fmt.Sprintf("replay released no event for %s (%s=%s): the goroutine of stream %d runs but never reaches the log's next event (an endless loop inside the observed code?)", idle.Round(time.Millisecond), EnvReplayStall, p.stall, e.Stream)
+	}
 	var b strings.Builder
 	b.WriteString("nothing")
 	for j := p.next - 1; j >= 0; j-- {

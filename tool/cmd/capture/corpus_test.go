@@ -14,13 +14,17 @@ package main
 // Needs the go command (not available in a Bazel sandbox).
 
 import (
+	"bytes"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rules-capture/rules_capture/runtime/probe"
 )
@@ -34,9 +38,15 @@ type corpusSpec struct {
 		WantExit  int               `json:"want_exit"`
 		WantInErr string            `json:"want_stderr"` // e.g. the original file:line of a panic
 	} `json:"runs"`
-	Test    string `json:"test"`  // package pattern for `capture test`
-	Check   string `json:"check"` // check level of the replays of the unchanged code (default strict)
-	Mutants []struct {
+	Test  string `json:"test"`  // package pattern for `capture test`
+	Check string `json:"check"` // check level of the replays of the unchanged code (default strict)
+	// Race builds the capture variant and the replay harness with the race
+	// detector: a reported race fails the capture run or the replay.
+	Race bool `json:"race"`
+	// RepeatReplay replays each log this many times with the same harness
+	// and requires the same sequence of released events every time.
+	RepeatReplay int `json:"repeat_replay"`
+	Mutants      []struct {
 		Name   string `json:"name"`
 		File   string `json:"file"`
 		Old    string `json:"old"`
@@ -87,9 +97,16 @@ func repoRoot(t testing.TB) string {
 
 func runCapture(t *testing.T, dir string, args ...string) (string, int) {
 	t.Helper()
+	return runCaptureEnv(t, dir, nil, args...)
+}
+
+// runCaptureEnv runs the capture tool with env added to the environment
+// (GOFLAGS=-race for race-detector builds).
+func runCaptureEnv(t *testing.T, dir string, env []string, args ...string) (string, int) {
+	t.Helper()
 	cmd := exec.Command(captureBin, args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "CAPTURE_ROOT="+repoRoot(t))
+	cmd.Env = append(append(os.Environ(), "CAPTURE_ROOT="+repoRoot(t)), env...)
 	out, err := cmd.CombinedOutput()
 	code := 0
 	if ee, ok := err.(*exec.ExitError); ok {
@@ -132,11 +149,15 @@ func testProgram(t *testing.T, src string, spec *corpusSpec) {
 	copyDir(t, src, mod)
 	logs := filepath.Join(work, "logs")
 	observe := strings.Join(spec.Observe, ",")
+	var buildEnv []string
+	if spec.Race {
+		buildEnv = []string{"GOFLAGS=-race"}
+	}
 
 	// (a) capture
 	for i, r := range spec.Runs {
 		bin := filepath.Join(work, "bin")
-		if out, code := runCapture(t, mod, "build", "-observe", observe, "-o", bin, r.Main); code != 0 {
+		if out, code := runCaptureEnv(t, mod, buildEnv, "build", "-observe", observe, "-o", bin, r.Main); code != 0 {
 			t.Fatalf("capture build: exit %d\n%s", code, out)
 		}
 		cmd := exec.Command(bin, r.Args...)
@@ -157,6 +178,9 @@ func testProgram(t *testing.T, src string, spec *corpusSpec) {
 		}
 		if r.WantInErr != "" && !strings.Contains(string(out), r.WantInErr) {
 			t.Fatalf("capture run %d: output lacks %q:\n%s", i, r.WantInErr, out)
+		}
+		if strings.Contains(string(out), "DATA RACE") {
+			t.Fatalf("capture run %d: the race detector reported a race:\n%s", i, out)
 		}
 	}
 	if spec.Test != "" {
@@ -181,9 +205,12 @@ func testProgram(t *testing.T, src string, spec *corpusSpec) {
 	if baseCheck == "" {
 		baseCheck = "strict"
 	}
-	out, code := runCapture(t, mod, append([]string{"replay", "-observe", observe, "-check", baseCheck, "-harness", harness}, logFiles...)...)
+	out, code := runCaptureEnv(t, mod, buildEnv, append([]string{"replay", "-observe", observe, "-check", baseCheck, "-harness", harness}, logFiles...)...)
 	if code != 0 || strings.Count(out, "PASS ") != len(logFiles) {
 		t.Fatalf("replay of the unchanged code: exit %d\n%s", code, out)
+	}
+	if spec.RepeatReplay > 0 {
+		repeatReplay(t, harness, logFiles, baseCheck, spec.RepeatReplay)
 	}
 
 	// (d) hermetic: empty environment, and no network where possible
@@ -235,7 +262,7 @@ func testProgram(t *testing.T, src string, spec *corpusSpec) {
 				}
 			}
 			reports := filepath.Join(work, "reports-"+m.Name)
-			out, code := runCapture(t, mdir, append([]string{"replay", "-observe", observe, "-check", check, "-reports", reports}, logsFor...)...)
+			out, code := runCaptureEnv(t, mdir, buildEnv, append([]string{"replay", "-observe", observe, "-check", check, "-reports", reports}, logsFor...)...)
 			if m.WantPass {
 				if code != 0 {
 					t.Fatalf("want pass at check %s, got exit %d\n%s", check, code, out)
@@ -281,6 +308,84 @@ func testProgram(t *testing.T, src string, spec *corpusSpec) {
 			}
 		})
 	}
+}
+
+// repeatReplay replays each log n times with the harness and requires
+// every replay to pass, race-detector clean, with the same sequence of
+// events released by the player (CAPTURE_REPLAY_TRACE), and that sequence
+// to be the log's recorded order.
+func repeatReplay(t *testing.T, harness string, logs []string, check string, n int) {
+	dir := t.TempDir()
+	for _, log := range logs {
+		var first []byte
+		start := time.Now()
+		for i := 0; i < n; i++ {
+			report, trace := filepath.Join(dir, "report.json"), filepath.Join(dir, "trace.txt")
+			cmd := exec.Command(harness)
+			cmd.Env = []string{probe.EnvReplayLog + "=" + log, probe.EnvReplayReport + "=" + report,
+				probe.EnvReplayCheck + "=" + check, probe.EnvReplayTrace + "=" + trace}
+			out, err := cmd.CombinedOutput()
+			if err != nil || strings.Contains(string(out), "DATA RACE") {
+				t.Fatalf("replay %d of %s: %v\n%s", i, filepath.Base(log), err, out)
+			}
+			b, err := os.ReadFile(report)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var r probe.Report
+			if err := json.Unmarshal(b, &r); err != nil {
+				t.Fatal(err)
+			}
+			if r.Verdict != "pass" || len(r.Notes) != 0 || r.Replayed != r.Events {
+				t.Fatalf("replay %d of %s: verdict %s, %d of %d events, notes %q", i, filepath.Base(log), r.Verdict, r.Replayed, r.Events, r.Notes)
+			}
+			seq, err := os.ReadFile(trace)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if i == 0 {
+				first = seq
+				checkRecordedOrder(t, log, seq, r.Events)
+				continue
+			}
+			if !bytes.Equal(seq, first) {
+				t.Fatalf("replay %d of %s released the events in another order than replay 0:\n%s", i, filepath.Base(log), firstDifference(first, seq))
+			}
+		}
+		t.Logf("%s: %d replays, identical event sequences, %v in all", filepath.Base(log), n, time.Since(start).Round(time.Millisecond))
+	}
+}
+
+// checkRecordedOrder: the trace lists every event of the log once, by
+// increasing sequence number (the recorded global order), and events of
+// several streams.
+func checkRecordedOrder(t *testing.T, log string, trace []byte, events int) {
+	lines := strings.Split(strings.TrimSpace(string(trace)), "\n")
+	if len(lines) != events {
+		t.Fatalf("%s: trace has %d events, the log %d", filepath.Base(log), len(lines), events)
+	}
+	streams := map[string]bool{}
+	last := -1
+	for _, l := range lines {
+		f := strings.Fields(l)
+		seq, err := strconv.Atoi(f[0])
+		if err != nil || seq <= last {
+			t.Fatalf("%s: event %q released after seq %d", filepath.Base(log), l, last)
+		}
+		last = seq
+		streams[f[1]] = true
+	}
+	t.Logf("%s: %d events of %d streams released in the recorded order", filepath.Base(log), events, len(streams))
+}
+
+func firstDifference(a, b []byte) string {
+	la, lb := strings.Split(string(a), "\n"), strings.Split(string(b), "\n")
+	for i := 0; i < len(la) && i < len(lb); i++ {
+		if la[i] != lb[i] {
+			return fmt.Sprintf("event %d: %q, then %q", i, la[i], lb[i])
+		}
+	}
+	return fmt.Sprintf("lengths %d and %d", len(la), len(lb))
 }
 
 func copyDir(t *testing.T, src, dst string) {

@@ -1,0 +1,3 @@
+module example.com/conc64
+
+go 1.26
