@@ -88,6 +88,11 @@ type streamReplay struct {
 	cur int
 
 	lastPanicMatched bool // the last incall's panic was the recorded PANIC_OUT
+
+	// turn wakes the stream's goroutine when its event may be next (on
+	// player.mu; made when it first waits): release wakes only the stream
+	// whose event is next, not every waiting goroutine.
+	turn *sync.Cond
 }
 
 type objInfo struct {
@@ -109,6 +114,7 @@ type player struct {
 	waiting  map[int]int     // indices goroutines wait to replay
 	stalled  bool            // deadlocked: let the earliest waiter go
 	quiet    int             // goroutines in waitQuiet (a timed wait)
+	resynced bool            // a stream replayed events out of order (resync)
 	relaxed  int             // events released out of the recorded order
 	orphans  int             // events skipped: no incall encloses them
 	children map[uint32]bool // streams of goroutines started by observed code (GO)
@@ -609,6 +615,10 @@ func (p *player) isDone() bool {
 func (p *player) waitTurn(i int) {
 	p.mu.Lock()
 	if p.next != i && !p.done && !p.ownGap(i) {
+		sr := p.streams[p.events[i].Stream]
+		if sr.turn == nil {
+			sr.turn = sync.NewCond(&p.mu)
+		}
 		p.waiting[i]++
 		for p.next != i && !p.done && !p.ownGap(i) {
 			if p.stalled && i == p.minWaiting() {
@@ -620,7 +630,7 @@ func (p *player) waitTurn(i int) {
 				p.relaxed++
 				break
 			}
-			p.cond.Wait()
+			sr.turn.Wait()
 		}
 		if p.waiting[i]--; p.waiting[i] == 0 {
 			delete(p.waiting, i)
@@ -659,8 +669,25 @@ func (p *player) release(i int) {
 		p.next++
 	}
 	p.replayed++
+	if p.resynced {
+		p.wakeAllLocked() // a stream may now wait only for its own events (ownGap)
+	} else if p.next < len(p.events) {
+		if sr := p.streams[p.events[p.next].Stream]; sr.turn != nil {
+			sr.turn.Broadcast()
+		}
+	}
 	p.mu.Unlock()
-	p.cond.Broadcast()
+	p.cond.Broadcast() // waitQuiet
+}
+
+// wakeAllLocked wakes every goroutine waiting for its turn: the replay
+// ended, or the earliest waiting event is let go (called with p.mu held).
+func (p *player) wakeAllLocked() {
+	for _, sr := range p.streams {
+		if sr.turn != nil {
+			sr.turn.Broadcast()
+		}
+	}
 }
 
 // watchdog detects a replay that cannot go on. A replay is deadlocked
@@ -707,7 +734,7 @@ func (p *player) watchdog(stop chan struct{}) {
 			blockedTicks = 0
 			if len(p.waiting) > 0 {
 				p.stalled = true
-				p.cond.Broadcast()
+				p.wakeAllLocked()
 				p.mu.Unlock()
 				continue
 			}
@@ -972,6 +999,7 @@ func (p *player) resync(s *Stream) *eventlog.Event {
 		idx = append(idx, sr.idx[m+1:]...)
 		sr.idx = idx
 		p.mu.Lock()
+		p.resynced = true
 		p.report.Notes = append(p.report.Notes, fmt.Sprintf("outcall replayed out of the recorded order (check %s): %s matched seq %d instead of seq %d (%s)",
 			p.level, describeActual(eventlog.KindCallOut, s.site, s.enc.Buf), e.Seq, first.Seq, p.describe(first)))
 		p.mu.Unlock()
@@ -1150,6 +1178,7 @@ func (p *player) divergeLocked(d *Divergence) bool {
 func (p *player) finishLocked() {
 	p.done = true
 	close(p.stopped)
+	p.wakeAllLocked()
 }
 
 func (p *player) exitOnDivergence(d *Divergence) {
@@ -1234,6 +1263,7 @@ func (p *player) Stand(name string, raw []byte, t reflect.Type) (reflect.Value, 
 		p.ids[k] = objInfo{name: name, raw: raw}
 		p.objMu.Unlock()
 	}
+	noteCrossed(v)
 	return v, nil
 }
 
@@ -1256,6 +1286,7 @@ func (p *player) Bind(id uint64, v reflect.Value, name string) {
 }
 
 func (p *player) bindLocked(id uint64, v reflect.Value, name string) {
+	noteCrossed(v)
 	p.byID[id] = v
 	if k := identity(v); k != nil {
 		p.ids[k] = objInfo{id: id, name: name}

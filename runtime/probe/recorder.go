@@ -232,6 +232,7 @@ func (o *objects) ID(v reflect.Value, name string, isWeak bool) (uint64, bool, s
 	if !ok {
 		o.next++
 		o.code[uintptr(p)] = o.next
+		noteCrossed(v) // a package variable
 		return o.next, true, name
 	}
 	*cell = weak.Make((*byte)(p))
@@ -242,6 +243,7 @@ func (o *objects) ID(v reflect.Value, name string, isWeak bool) (uint64, bool, s
 	o.next++
 	o.ids[*cell] = o.next
 	o.alive.Add(1)
+	noteCrossed(v)
 	return o.next, true, name
 }
 

@@ -205,6 +205,11 @@ func (t *transformer) outcall(call *ast.CallExpr, c callee, stack []ast.Node) {
 	if c.funcValue {
 		cond += " || " + t.probe + ".ObservedFunc(fn)"
 	}
+	if c.sel != nil && !c.iface && syncPointer(info.TypeOf(c.recvX)) {
+		// wg.Done() on a *sync.WaitGroup parameter: native unless the
+		// object crossed the boundary (runtime/probe/syncobj.go).
+		cond += " || " + t.probe + ".Private(_r)"
+	}
 	fmt.Fprintf(&b, "\ts := %s.Out(&%s)\n\tif %s {\n\t\t%s%s\n", t.probe, site, cond, ret, direct)
 	if len(results) == 0 {
 		b.WriteString("\t\treturn\n")
@@ -268,6 +273,20 @@ func (t *transformer) outcall(call *ast.CallExpr, c callee, stack []ast.Node) {
 	} else {
 		t.add(call.Fun.End(), call.Lparen+1, sep, span)
 	}
+}
+
+// syncPointer: a pointer to a type of package sync or sync/atomic.
+func syncPointer(t types.Type) bool {
+	p, ok := t.Underlying().(*types.Pointer)
+	if !ok {
+		return false
+	}
+	n, ok := types.Unalias(p.Elem()).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return false
+	}
+	path := n.Obj().Pkg().Path()
+	return path == "sync" || path == "sync/atomic"
 }
 
 // mayHoldFunc reports whether a value of type t may be a function value

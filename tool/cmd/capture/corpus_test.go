@@ -322,7 +322,9 @@ func repeatReplay(t *testing.T, harness string, logs []string, check string, n i
 		for i := 0; i < n; i++ {
 			report, trace := filepath.Join(dir, "report.json"), filepath.Join(dir, "trace.txt")
 			cmd := exec.Command(harness)
-			cmd.Env = []string{probe.EnvReplayLog + "=" + log, probe.EnvReplayReport + "=" + report,
+			// GORACE: no second of sleep at exit per replay (Replay has
+			// waited for its goroutines already).
+			cmd.Env = []string{"GORACE=atexit_sleep_ms=0", probe.EnvReplayLog + "=" + log, probe.EnvReplayReport + "=" + report,
 				probe.EnvReplayCheck + "=" + check, probe.EnvReplayTrace + "=" + trace}
 			out, err := cmd.CombinedOutput()
 			if err != nil || strings.Contains(string(out), "DATA RACE") {

@@ -1,0 +1,80 @@
+package probe
+
+import (
+	"reflect"
+	"sync"
+	"sync/atomic"
+	"weak"
+)
+
+// Sync primitives reached through a pointer. Observed code that calls
+// wg.Done() or mu.Lock() on a *sync.WaitGroup or *sync.Mutex parameter may
+// hold an object of its own (the WaitGroup of the function that started
+// the goroutine) or one that came from outside. The transform cannot tell,
+// so the generated helper asks Private at run time:
+//
+//   - an object that never crossed the boundary is used only by observed
+//     code, which runs again in replay: its methods run natively, in
+//     capture and in replay, unrecorded (else replay would answer
+//     wg.Done() from the log without running it, and the wg.Wait() that
+//     waits for it would never return);
+//   - an object that crossed it (an argument or result of an event, in
+//     either direction) may be used by external code too, which replay does
+//     not run: its methods are outcalls, recorded and answered from the log
+//     (a placeholder's Wait returns when the log says so).
+//
+// Crossing is noted when an object of package sync or sync/atomic gets its
+// object ID, at the same events in capture (encoding) and replay (encoding
+// or decoding), so both take the same decision at the same call.
+
+var shared struct {
+	n  atomic.Int32 // objects noted; 0 keeps Private to one load
+	mu sync.RWMutex
+	m  map[uintptr]weak.Pointer[byte]
+}
+
+// syncType: a pointer to a type of package sync or sync/atomic.
+func syncType(t reflect.Type) bool {
+	if t.Kind() != reflect.Pointer {
+		return false
+	}
+	pkg := t.Elem().PkgPath()
+	return pkg == "sync" || pkg == "sync/atomic"
+}
+
+// noteCrossed notes that v, a reference that just got its object ID, crossed
+// the boundary, if it is a sync primitive.
+func noteCrossed(v reflect.Value) {
+	if !v.IsValid() || !syncType(v.Type()) || v.IsNil() {
+		return
+	}
+	p := v.UnsafePointer()
+	wp := weak.Make((*byte)(p))
+	shared.mu.Lock()
+	if shared.m == nil {
+		shared.m = map[uintptr]weak.Pointer[byte]{}
+	}
+	if old, ok := shared.m[uintptr(p)]; !ok || old.Value() == nil {
+		shared.m[uintptr(p)] = wp
+		if !ok {
+			shared.n.Add(1)
+		}
+	}
+	shared.mu.Unlock()
+}
+
+// Private reports whether x, a pointer to a sync primitive, never crossed
+// the boundary: its methods then run natively (generated code; see above).
+func Private(x any) bool {
+	if shared.n.Load() == 0 {
+		return true
+	}
+	p := ptrOf(x)
+	shared.mu.RLock()
+	wp, ok := shared.m[uintptr(p)]
+	shared.mu.RUnlock()
+	// A weak pointer compares the object, not the address: a new object
+	// at the address of a collected one is private.
+	return !ok || wp.Value() != (*byte)(p)
+}
+

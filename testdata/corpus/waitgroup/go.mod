@@ -1,0 +1,3 @@
+module example.com/waitgroup
+
+go 1.26
