@@ -58,6 +58,7 @@ func TestGolden(t *testing.T) {
 		{"outparams", "example.com/outparams/decode"},
 		{"writeout", "example.com/writeout/tune"},
 		{"generics", "example.com/generics/gen"},
+		{"waitgroup", "example.com/waitgroup/fan"},
 	} {
 		t.Run(c.dir, func(t *testing.T) {
 			lp, out := instrumentCorpus(t, filepath.Join(corpus, c.dir), c.pkg)

@@ -1,0 +1,69 @@
+package probe
+
+import (
+	"reflect"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// TestPrivateUntilCrossed: a sync primitive is private (its methods run
+// natively) until it gets an object ID at an event; other objects, and
+// references of other types, do not change that.
+func TestPrivateUntilCrossed(t *testing.T) {
+	mine, theirs := new(sync.WaitGroup), new(sync.WaitGroup)
+	n := new(atomic.Int64)
+	if !Private(mine) || !Private(theirs) || !Private(n) {
+		t.Fatal("fresh objects must be private")
+	}
+	noteCrossed(reflect.ValueOf(new(int)))
+	noteCrossed(reflect.ValueOf(theirs))
+	noteCrossed(reflect.ValueOf(n))
+	if !Private(mine) {
+		t.Error("an object that never crossed is not private")
+	}
+	if Private(theirs) || Private(n) {
+		t.Error("an object that crossed the boundary is still private")
+	}
+	noteCrossed(reflect.ValueOf((*sync.Mutex)(nil))) // ignored
+}
+
+// TestAllBlocked: a goroutine waiting on a channel counts as blocked, one
+// that spins (a goroutine merely slow, from the player's point of view)
+// does not.
+func TestAllBlocked(t *testing.T) {
+	var buf []byte
+	release := make(chan struct{})
+	go func() { <-release }()
+	deadline := time.Now().Add(5 * time.Second)
+	for !allBlocked(&buf) {
+		if time.Now().After(deadline) {
+			t.Fatal("a goroutine waiting on a channel is never seen as blocked")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	var stop atomic.Bool
+	spinning := make(chan struct{})
+	go func() {
+		close(spinning)
+		for !stop.Load() {
+		}
+	}()
+	<-spinning
+	if allBlocked(&buf) {
+		t.Error("a spinning goroutine is seen as blocked")
+	}
+	stop.Store(true)
+	close(release)
+	for _, s := range []string{"chan receive", "select", "sync.WaitGroup.Wait", "sync.Mutex.Lock", "semacquire"} {
+		if !waitingState(s) {
+			t.Errorf("%q: not a waiting state", s)
+		}
+	}
+	for _, s := range []string{"running", "runnable", "syscall", "sleep", "IO wait"} {
+		if waitingState(s) {
+			t.Errorf("%q: a waiting state", s)
+		}
+	}
+}
