@@ -77,4 +77,3 @@ func Private(x any) bool {
 	// at the address of a collected one is private.
 	return !ok || wp.Value() != (*byte)(p)
 }
-
