@@ -217,6 +217,14 @@ func (d *Decoder) decode(v reflect.Value, depth int) {
 		return
 	}
 	tag := d.peek()
+	var impl []string
+	if tag == TagImplements {
+		d.Off++
+		for i, n := 0, d.count(); i < n && d.Err == nil; i++ {
+			impl = append(impl, d.name())
+		}
+		tag = d.peek()
+	}
 	t := v.Type()
 	switch tag {
 	case TagNil:
@@ -228,7 +236,7 @@ func (d *Decoder) decode(v reflect.Value, depth int) {
 		return
 	}
 	if t.Kind() == reflect.Interface {
-		d.decodeIface(v, depth)
+		d.decodeIface(v, depth, impl)
 		return
 	}
 	switch tag {
@@ -431,7 +439,9 @@ func (d *Decoder) decode(v reflect.Value, depth int) {
 }
 
 // decodeIface reads a value whose static type is the interface type of v.
-func (d *Decoder) decodeIface(v reflect.Value, depth int) {
+// impl lists the asserted interfaces a stand-in for a value of an unknown
+// dynamic type must implement (TagImplements).
+func (d *Decoder) decodeIface(v reflect.Value, depth int, impl []string) {
 	t := v.Type()
 	switch tag := d.peek(); tag {
 	case TagSentinel:
@@ -452,7 +462,8 @@ func (d *Decoder) decodeIface(v reflect.Value, depth int) {
 		for i := 0; i < n && d.Err == nil; i++ {
 			e.Wrapped = append(e.Wrapped, d.DecodeError())
 		}
-		d.setIface(v, reflect.ValueOf(e))
+		e.Impl = impl
+		d.setIface(v, reflect.ValueOf(errorStandIn(e)))
 	case TagTypedError:
 		d.Off++
 		name := d.name()
@@ -496,7 +507,7 @@ func (d *Decoder) decodeIface(v reflect.Value, depth int) {
 				v.Set(obj)
 				return
 			}
-			r, err := d.Resolver.Ref(id, rname, t)
+			r, err := d.ref(id, rname, t, impl)
 			if err != nil {
 				d.Err = err
 				return
@@ -508,7 +519,7 @@ func (d *Decoder) decodeIface(v reflect.Value, depth int) {
 			if d.Err != nil {
 				return
 			}
-			r, err := d.Resolver.Stand(name, d.Buf[start:d.Off], t)
+			r, err := d.stand(name, d.Buf[start:d.Off], t, impl)
 			if err != nil {
 				d.Err = err
 				return
@@ -528,7 +539,7 @@ func (d *Decoder) decodeIface(v reflect.Value, depth int) {
 			if d.Err != nil {
 				return
 			}
-			r, err := d.Resolver.Ref(id, name, t)
+			r, err := d.ref(id, name, t, impl)
 			if err != nil {
 				d.Err = err
 				return
@@ -559,6 +570,7 @@ type Error struct {
 	Msg     string   // its Error()
 	Matches []string // sentinels it matched through its own Is method
 	Wrapped []error
+	Impl    []string // asserted interfaces it implemented (TagImplements): its stand-in does too
 }
 
 func (e *Error) Error() string   { return e.Msg }
@@ -588,6 +600,12 @@ func (o Opaque) String() string { return o.Text }
 func RefOf(b []byte) (typeName string, id uint64, ok bool) {
 	d := &Decoder{Buf: b}
 	tag := d.byte()
+	if tag == TagImplements {
+		for i, n := 0, d.count(); i < n && d.Err == nil; i++ {
+			d.name()
+		}
+		tag = d.byte()
+	}
 	if tag == TagIface {
 		typeName = d.name()
 		tag = d.byte()

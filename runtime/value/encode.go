@@ -72,8 +72,11 @@ func (e *Encoder) encodeError(err error, depth int) {
 		e.Buf = appendName(e.Buf, name)
 		return
 	}
-	if re, ok := err.(*Error); ok {
-		// A recorded error replayed: encode it as it was recorded.
+	if rec, ok := err.(errorStandInType); ok {
+		// A recorded error replayed (or a stand-in wrapping one): encode it
+		// as it was recorded.
+		re := rec.recorded()
+		e.appendImplNames(re.Impl)
 		e.Buf = append(e.Buf, TagError)
 		e.Buf = appendName(e.Buf, re.Type)
 		e.Buf = appendName(e.Buf, re.Msg)
@@ -103,6 +106,7 @@ func (e *Encoder) encodeError(err error, depth int) {
 		e.encode(rv, depth+1)
 		return
 	}
+	e.appendImplNames(Implements(errorType, t))
 	e.Buf = append(e.Buf, TagError)
 	e.Buf = appendName(e.Buf, name)
 	e.Buf = appendName(e.Buf, safeMessage(err))
@@ -268,6 +272,7 @@ func (e *Encoder) encode(v reflect.Value, depth int) {
 					if r, raw, ok := e.Objects.Recorded(el.UnsafePointer()); ok {
 						name = r
 						if raw != nil {
+							e.appendImplements(v.Type(), el.Type(), name)
 							e.Buf = append(e.Buf, TagIface)
 							e.Buf = appendName(e.Buf, name)
 							e.Buf = append(e.Buf, raw...)
@@ -277,6 +282,7 @@ func (e *Encoder) encode(v reflect.Value, depth int) {
 				}
 			}
 		}
+		e.appendImplements(v.Type(), el.Type(), name)
 		e.Buf = append(e.Buf, TagIface)
 		e.Buf = appendName(e.Buf, name)
 		e.encode(el, depth+1)

@@ -14,7 +14,7 @@ var tagNames = [...]string{
 	TagList: "list", TagMap: "map", TagStruct: "struct", TagRef: "reference",
 	TagObject: "observed object", TagIface: "interface value", TagError: "error",
 	TagSentinel: "sentinel error", TagTypedError: "typed error", TagTime: "time",
-	TagTruncated: "truncated value", TagOpaque: "opaque value",
+	TagTruncated: "truncated value", TagOpaque: "opaque value", TagImplements: "implements prefix",
 }
 
 func tagName(t byte) string {
@@ -70,6 +70,16 @@ func render(sb *strings.Builder, d *Decoder, depth int) {
 		return
 	}
 	switch tag {
+	case TagImplements:
+		sb.WriteString("implements(")
+		for i, n := 0, d.count(); i < n && d.Err == nil; i++ {
+			if i > 0 {
+				sb.WriteString(", ")
+			}
+			sb.WriteString(d.name())
+		}
+		sb.WriteString(") ")
+		render(sb, d, depth+1)
 	case TagNil:
 		sb.WriteString("nil")
 	case TagFalse:

@@ -41,6 +41,7 @@ const (
 	TagTime                   // time.Time: zigzag unix seconds, uvarint nanoseconds, zone name string, zigzag zone offset
 	TagTruncated              // a value nested deeper than MaxDepth
 	TagOpaque                 // a value of an interface's dynamic type unknown to replay: type name, rendered text
+	TagImplements             // prefix of an interface value or error whose dynamic type replay cannot rebuild: uvarint n, n names of asserted interfaces it implements beyond its static type; the value follows
 	numTags
 )
 

@@ -392,6 +392,7 @@ func (t *transformer) placeholder(typ types.Type) {
 		fmt.Fprintf(&methods, "func (*%s) %s(%s) %s { panic(%s.PlaceholderCalled) }\n", name, m.Name(), strings.Join(ps, ", "), resultList(rs), t.probe)
 	}
 	t.phs[ts] = true
+	t.phTypes = append(t.phTypes, typ)
 	fmt.Fprintf(&t.gen, "// %s stands in for a recorded %s in replay.\ntype %s struct{ _ byte }\n\n%s\n", name, ts, name, methods.String())
 	fmt.Fprintf(&t.register, "\t%s.Placeholder[%s](func() %s { return &%s{} })\n", t.probe, ts, ts, name)
 }

@@ -118,6 +118,9 @@ type transformer struct {
 	// allowTP: type parameters may be named (in the generic wrapper or
 	// helper being generated, which declares them).
 	allowTP bool
+
+	phTypes  []types.Type // interface types with a placeholder, in order
+	asserted []types.Type // interface types observed code asserts to (typeident.go)
 }
 
 // Instrument instruments p. Unsupported constructs are returned as Errors,
@@ -203,6 +206,7 @@ func Instrument(p *Package, opts Options) (*Output, error) {
 		return nil, t.errs
 	}
 	t.initMarkers()
+	t.assertedPlaceholders()
 	out := &Output{}
 	for i := range p.Files {
 		src, err := t.apply(i)

@@ -38,11 +38,13 @@ func (t *transformer) walk(f *ast.File) {
 		case *ast.TypeAssertExpr:
 			if x.Type != nil {
 				t.registerType(t.p.Info.TypeOf(x.Type))
+				t.assertedIface(t.p.Info.TypeOf(x.Type))
 			}
 		case *ast.CaseClause:
 			for _, e := range x.List {
 				if tv, ok := t.p.Info.Types[e]; ok && tv.IsType() {
 					t.registerType(tv.Type)
+					t.assertedIface(tv.Type)
 				}
 			}
 		}
@@ -161,6 +163,7 @@ func (t *transformer) call(call *ast.CallExpr, stack []ast.Node) {
 			if c.fn.Pkg().Path() == "errors" && c.fn.Name() == "As" && len(call.Args) == 2 {
 				if p, ok := t.p.Info.TypeOf(call.Args[1]).(*types.Pointer); ok {
 					t.registerType(p.Elem())
+					t.assertedIface(p.Elem())
 				}
 			}
 			return

@@ -1,0 +1,197 @@
+package value
+
+import (
+	"encoding/binary"
+	"reflect"
+	"sort"
+	"sync"
+	"sync/atomic"
+)
+
+// Type identity of values replay cannot rebuild by name.
+//
+// Observed code asks interface values from outside what else they are:
+// `s.(Sided)`, `case io.WriterTo:`, `errors.As(err, &tmp)` with an interface
+// target. When the dynamic type is one replay can rebuild (registered), the
+// answers are the same by construction. When it is not (an unexported type of
+// another package), replay stands in with a placeholder, which must implement
+// exactly the asserted interfaces the capture's value implemented. So the
+// transform registers every interface type observed code asserts to, the
+// encoder prefixes such a value with the names of the asserted interfaces its
+// dynamic type implements beyond its static type (TagImplements), and replay
+// picks a generated placeholder with that method set.
+
+var asserted struct {
+	sync.RWMutex
+	byName map[string]reflect.Type
+	list   []reflect.Type // sorted by name
+	any    atomic.Bool
+}
+
+// implCache: (static, dynamic) type pair -> names of asserted interfaces the
+// dynamic type implements and the static type does not.
+var implCache sync.Map
+
+type implKey struct{ static, dyn reflect.Type }
+
+// RegisterAsserted records an interface type observed code asserts values to.
+func RegisterAsserted(t reflect.Type) {
+	if t.Kind() != reflect.Interface || t.NumMethod() == 0 {
+		return
+	}
+	asserted.Lock()
+	defer asserted.Unlock()
+	if asserted.byName == nil {
+		asserted.byName = map[string]reflect.Type{}
+	}
+	name := TypeName(t)
+	if _, dup := asserted.byName[name]; dup {
+		return
+	}
+	asserted.byName[name] = t
+	asserted.list = append(asserted.list, t)
+	sort.Slice(asserted.list, func(i, j int) bool { return TypeName(asserted.list[i]) < TypeName(asserted.list[j]) })
+	implCache.Clear()
+	asserted.any.Store(true)
+	errorStandIns.Lock()
+	errorStandIns.byImpl = nil
+	errorStandIns.Unlock()
+}
+
+// Implements returns the names of the asserted interfaces dyn implements
+// and static does not (static: the interface type of the slot the value is
+// in; nil for none), sorted.
+func Implements(static, dyn reflect.Type) []string {
+	if !asserted.any.Load() {
+		return nil
+	}
+	k := implKey{static, dyn}
+	if v, ok := implCache.Load(k); ok {
+		return v.([]string)
+	}
+	asserted.RLock()
+	var out []string
+	for _, a := range asserted.list {
+		if dyn.Implements(a) && (static == nil || !static.Implements(a)) {
+			out = append(out, TypeName(a))
+		}
+	}
+	asserted.RUnlock()
+	implCache.Store(k, out)
+	return out
+}
+
+// appendImplements writes the TagImplements prefix for a value of dynamic
+// type dyn in a slot of interface type static whose recorded dynamic type
+// name replay cannot look up.
+func (e *Encoder) appendImplements(static, dyn reflect.Type, name string) {
+	impl := Implements(static, dyn)
+	if len(impl) == 0 {
+		return
+	}
+	if rt, ok := LookupType(name); ok && rt.Kind() != reflect.Interface {
+		return // rebuilt as itself
+	}
+	e.appendImplNames(impl)
+}
+
+// appendImplNames writes a TagImplements prefix (errors: replay always
+// stands in for TagError values, registered type or not).
+func (e *Encoder) appendImplNames(impl []string) {
+	if len(impl) == 0 {
+		return
+	}
+	e.Buf = append(e.Buf, TagImplements)
+	e.Buf = binary.AppendUvarint(e.Buf, uint64(len(impl)))
+	for _, n := range impl {
+		e.Buf = appendName(e.Buf, n)
+	}
+}
+
+// An ImplResolver makes placeholders that implement, besides their static
+// interface type t, the asserted interfaces named in impl (replay).
+// Resolvers without it stand in with plain placeholders.
+type ImplResolver interface {
+	RefImpl(id uint64, name string, t reflect.Type, impl []string) (reflect.Value, error)
+	StandImpl(name string, raw []byte, t reflect.Type, impl []string) (reflect.Value, error)
+}
+
+func (d *Decoder) ref(id uint64, name string, t reflect.Type, impl []string) (reflect.Value, error) {
+	if ir, ok := d.Resolver.(ImplResolver); ok && len(impl) > 0 {
+		return ir.RefImpl(id, name, t, impl)
+	}
+	return d.Resolver.Ref(id, name, t)
+}
+
+func (d *Decoder) stand(name string, raw []byte, t reflect.Type, impl []string) (reflect.Value, error) {
+	if ir, ok := d.Resolver.(ImplResolver); ok && len(impl) > 0 {
+		return ir.StandImpl(name, raw, t, impl)
+	}
+	return d.Resolver.Stand(name, raw, t)
+}
+
+var errorStandIns struct {
+	sync.RWMutex
+	makers []func(*Error) error
+	byImpl map[string]func(*Error) error // joined impl names -> maker
+}
+
+// RegisterErrorStandIn registers a maker of stand-ins for recorded errors
+// that wrap the *Error and add methods (generated per combination of
+// asserted interfaces).
+func RegisterErrorStandIn(mk func(*Error) error) {
+	errorStandIns.Lock()
+	errorStandIns.makers = append(errorStandIns.makers, mk)
+	errorStandIns.byImpl = nil
+	errorStandIns.Unlock()
+}
+
+// errorStandIn wraps e in a registered stand-in implementing exactly impl
+// beyond error; e itself if there is none.
+func errorStandIn(e *Error) error {
+	if len(e.Impl) == 0 {
+		return e
+	}
+	key := joinNames(e.Impl)
+	errorStandIns.RLock()
+	m := errorStandIns.byImpl
+	errorStandIns.RUnlock()
+	if m == nil {
+		errorStandIns.Lock()
+		m = map[string]func(*Error) error{}
+		for _, mk := range errorStandIns.makers {
+			m[joinNames(Implements(errorType, reflect.TypeOf(mk(&Error{}))))] = mk
+		}
+		errorStandIns.byImpl = m
+		errorStandIns.Unlock()
+	}
+	if mk := m[key]; mk != nil {
+		return mk(e)
+	}
+	return e
+}
+
+func joinNames(ns []string) string {
+	n := 0
+	for _, s := range ns {
+		n += len(s) + 1
+	}
+	b := make([]byte, 0, n)
+	for _, s := range ns {
+		b = append(b, s...)
+		b = append(b, 0)
+	}
+	return string(b)
+}
+
+// JoinImplements is the key of an implements set (sorted names).
+func JoinImplements(ns []string) string { return joinNames(ns) }
+
+// An errorStandInType is a replay stand-in for a recorded error: *Error
+// itself or a generated wrapper of it that adds methods (the method is
+// unexported, so only embedding *Error provides it).
+type errorStandInType interface{ recorded() *Error }
+
+// recorded returns e: wrappers that embed *Error are encoded as the error
+// they stand in for.
+func (e *Error) recorded() *Error { return e }

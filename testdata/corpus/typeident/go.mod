@@ -1,0 +1,3 @@
+module example.com/typeident
+
+go 1.26

@@ -1,0 +1,184 @@
+package transform
+
+import (
+	"fmt"
+	"go/types"
+	"sort"
+	"strings"
+)
+
+// Type identity of values from outside (docs/boundary-model.md, "Type
+// identity"). Concrete types named in type assertions, type switches and
+// errors.As targets are registered (registerType), so replay rebuilds values
+// of those types as themselves. Interface types named there are registered as
+// *asserted*; a value whose dynamic type replay cannot rebuild (an unexported
+// type of another package) is then recorded with the asserted interfaces it
+// implements, and replay stands in with a generated placeholder that
+// implements exactly those besides its static interface type: so `s.(Sided)`,
+// `case io.WriterTo:` and `errors.As(err, &tmp)` pick the same branch.
+
+// maxAssertedCombos bounds the asserted interfaces whose every combination
+// gets a placeholder per boundary interface type; beyond it only single ones
+// do (docs/limitations.md).
+const maxAssertedCombos = 4
+
+// assertedIface registers typ if it is a non-empty interface type other than
+// error that the generated file can name.
+func (t *transformer) assertedIface(typ types.Type) {
+	if typ == nil {
+		return
+	}
+	iface, ok := typ.Underlying().(*types.Interface)
+	if !ok || iface.NumMethods() == 0 || types.Identical(typ, types.Universe.Lookup("error").Type()) {
+		return
+	}
+	ts, why := t.typeString(typ)
+	if why != "" {
+		return
+	}
+	for _, a := range t.asserted {
+		if types.Identical(a, typ) {
+			return
+		}
+	}
+	t.asserted = append(t.asserted, typ)
+	fmt.Fprintf(&t.register, "\t%s.Asserted[%s]()\n", t.probe, ts)
+}
+
+// assertedPlaceholders generates, for every interface type with a
+// placeholder, for the empty interface and for errors, the placeholders that
+// also implement combinations of the asserted interfaces.
+func (t *transformer) assertedPlaceholders() {
+	if len(t.asserted) == 0 {
+		return
+	}
+	var subsets [][]types.Type
+	n := len(t.asserted)
+	if n <= maxAssertedCombos {
+		for m := 1; m < 1<<n; m++ {
+			var sub []types.Type
+			for i := 0; i < n; i++ {
+				if m&(1<<i) != 0 {
+					sub = append(sub, t.asserted[i])
+				}
+			}
+			subsets = append(subsets, sub)
+		}
+	} else {
+		for _, a := range t.asserted {
+			subsets = append(subsets, []types.Type{a})
+		}
+	}
+	statics := append([]types.Type{types.NewInterfaceType(nil, nil).Complete()}, t.phTypes...)
+	for _, b := range statics {
+		bi := b.Underlying().(*types.Interface)
+		for _, sub := range subsets {
+			if impliedAny(bi, sub) {
+				continue // the same as a smaller combination
+			}
+			methods, ok := t.unionMethods(append([]types.Type{b}, sub...), nil)
+			if !ok {
+				continue
+			}
+			bs, why := t.typeString(b)
+			if why != "" {
+				continue
+			}
+			name := fmt.Sprintf("_capture_ph_%d", len(t.phs))
+			t.phs[bs+" + "+typeList(sub)] = true
+			fmt.Fprintf(&t.gen, "// %s stands in for a recorded %s that is also %s.\ntype %s struct{ _ byte }\n\n", name, bs, typeList(sub), name)
+			t.gen.WriteString(t.placeholderMethods(name, methods))
+			fmt.Fprintf(&t.register, "\t%s.PlaceholderCombo[%s](func() %s { return &%s{} })\n", t.probe, bs, bs, name)
+		}
+	}
+	// Errors: a wrapper of replay's recorded error that adds the methods.
+	provided := map[string]bool{"Error": true, "Unwrap": true, "Is": true}
+	for i, sub := range subsets {
+		methods, ok := t.unionMethods(sub, provided)
+		if !ok {
+			continue
+		}
+		name := fmt.Sprintf("_capture_phe_%d", i)
+		fmt.Fprintf(&t.gen, "// %s stands in for a recorded error that is also %s.\ntype %s struct{ *%s.RecordedError }\n\n", name, typeList(sub), name, t.probe)
+		t.gen.WriteString(t.placeholderMethods(name, methods))
+		fmt.Fprintf(&t.register, "\t%s.ErrorStandIn(func(e *%s.RecordedError) error { return &%s{e} })\n", t.probe, t.probe, name)
+	}
+}
+
+// impliedAny: b already has the methods of one of sub.
+func impliedAny(b *types.Interface, sub []types.Type) bool {
+	for _, a := range sub {
+		if types.Implements(b, a.Underlying().(*types.Interface)) {
+			return true
+		}
+	}
+	return false
+}
+
+// unionMethods collects the methods of the interfaces, by name. It fails on
+// two methods of one name with different signatures, on unexported methods
+// of other packages, and on a method of skip whose signature is not the one
+// the embedded *value.Error provides (a generated type cannot have both).
+func (t *transformer) unionMethods(ifaces []types.Type, skip map[string]bool) ([]*types.Func, bool) {
+	byName := map[string]*types.Func{}
+	for _, it := range ifaces {
+		iface := it.Underlying().(*types.Interface)
+		for i := 0; i < iface.NumMethods(); i++ {
+			m := iface.Method(i)
+			if !m.Exported() && m.Pkg() != t.p.Types {
+				return nil, false
+			}
+			if prev, ok := byName[m.Name()]; ok {
+				if !types.Identical(prev.Type(), m.Type()) {
+					return nil, false
+				}
+				continue
+			}
+			byName[m.Name()] = m
+		}
+	}
+	var out []*types.Func
+	for name, m := range byName {
+		if skip[name] {
+			if name != "Error" || m.Type().(*types.Signature).String() != "func() string" {
+				return nil, false
+			}
+			continue
+		}
+		out = append(out, m)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name() < out[j].Name() })
+	return out, true
+}
+
+// placeholderMethods writes methods that are never run: observed code's
+// calls of them are intercepted outcalls.
+func (t *transformer) placeholderMethods(name string, methods []*types.Func) string {
+	var b strings.Builder
+	for _, m := range methods {
+		sig := m.Type().(*types.Signature)
+		var ps, rs []string
+		for j := 0; j < sig.Params().Len(); j++ {
+			pt, _ := t.typeString(sig.Params().At(j).Type())
+			if sig.Variadic() && j == sig.Params().Len()-1 {
+				pt = "..." + strings.TrimPrefix(pt, "[]")
+			}
+			ps = append(ps, pt)
+		}
+		for j := 0; j < sig.Results().Len(); j++ {
+			rt, _ := t.typeString(sig.Results().At(j).Type())
+			rs = append(rs, rt)
+		}
+		fmt.Fprintf(&b, "func (*%s) %s(%s) %s { panic(%s.PlaceholderCalled) }\n", name, m.Name(), strings.Join(ps, ", "), resultList(rs), t.probe)
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+func typeList(ts []types.Type) string {
+	var s []string
+	for _, x := range ts {
+		s = append(s, types.TypeString(x, fullQualifier))
+	}
+	return strings.Join(s, ", ")
+}
