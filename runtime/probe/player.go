@@ -1124,8 +1124,14 @@ func playerDone(s *Stream, fr frame) {
 		if s.dec.Err != nil {
 			why = s.dec.Err.Error()
 		}
-		p.diverge(&Divergence{Stream: s.id, Reason: "the recorded results do not fit the results of " + fr.site.Name + " (signature changed?): " + why,
-			Pos: fr.site.Pos, Actual: "outcall " + fr.site.Name})
+		d := &Divergence{Stream: s.id, Reason: "the recorded results do not fit the results of " + fr.site.Name + " (signature changed, or a type it names no longer registered?): " + why,
+			Pos: fr.site.Pos, Actual: "outcall " + fr.site.Name}
+		if sr := s.replay; sr != nil && sr.cur > 0 && sr.cur <= len(sr.idx) {
+			// The event whose values were being read: the last one consumed.
+			e := &p.events[sr.idx[sr.cur-1]]
+			d.Seq, d.Expected = e.Seq, p.describe(e)
+		}
+		p.diverge(d)
 		panic(abortReplay{})
 	}
 }

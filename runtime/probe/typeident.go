@@ -3,6 +3,7 @@ package probe
 import (
 	"reflect"
 	"sync"
+	"sync/atomic"
 
 	"github.com/rules-capture/rules_capture/runtime/value"
 )
@@ -119,4 +120,47 @@ func (p *player) StandImpl(name string, raw []byte, t reflect.Type, impl []strin
 		p.objMu.Unlock()
 	}
 	return v, nil
+}
+
+var promotedMethods struct {
+	sync.RWMutex
+	byType map[reflect.Type]map[string]bool
+	any    atomic.Bool
+}
+
+// Promoted registers the exported methods observed type T gets from an
+// embedded external type: calling one runs external code.
+func Promoted[T any](names ...string) struct{} {
+	promotedMethods.Lock()
+	if promotedMethods.byType == nil {
+		promotedMethods.byType = map[reflect.Type]map[string]bool{}
+	}
+	m := map[string]bool{}
+	for _, n := range names {
+		m[n] = true
+	}
+	promotedMethods.byType[reflect.TypeFor[T]()] = m
+	promotedMethods.any.Store(true)
+	promotedMethods.Unlock()
+	return struct{}{}
+}
+
+// ObservedMethod reports whether calling method name on x, an interface
+// value, runs observed code: x's dynamic type belongs to the observed set
+// and the method is its own, not promoted from an embedded external type.
+func ObservedMethod(x any, name string) bool {
+	if !Observed(x) {
+		return false
+	}
+	if !promotedMethods.any.Load() {
+		return true
+	}
+	t := reflect.TypeOf(x)
+	if t.Kind() == reflect.Pointer && t.Name() == "" {
+		t = t.Elem()
+	}
+	promotedMethods.RLock()
+	p := promotedMethods.byType[t][name]
+	promotedMethods.RUnlock()
+	return !p
 }

@@ -1,6 +1,7 @@
 package value
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -305,5 +306,78 @@ func TestDeepPointersCarryContents(t *testing.T) {
 	d = &Decoder{Buf: e.Buf, Resolver: newTable()}
 	if got := Decode[cfg](d); d.Err != nil || got.Limit == nil || *got.Limit != 0 {
 		t.Fatalf("shallow: got %+v, %v", got, d.Err)
+	}
+}
+
+type sider interface{ Sides() int }
+type temporaryErr interface{ Temporary() bool }
+
+// hexagon is a type replay cannot rebuild by name (not registered).
+type hexagon struct{ n int }
+
+func (h *hexagon) Sides() int { return h.n }
+
+type busyErr struct{}
+
+func (busyErr) Error() string   { return "busy" }
+func (busyErr) Temporary() bool { return true }
+
+// tempStandIn is what the transform generates for errors that are also
+// temporaryErr.
+type recordedErr = Error // as probe.RecordedError: the field must not be named Error
+
+type tempStandIn struct{ *recordedErr }
+
+func (tempStandIn) Temporary() bool { panic("not called") }
+
+type implTable struct {
+	*table
+	impl []string
+}
+
+func (t *implTable) RefImpl(id uint64, name string, typ reflect.Type, impl []string) (reflect.Value, error) {
+	t.impl = impl
+	return reflect.ValueOf(&hexagon{}), nil // stands in with the right method set
+}
+
+func (t *implTable) StandImpl(name string, raw []byte, typ reflect.Type, impl []string) (reflect.Value, error) {
+	t.impl = impl
+	return reflect.Value{}, fmt.Errorf("unexpected")
+}
+
+// Values of unregistered dynamic types carry the asserted interfaces they
+// implement, so replay's stand-ins answer type assertions the same way;
+// errors too, through registered error stand-ins, and they re-encode
+// byte for byte.
+func TestImplementsPrefix(t *testing.T) {
+	RegisterAsserted(reflect.TypeFor[sider]())
+	RegisterAsserted(reflect.TypeFor[temporaryErr]())
+	RegisterErrorStandIn(func(e *Error) error { return tempStandIn{e} })
+
+	e := &Encoder{Objects: newTable()}
+	Encode[any](e, &hexagon{6})
+	s, err := Render(e.Buf)
+	if err != nil || !strings.Contains(s, "implements(github.com/rules-capture/rules_capture/runtime/value.sider)") {
+		t.Fatalf("render %q, %v", s, err)
+	}
+	r := &implTable{table: newTable()}
+	d := &Decoder{Buf: e.Buf, Resolver: r}
+	got := Decode[any](d)
+	if _, ok := got.(sider); d.Err != nil || !ok || len(r.impl) != 1 {
+		t.Fatalf("got %T, impl %v, %v", got, r.impl, d.Err)
+	}
+
+	e = &Encoder{Objects: newTable()}
+	e.EncodeError(fmt.Errorf("dial: %w", busyErr{}))
+	d = &Decoder{Buf: e.Buf, Resolver: newTable()}
+	rerr := d.DecodeError()
+	var tmp temporaryErr
+	if d.Err != nil || !errors.As(rerr, &tmp) || rerr.Error() != "dial: busy" {
+		t.Fatalf("errors.As on %#v: %v", rerr, d.Err)
+	}
+	again := &Encoder{Objects: newTable()}
+	again.EncodeError(rerr)
+	if !bytes.Equal(again.Buf, e.Buf) {
+		t.Fatalf("re-encoded differently:\n%q\n%q", again.Buf, e.Buf)
 	}
 }

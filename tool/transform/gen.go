@@ -8,6 +8,7 @@ import (
 	"go/token"
 	"go/types"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -42,6 +43,9 @@ func (t *transformer) outcall(call *ast.CallExpr, c callee, stack []ast.Node) {
 			t.errorf(call.Pos(), "passing unsafe.Pointer across the boundary ("+c.name+")", "move the unsafe code into an unobserved package")
 			return
 		}
+	}
+	if !t.promotedCallbacks(call, sig, c.name) {
+		return
 	}
 	pos := t.sitePos(call.Lparen)
 	var recvDecl, callee string
@@ -200,7 +204,9 @@ func (t *transformer) outcall(call *ast.CallExpr, c callee, stack []ast.Node) {
 	}
 	cond := "s == nil"
 	if c.iface {
-		cond += " || " + t.probe + ".Observed(_r)"
+		// A method promoted from an embedded external type is external
+		// code even on an observed type (typeident.go).
+		cond += " || " + t.probe + ".ObservedMethod(_r, " + strconv.Quote(c.fn.Name()) + ")"
 	}
 	if c.funcValue {
 		cond += " || " + t.probe + ".ObservedFunc(fn)"

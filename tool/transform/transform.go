@@ -174,6 +174,7 @@ func Instrument(p *Package, opts Options) (*Output, error) {
 				s := types.TypeString(named, t.qualifier)
 				t.regTypes[s] = true
 				fmt.Fprintf(&t.register, "\t%s.OwnType[%s]()\n", t.probe, s)
+				t.promoted(named, s)
 			}
 		}
 	}

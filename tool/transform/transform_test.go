@@ -59,6 +59,7 @@ func TestGolden(t *testing.T) {
 		{"writeout", "example.com/writeout/tune"},
 		{"generics", "example.com/generics/gen"},
 		{"waitgroup", "example.com/waitgroup/fan"},
+		{"typeident", "example.com/typeident/classify"},
 	} {
 		t.Run(c.dir, func(t *testing.T) {
 			lp, out := instrumentCorpus(t, filepath.Join(corpus, c.dir), c.pkg)
@@ -142,15 +143,15 @@ func check(t *testing.T, fset *token.FileSet, path string, files ...*ast.File) *
 	return &transform.Package{Fset: fset, Files: files, Types: pkg, Info: info}
 }
 
-// unsafeOnly imports unsafe, and the standard library's "os" from source
-// (the only other package the reject cases use).
+// unsafeOnly imports unsafe, and the few standard-library packages the
+// reject cases use from source.
 type unsafeOnly struct{ fset *token.FileSet }
 
 func (u unsafeOnly) Import(path string) (*types.Package, error) {
 	switch path {
 	case "unsafe":
 		return types.Unsafe, nil
-	case "os":
+	case "os", "io", "strings":
 		return importer.ForCompiler(u.fset, "source", nil).Import(path)
 	}
 	return nil, os.ErrNotExist
@@ -171,6 +172,8 @@ func TestRejects(t *testing.T) {
 		{"blank type parameter", "package p\n\ntype L[T any] struct{ x []T }\n\nfunc (l *L[_]) Len() int { return len(l.x) }\n", "blank type parameter", 5},
 		{"replay hook clash", "package p\n\nfunc F[T any](x T) T { return x }\n\nfunc CaptureInstance_F() {}\n", "replay hook CaptureInstance_F", 3},
 		{"go statement with a type parameter", "package p\n\nfunc g[T any](x T) {}\n\nfunc F[T any](x T) {\n\tgo g(x)\n}\n", "go statement involving type parameter T", 6},
+		{"observed value with a promoted external method given to external code", "package p\n\nimport (\n\t\"io\"\n\t\"strings\"\n)\n\ntype B struct{ strings.Builder }\n\nfunc F() string {\n\tvar b B\n\tio.WriteString(&b, \"x\")\n\treturn b.String()\n}\n",
+			"passing *example.com/p.B to io.WriteString as io.Writer, whose method Write is promoted from the embedded external type *strings.Builder", 12},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

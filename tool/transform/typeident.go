@@ -2,8 +2,10 @@ package transform
 
 import (
 	"fmt"
+	"go/ast"
 	"go/types"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -181,4 +183,96 @@ func typeList(ts []types.Type) string {
 		s = append(s, types.TypeString(x, fullQualifier))
 	}
 	return strings.Join(s, ", ")
+}
+
+// promoted registers the exported methods that named (an observed type)
+// gets from an external type embedded through a pointer or an interface:
+// they run external code on external state, so an interface call of one is
+// an outcall even though the dynamic type is observed. (A method promoted
+// from an external type embedded by value works on observed memory, like a
+// method of a field the observed code holds; it runs natively.)
+func (t *transformer) promoted(named *types.Named, ts string) {
+	var names []string
+	ms := types.NewMethodSet(types.NewPointer(named))
+	for i := 0; i < ms.Len(); i++ {
+		sel := ms.At(i)
+		fn := sel.Obj()
+		if len(sel.Index()) < 2 || !fn.Exported() || fn.Pkg() == nil || t.observed[fn.Pkg().Path()] {
+			continue
+		}
+		if promotedByValue(named, sel.Index()) {
+			continue
+		}
+		names = append(names, strconv.Quote(fn.Name()))
+	}
+	if len(names) > 0 {
+		fmt.Fprintf(&t.register, "\t%s.Promoted[%s](%s)\n", t.probe, ts, strings.Join(names, ", "))
+	}
+}
+
+// promotedByValue: every embedded field on the path to a promoted method
+// (index, as types.Selection gives it) is held by value.
+func promotedByValue(typ types.Type, index []int) bool {
+	for _, idx := range index[:len(index)-1] {
+		if p, ok := typ.Underlying().(*types.Pointer); ok {
+			typ = p.Elem()
+		}
+		st, ok := typ.Underlying().(*types.Struct)
+		if !ok {
+			return false
+		}
+		typ = st.Field(idx).Type()
+		switch typ.Underlying().(type) {
+		case *types.Pointer, *types.Interface:
+			return false
+		}
+	}
+	return true
+}
+
+// promotedCallbacks rejects an observed value passed to an outcall as an
+// interface whose methods include one promoted from an external type the
+// value embeds by value: external code would call it on observed memory
+// without a record, and replay, which does not run the external code,
+// would leave that memory as it was.
+func (t *transformer) promotedCallbacks(call *ast.CallExpr, sig *types.Signature, name string) bool {
+	n := sig.Params().Len()
+	for i, arg := range call.Args {
+		var pt types.Type
+		switch {
+		case sig.Variadic() && i >= n-1 && !call.Ellipsis.IsValid():
+			pt = sig.Params().At(n - 1).Type().(*types.Slice).Elem()
+		case i < n:
+			pt = sig.Params().At(i).Type()
+		default:
+			continue
+		}
+		iface, ok := pt.Underlying().(*types.Interface)
+		if !ok {
+			continue
+		}
+		at := t.p.Info.TypeOf(arg)
+		base := at
+		if p, ok := at.Underlying().(*types.Pointer); ok {
+			base = p.Elem()
+		}
+		named, ok := types.Unalias(base).(*types.Named)
+		if !ok || named.Obj().Pkg() == nil || !t.observed[named.Obj().Pkg().Path()] {
+			continue
+		}
+		ms := types.NewMethodSet(at)
+		for j := 0; j < iface.NumMethods(); j++ {
+			m := iface.Method(j)
+			sel := ms.Lookup(m.Pkg(), m.Name())
+			if sel == nil || len(sel.Index()) < 2 || t.observed[sel.Obj().Pkg().Path()] || !promotedByValue(named, sel.Index()) {
+				continue
+			}
+			recv := sel.Obj().Type().(*types.Signature).Recv().Type()
+			t.errorf(arg.Pos(), fmt.Sprintf("passing %s to %s as %s, whose method %s is promoted from the embedded external type %s",
+				types.TypeString(at, fullQualifier), name, types.TypeString(pt, fullQualifier), m.Name(), types.TypeString(recv, fullQualifier)),
+				fmt.Sprintf("define %s on %s explicitly, forwarding to the embedded field, so that external code's calls of it are recorded (an exported method of the observed set records its incalls)", m.Name(), named.Obj().Name()))
+			return false
+		}
+	}
+	return true
 }

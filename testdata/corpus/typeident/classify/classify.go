@@ -69,3 +69,31 @@ func Dial(addr string) string {
 	}
 	return "ok"
 }
+
+// Tracked is an observed shape that embeds an external one: Area is promoted
+// from *shapes.Circle.
+type Tracked struct {
+	*shapes.Circle
+	Label string
+}
+
+// Track wraps a circle of radius r made by the shapes package.
+func Track(r float64, label string) *Tracked {
+	return &Tracked{Circle: shapes.NewCircle(r), Label: label}
+}
+
+// Total sums the areas of ss through the interface: for a *Tracked the
+// promoted method is external code, an outcall.
+func Total(ss []shapes.Shape) string {
+	sum := 0.0
+	for _, s := range ss {
+		sum += s.Area()
+	}
+	return fmt.Sprintf("%.2f", sum)
+}
+
+// Own sums the areas of shapes it makes itself, one of them a *Tracked
+// (interface dispatch inside the observed set).
+func Own() string {
+	return Total([]shapes.Shape{Track(1, "one"), shapes.Square{S: 2}})
+}

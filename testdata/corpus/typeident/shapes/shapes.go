@@ -18,6 +18,9 @@ type Circle struct{ R float64 }
 // Area of the circle.
 func (c *Circle) Area() float64 { return math.Pi * c.R * c.R }
 
+// NewCircle returns a circle of radius r.
+func NewCircle(r float64) *Circle { return &Circle{R: r} }
+
 // Square is an exported shape used by value.
 type Square struct{ S float64 }
 
