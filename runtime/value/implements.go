@@ -52,6 +52,7 @@ func RegisterAsserted(t reflect.Type) {
 	asserted.list = append(asserted.list, t)
 	sort.Slice(asserted.list, func(i, j int) bool { return TypeName(asserted.list[i]) < TypeName(asserted.list[j]) })
 	implCache.Clear()
+	prefixCache.Clear()
 	asserted.any.Store(true)
 	errorStandIns.Lock()
 	errorStandIns.byImpl = nil
@@ -85,14 +86,40 @@ func Implements(static, dyn reflect.Type) []string {
 // type dyn in a slot of interface type static whose recorded dynamic type
 // name replay cannot look up.
 func (e *Encoder) appendImplements(static, dyn reflect.Type, name string) {
-	impl := Implements(static, dyn)
-	if len(impl) == 0 {
+	if !asserted.any.Load() {
 		return
 	}
-	if rt, ok := LookupType(name); ok && rt.Kind() != reflect.Interface {
-		return // rebuilt as itself
+	k := implKey{static, dyn}
+	c, ok := prefixCache.Load(k)
+	if !ok {
+		var p implPrefix
+		p.impl = Implements(static, dyn)
+		rt, found := LookupType(TypeName(dyn))
+		p.rebuilt = found && rt.Kind() != reflect.Interface
+		c, _ = prefixCache.LoadOrStore(k, &p)
 	}
-	e.appendImplNames(impl)
+	p := c.(*implPrefix)
+	if len(p.impl) == 0 {
+		return
+	}
+	rebuilt := p.rebuilt
+	if name != TypeName(dyn) {
+		// A replay placeholder re-encoded under its recorded name.
+		rt, found := LookupType(name)
+		rebuilt = found && rt.Kind() != reflect.Interface
+	}
+	if !rebuilt {
+		e.appendImplNames(p.impl)
+	}
+}
+
+// prefixCache: (static, dynamic) type pair -> what appendImplements writes
+// for a value recorded under the dynamic type's own name.
+var prefixCache sync.Map
+
+type implPrefix struct {
+	impl    []string
+	rebuilt bool // the dynamic type is registered: no prefix
 }
 
 // appendImplNames writes a TagImplements prefix (errors: replay always

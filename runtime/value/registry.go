@@ -50,6 +50,7 @@ func RegisterType(t reflect.Type) {
 		registry.types[TypeName(t.Elem())] = t.Elem()
 	}
 	registry.Unlock()
+	prefixCache.Clear() // it remembers which types are registered
 }
 
 // LookupType returns the registered type with the given name.

@@ -381,3 +381,26 @@ func TestImplementsPrefix(t *testing.T) {
 		t.Fatalf("re-encoded differently:\n%q\n%q", again.Buf, e.Buf)
 	}
 }
+
+// BenchmarkEncodeIface: an interface value of a type replay cannot rebuild,
+// without asserted interfaces in the program and with one its dynamic type
+// implements (TagImplements prefix, looked up in a per-type-pair cache).
+func BenchmarkEncodeIface(b *testing.B) {
+	h := &hexagon{6}
+	tab := newTable()
+	e := &Encoder{Objects: tab, Buf: make([]byte, 0, 256)}
+	run := func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			e.Buf = e.Buf[:0]
+			Encode[any](e, h)
+		}
+	}
+	RegisterAsserted(reflect.TypeFor[sider]())
+	b.Run("no-asserted", func(b *testing.B) {
+		asserted.any.Store(false)
+		defer asserted.any.Store(true)
+		run(b)
+	})
+	b.Run("asserted", run)
+}
