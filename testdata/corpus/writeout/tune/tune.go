@@ -10,6 +10,10 @@ import (
 	"example.com/writeout/knobs"
 )
 
+// The package's initialisation sets another package's variable: a WRITE_OUT
+// of stream 0, before any incall.
+func init() { knobs.Level = 1 }
+
 // Configure sets up srv for addr and returns what the server reports.
 func Configure(srv *knobs.Server, addr string, debug bool) string {
 	srv.Addr = addr
