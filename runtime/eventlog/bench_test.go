@@ -236,15 +236,30 @@ func BenchmarkReader(b *testing.B) {
 }
 
 // BenchmarkEncoder is the background half alone: dictionary encoding,
-// zstd and the write of full batches of the realistic mix, on the
-// benchmark's goroutine (one core). ns/op is per event.
+// compression and the write of full batches of the realistic mix, on the
+// benchmark's goroutine (one core), at each compression setting. ns/op is
+// per event.
 func BenchmarkEncoder(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		opts Options
+	}{
+		{"zstd=2", Options{ZstdLevel: 2}},
+		{"zstd=1", Options{ZstdLevel: 1}},
+		{"none", Options{Compression: Uncompressed}},
+	} {
+		b.Run(c.name, func(b *testing.B) { benchmarkEncoder(b, c.opts) })
+	}
+}
+
+func benchmarkEncoder(b *testing.B, opts Options) {
 	f, err := os.Create(filepath.Join(b.TempDir(), "log.arrows"))
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer f.Close()
-	s, err := newSink(f, Meta{}, Options{ZstdLevel: 2})
+	opts.fill()
+	s, err := newSink(f, Meta{}, opts)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -266,9 +281,15 @@ func BenchmarkEncoder(b *testing.B) {
 	b.ResetTimer()
 	cpu := processCPU()
 	for done, i := 0, 0; done < b.N; done, i = done+rows, i+1 {
-		if err := s.write(batches[i%len(batches)], Status{}); err != nil {
+		if err := s.write(batches[i%len(batches)], Status{}, false); err != nil {
 			b.Fatal(err)
 		}
 	}
+	b.StopTimer()
 	b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/event")
+	st, err := f.Stat()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(st.Size())/float64(s.events), "bytes/event")
 }

@@ -307,3 +307,137 @@ func TestOpenErrors(t *testing.T) {
 		t.Errorf("junk file: %v", err)
 	}
 }
+
+// recordBatchCompression lists, for each record batch of the log at path,
+// whether it is compressed.
+func recordBatchCompression(t *testing.T, path string) []bool {
+	t.Helper()
+	r, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var out []bool
+	for {
+		msg, err := r.msgs.next()
+		if err == io.EOF {
+			return out
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if msg.htype == headerRecBatch {
+			out = append(out, msg.compressed)
+		}
+	}
+}
+
+// TestWriterBehindSkipsCompression: batches that find another full batch
+// waiting are written uncompressed (the writer catches up), the others
+// compressed; with AlwaysCompress every batch is compressed. Either way the
+// log reads back complete.
+func TestWriterBehindSkipsCompression(t *testing.T) {
+	for _, always := range []bool{false, true} {
+		t.Run(fmt.Sprintf("always=%v", always), func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "log.arrows")
+			w, err := Create(path, Meta{}, Options{BatchEvents: 100, Buffers: 4, FlushInterval: time.Hour, AlwaysCompress: always})
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Hold the encoder back while three batches fill: the first
+			// it takes finds two more waiting.
+			w.encodeGate.Lock()
+			for i := 0; i < 300; i++ {
+				e := sampleEvent(i)
+				w.Append(&e)
+			}
+			w.encodeGate.Unlock()
+			w.doneMu.Lock() // wait until the queue is empty again
+			for w.doneSeq < 300 {
+				w.doneCond.Wait()
+			}
+			w.doneMu.Unlock()
+			for i := 300; i < 350; i++ {
+				e := sampleEvent(i)
+				w.Append(&e)
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			got, r := readAll(t, path)
+			r.Close()
+			if len(got) != 350 {
+				t.Fatalf("read %d events, want 350", len(got))
+			}
+			for i, e := range got {
+				want := sampleEvent(i)
+				want.Seq = uint64(i + 1)
+				if !reflect.DeepEqual(e, want) {
+					t.Fatalf("event %d: got %+v, want %+v", i, e, want)
+				}
+			}
+			comp := recordBatchCompression(t, path)
+			if len(comp) != 4 {
+				t.Fatalf("%d record batches, want 4 (3 full, 1 at Close)", len(comp))
+			}
+			want := []bool{false, false, true, true} // two found a batch waiting; then caught up
+			if always {
+				want = []bool{true, true, true, true}
+			}
+			if !reflect.DeepEqual(comp, want) {
+				t.Errorf("record batches compressed: %v, want %v", comp, want)
+			}
+		})
+	}
+}
+
+// TestLargeValuesFilledOutsideTheLock: rows whose Values exceed
+// lockedFillMax are copied after Append releases the lock; concurrent
+// appenders of small and large values still produce a log that holds every
+// event intact, in Seq order.
+func TestLargeValuesFilledOutsideTheLock(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "log.arrows")
+	w, err := Create(path, Meta{}, Options{BatchEvents: 64, Buffers: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const goroutines, per = 8, 200
+	var wg sync.WaitGroup
+	for g := 0; g < goroutines; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < per; i++ {
+				n := 3
+				if i%2 == 0 {
+					n = lockedFillMax + 1 + i
+				}
+				v := make([]byte, n)
+				for j := range v {
+					v[j] = byte(g)
+				}
+				e := Event{Stream: uint32(g), Kind: KindCallIn, Site: "s", Values: v}
+				w.Append(&e)
+			}
+		}()
+	}
+	wg.Wait()
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got, r := readAll(t, path)
+	r.Close()
+	if len(got) != goroutines*per {
+		t.Fatalf("read %d events, want %d", len(got), goroutines*per)
+	}
+	for i, e := range got {
+		if e.Seq != uint64(i+1) {
+			t.Fatalf("event %d has seq %d", i, e.Seq)
+		}
+		for _, c := range e.Values {
+			if c != byte(e.Stream) {
+				t.Fatalf("seq %d: values of stream %d hold byte %d", e.Seq, e.Stream, c)
+			}
+		}
+	}
+}

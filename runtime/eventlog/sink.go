@@ -162,7 +162,9 @@ func (s *sink) flushMessages() error {
 	return err
 }
 
-func (s *sink) writeRecord(b *batch) error {
+// writeRecord writes b as a record batch, preceded by the dictionary
+// deltas it needs; raw skips the compression of the record batch.
+func (s *sink) writeRecord(b *batch, raw bool) error {
 	n := b.rows()
 	var idx [3][]int32
 	for c, col := range [3][]string{b.site[:n], b.pos[:n], b.recvType[:n]} {
@@ -174,7 +176,9 @@ func (s *sink) writeRecord(b *batch) error {
 			d.written = d.len()
 		}
 	}
+	s.enc.raw = raw
 	encodeRecordBatch(s.enc, b, idx)
+	s.enc.raw = false
 	// One write per batch, straight to the kernel: once it returns, a
 	// SIGKILL cannot lose the batch.
 	return s.flushMessages()
@@ -212,9 +216,10 @@ func encodeRecordBatch(e *ipcEncoder, b *batch, idx [3][]int32) {
 	e.finish(headerRecBatch, e.recordBatch(int64(n), numCols))
 }
 
-func (s *sink) write(b *batch, st Status) error {
+// write writes batch b (raw: without compression) and then the status.
+func (s *sink) write(b *batch, st Status, raw bool) error {
 	if b.rows() > 0 {
-		if err := s.writeRecord(b); err != nil {
+		if err := s.writeRecord(b, raw); err != nil {
 			return err
 		}
 		s.events += uint64(b.rows())

@@ -44,9 +44,15 @@ type Options struct {
 	Compression   Compression   // default Zstd
 	// ZstdLevel trades write speed for size: 1 fastest, 2 default, 3 better,
 	// 4 best (klauspost/compress levels; see BenchmarkLogSize).
-	ZstdLevel     int
-	SyncOnFlush   bool // fsync after every batch (survives power loss, not just a crash)
-	MaxValueBytes int  // larger Values are dropped and counted (default 16 MiB)
+	ZstdLevel int
+	// AlwaysCompress compresses every record batch. By default a batch is
+	// written uncompressed when the writer is behind (another full batch
+	// is already waiting for it): compression costs several times more CPU
+	// than writing, so this keeps the writer ahead of bursts, at the price
+	// of a bigger file (capture compact recompresses it).
+	AlwaysCompress bool
+	SyncOnFlush    bool // fsync after every batch (survives power loss, not just a crash)
+	MaxValueBytes  int  // larger Values are dropped and counted (default 16 MiB)
 }
 
 func (o *Options) fill() {
@@ -75,8 +81,9 @@ func (o *Options) fill() {
 
 // A batch stages events column by column until the encoder takes it. Its
 // slices have a fixed size: an appender reserves a row (and room for its
-// Values) under Writer.mu and fills it after unlocking, so the lock is held
-// only for a few increments; the encoder waits until every reserved row is
+// Values) under Writer.mu and fills it there too, unless its Values are
+// large: then it fills the row after unlocking (so that a long copy does not
+// hold up other appenders), and the encoder waits until every such row is
 // filled.
 type batch struct {
 	seq      []uint64
@@ -92,7 +99,7 @@ type batch struct {
 
 	n        int          // rows reserved (under Writer.mu)
 	valsUsed int          // Values bytes reserved (under Writer.mu)
-	filled   atomic.Int32 // rows filled
+	outside  atomic.Int32 // rows reserved but not yet filled (filled outside the lock)
 	upTo     uint64       // every Seq <= upTo is accounted for once this batch is written
 	sync     bool         // fsync after writing (Flush with SyncOnFlush)
 	valsCap  int          // the usual size of vals, restored after an oversized value
@@ -117,9 +124,10 @@ func newBatch(rows, valBytes int) *batch {
 func (b *batch) rows() int { return b.n }
 
 // waitFilled returns once every reserved row has been written by its
-// appender (which happens right after it released the lock).
+// appender (rows with large Values are written right after the appender
+// released the lock).
 func (b *batch) waitFilled() {
-	for int(b.filled.Load()) != b.n {
+	for b.outside.Load() != 0 {
 		runtime.Gosched()
 	}
 }
@@ -132,7 +140,6 @@ func (b *batch) reset() {
 		b.vals = make([]byte, b.valsCap)
 	}
 	b.n, b.valsUsed = 0, 0
-	b.filled.Store(0)
 	b.upTo = 0
 	b.sync = false
 }
@@ -149,8 +156,13 @@ func (b *batch) fill(i, off int, e *Event) {
 	b.recvID[i] = e.RecvID
 	copy(b.vals[off:], e.Values)
 	b.valOff[i+1] = int32(off + len(e.Values))
-	b.filled.Add(1)
 }
+
+// lockedFillMax is the largest Values an appender copies while holding
+// Writer.mu. Filling small rows under the lock saves an atomic operation per
+// event (the lock's release publishes the row); larger copies are done
+// after unlocking, in parallel with other appenders.
+const lockedFillMax = 512
 
 // Writer appends events to a log file. Append is safe for concurrent use;
 // encoding, compression and I/O run on one background goroutine.
@@ -268,11 +280,20 @@ func (w *Writer) Append(e *Event) uint64 {
 	i, off := b.n, b.valsUsed
 	b.n++
 	b.valsUsed += nv
+	outside := nv > lockedFillMax
+	if outside {
+		b.outside.Add(1)
+	} else {
+		b.fill(i, off, e)
+	}
 	if b.n == len(b.seq) || b.valsUsed >= w.opts.BatchBytes {
 		w.dispatchLocked(false)
 	}
 	w.mu.Unlock()
-	b.fill(i, off, e)
+	if outside {
+		b.fill(i, off, e)
+		b.outside.Add(-1)
+	}
 	return seq
 }
 
@@ -412,7 +433,8 @@ func (w *Writer) encodeLoop() {
 		if failed {
 			w.dropped.Add(uint64(b.rows()))
 		} else if b.rows() > 0 || b.sync {
-			err = w.sink.write(b, w.status(false))
+			behind := len(w.full) > 0 && !w.opts.AlwaysCompress
+			err = w.sink.write(b, w.status(false), behind)
 			if err != nil {
 				w.dropped.Add(uint64(b.rows()))
 			}

@@ -342,16 +342,19 @@ func shortPos(file string, line int) string {
 
 // emit writes an event of the site being built (capture).
 func (s *Stream) emit(kind eventlog.Kind, parent uint64) uint64 {
-	s.ev = eventlog.Event{
-		Stream:   s.id,
-		Kind:     kind,
-		Parent:   parent,
-		Site:     s.site.Name,
-		Pos:      s.site.Pos,
-		RecvType: s.recvType,
-		RecvID:   s.recvID,
-		Values:   s.enc.Buf,
-	}
+	// Field by field: a composite literal is built in a temporary and
+	// copied, which costs more than the rest of this function (the copy's
+	// wide loads stall on the narrow stores that built it).
+	e := &s.ev
+	e.Seq = 0
+	e.Stream = s.id
+	e.Kind = kind
+	e.Parent = parent
+	e.Site = s.site.Name
+	e.Pos = s.site.Pos
+	e.RecvType = s.recvType
+	e.RecvID = s.recvID
+	e.Values = s.enc.Buf
 	if s.site.Exit && kind == eventlog.KindCallOut {
 		seq := rec.append(&s.ev)
 		closeLog()

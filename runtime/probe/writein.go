@@ -63,9 +63,12 @@ func snapshotVars() {
 // checkWrites emits WRITE_IN for every watched variable whose value changed
 // since the last check; s is about to make a top-level incall.
 func checkWrites(s *Stream) {
-	if !watched.any.Load() {
-		return
+	if watched.any.Load() { // inlined: most packages export no variables
+		checkWritesLocked(s)
 	}
+}
+
+func checkWritesLocked(s *Stream) {
 	watched.Lock()
 	defer watched.Unlock()
 	if len(watched.vars) == 0 {

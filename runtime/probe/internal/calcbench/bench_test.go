@@ -3,6 +3,7 @@ package calcbench
 import (
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/rules-capture/rules_capture/runtime/eventlog"
 	"github.com/rules-capture/rules_capture/runtime/probe"
@@ -36,6 +37,45 @@ func BenchmarkIncall(b *testing.B) {
 		defer reportCPU(b)()
 		for i := 0; i < b.N; i++ {
 			sink += Add(i, 2)
+		}
+	})
+	// The cost on the calling goroutine with a real log: events go to an
+	// event-log writer whose batch holds a whole round of calls, so that
+	// its background goroutine (dictionary encoding, compression, write)
+	// has nothing to do while the timer runs; between rounds the timer
+	// stops while Flush writes the round. "capture" is the same calls with
+	// the writer working alongside (and, when it cannot keep up, blocking
+	// the caller: the Block policy).
+	b.Run("caller", func(b *testing.B) {
+		const round = 1 << 17 // calls; 2 events each
+		w, err := eventlog.Create(filepath.Join(b.TempDir(), "caller.arrows"), eventlog.Meta{},
+			eventlog.Options{BatchEvents: 2 * round, BatchBytes: 64 * round, Buffers: 2, FlushInterval: time.Hour})
+		if err != nil {
+			b.Fatal(err)
+		}
+		probe.CaptureTo(w.Append)
+		defer probe.CaptureTo(nil)
+		b.ReportAllocs()
+		var cpu time.Duration
+		b.ResetTimer()
+		for done := 0; done < b.N; {
+			n := min(round, b.N-done)
+			cpu0 := processCPU()
+			for i := 0; i < n; i++ {
+				sink += Add(i, 2)
+			}
+			cpu += processCPU() - cpu0
+			done += n
+			b.StopTimer()
+			if err := w.Flush(); err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+		}
+		b.StopTimer()
+		b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/op")
+		if err := w.Close(); err != nil {
+			b.Fatal(err)
 		}
 	})
 	// The probes alone: events go to a sink that only numbers them (the
