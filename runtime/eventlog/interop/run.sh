@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Interop test: logs written by our writer (capture-time IPC stream, zstd,
-# dictionary deltas) and by Compact (IPC file) must read correctly with an
+# dictionary deltas; and uncompressed, as the writer writes record batches
+# when it is behind) and by Compact (IPC file) must read correctly with an
 # independent Arrow implementation, apache-arrow for JavaScript.
 #
 # Needs go, node (>= 18) and npm. The npm packages (pinned by
@@ -31,7 +32,7 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 (cd "$here" && go run ./writelog "$work")
 
-node "$modules/read.mjs" "$work/capture.arrows" "$work/compacted.arrow" > "$work/summary.jsonl"
+node "$modules/read.mjs" "$work/capture.arrows" "$work/compacted.arrow" "$work/uncompressed.arrows" > "$work/summary.jsonl"
 
 # Check each summary with node (no jq needed): 5000 rows, 500 of each of the
 # ten kinds, the site example.com/shop/pricing.Quote 500 times, version 1.
@@ -40,7 +41,7 @@ const fs = require('node:fs');
 const lines = fs.readFileSync(process.argv[2], 'utf8').trim().split('\n');
 const kinds = ['CALL_IN','RETURN_IN','PANIC_OUT','CALL_OUT','RETURN_OUT','PANIC_IN','READ_OUT','WRITE_OUT','WRITE_IN','GO'];
 let failed = false;
-if (lines.length !== 2) { console.error(`interop: expected 2 summaries, got ${lines.length}`); process.exit(1); }
+if (lines.length !== 3) { console.error(`interop: expected 3 summaries, got ${lines.length}`); process.exit(1); }
 for (const line of lines) {
   const s = JSON.parse(line);
   const errs = [];

@@ -1,8 +1,11 @@
 // Command writelog writes the event log that the interop test reads with
 // apache-arrow (JavaScript): every event kind, a fixed set of sites, in
-// several batches (so dictionary deltas occur), and its compacted copy.
+// several batches (so dictionary deltas occur), and its compacted copy; and
+// the same events without compression (the writer writes record batches
+// uncompressed when it falls behind, so a capture-time log may mix both).
 //
-// Usage: writelog DIR   (writes DIR/capture.arrows and DIR/compacted.arrow)
+// Usage: writelog DIR   (writes DIR/capture.arrows, DIR/compacted.arrow and
+// DIR/uncompressed.arrows)
 package main
 
 import (
@@ -23,8 +26,16 @@ func main() {
 	}
 	dir := os.Args[1]
 	stream := filepath.Join(dir, "capture.arrows")
-	w, err := eventlog.Create(stream, eventlog.Meta{ObservedPackages: []string{"example.com/shop/pricing"}, BuildLabel: "//interop:writelog"},
-		eventlog.Options{BatchEvents: 700})
+	write(stream, eventlog.Options{BatchEvents: 700})
+	write(filepath.Join(dir, "uncompressed.arrows"), eventlog.Options{BatchEvents: 700, Compression: eventlog.Uncompressed})
+	if _, err := eventlog.Compact(filepath.Join(dir, "compacted.arrow"), stream, eventlog.CompactOptions{BatchEvents: 2000}); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
+
+func write(path string, opts eventlog.Options) {
+	w, err := eventlog.Create(path, eventlog.Meta{ObservedPackages: []string{"example.com/shop/pricing"}, BuildLabel: "//interop:writelog"}, opts)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -45,10 +56,6 @@ func main() {
 		w.Append(&e)
 	}
 	if err := w.Close(); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	if _, err := eventlog.Compact(filepath.Join(dir, "compacted.arrow"), stream, eventlog.CompactOptions{BatchEvents: 2000}); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
