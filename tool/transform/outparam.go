@@ -57,12 +57,93 @@ func (t *transformer) ownedAddr(e ast.Expr, fn ast.Node) bool {
 		if !ok || v.Pkg() != t.p.Types || v.Parent() == t.p.Types.Scope() || fn == nil {
 			return false
 		}
+		if isParam(v, fn, t.p.Info) {
+			return t.ownedParam(v, fn)
+		}
 		if _, ptr := v.Type().Underlying().(*types.Pointer); !ptr {
 			return false
 		}
 		return t.localAddrVar(v, fn)
 	}
 	return false
+}
+
+// ownedParam: v is a parameter of an unexported function of this package
+// that is only ever called directly (never used as a value, so only this
+// package calls it), and every call passes an owned address for it —
+// `func decode(b []byte, v any) error { return json.Unmarshal(b, v) }`
+// called as decode(b, &cfg).
+func (t *transformer) ownedParam(v *types.Var, fn ast.Node) bool {
+	fd, ok := fn.(*ast.FuncDecl)
+	if !ok || fd.Recv != nil || fd.Name.IsExported() || fd.Type.Params == nil {
+		return false
+	}
+	obj, ok := t.p.Info.Defs[fd.Name].(*types.Func)
+	if !ok {
+		return false
+	}
+	sig := obj.Type().(*types.Signature)
+	idx := -1
+	for i := 0; i < sig.Params().Len(); i++ {
+		if sig.Params().At(i) == v {
+			idx = i
+		}
+	}
+	if idx < 0 || (sig.Variadic() && idx == sig.Params().Len()-1) {
+		return false
+	}
+	if t.paramOwned == nil {
+		t.paramOwned = map[*types.Var]bool{}
+	}
+	if r, done := t.paramOwned[v]; done {
+		return r
+	}
+	t.paramOwned[v] = false // recursion: assume not while deciding
+	sites, escapes := t.callSites(obj)
+	r := !escapes && len(sites) > 0
+	for _, cs := range sites {
+		if !r {
+			break
+		}
+		r = idx < len(cs.call.Args) && t.ownedAddr(cs.call.Args[idx], cs.fn)
+	}
+	t.paramOwned[v] = r
+	return r
+}
+
+type callSite struct {
+	call *ast.CallExpr
+	fn   ast.Node // the function the call is in
+}
+
+// callSites lists the direct calls of fn in the package, and reports
+// whether fn is used in any other way (a function value: callers unknown).
+func (t *transformer) callSites(fn *types.Func) ([]callSite, bool) {
+	var sites []callSite
+	escapes := false
+	for _, f := range t.p.Files {
+		var stack []ast.Node
+		ast.Inspect(f, func(n ast.Node) bool {
+			if n == nil {
+				stack = stack[:len(stack)-1]
+				return false
+			}
+			stack = append(stack, n)
+			id, ok := n.(*ast.Ident)
+			if !ok || t.p.Info.Uses[id] != fn {
+				return true
+			}
+			if len(stack) >= 2 {
+				if call, ok := stack[len(stack)-2].(*ast.CallExpr); ok && ast.Unparen(call.Fun) == id {
+					sites = append(sites, callSite{call, enclosingFuncNode(stack)})
+					return true
+				}
+			}
+			escapes = true
+			return true
+		})
+	}
+	return sites, escapes
 }
 
 // ownedMemory: x is an addressable expression rooted in memory the observed

@@ -121,6 +121,8 @@ type transformer struct {
 
 	phTypes  []types.Type // interface types with a placeholder, in order
 	asserted []types.Type // interface types observed code asserts to (typeident.go)
+
+	paramOwned map[*types.Var]bool // parameters that only receive owned addresses (outparam.go)
 }
 
 // Instrument instruments p. Unsupported constructs are returned as Errors,

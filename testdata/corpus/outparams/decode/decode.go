@@ -82,3 +82,14 @@ func Adults(db *rowsdb.DB, min int) ([]string, error) {
 	}
 	return out, nil
 }
+
+// decodeInto forwards its destination to json.Unmarshal: still an
+// out-parameter, because every call of it passes an address its caller owns.
+func decodeInto(b []byte, v any) error { return json.Unmarshal(b, v) }
+
+// Named decodes b into an external config through decodeInto.
+func Named(b []byte) (string, error) {
+	var cfg ext.Config
+	err := decodeInto(b, &cfg)
+	return cfg.Name, err
+}

@@ -26,4 +26,5 @@ func main() {
 	fmt.Println(decode.Pair("7 x"))
 
 	fmt.Println(decode.Adults(rowsdb.Open(), 30))
+	fmt.Println(decode.Named([]byte(`{"name":"svc"}`)))
 }
