@@ -141,6 +141,10 @@ func replayOne(bin, log, check, report string) (*probe.Report, error) {
 	if r.Verdict == "error" {
 		return nil, fmt.Errorf("%v\n%s", r.Notes, out)
 	}
+	if r.Verdict == "pass" && runErr != nil {
+		// A harness built with -race exits 66 after reporting a data race.
+		return nil, fmt.Errorf("the replay passed but the harness failed (%v):\n%s", runErr, out)
+	}
 	if r.Verdict == "diverged" && r.Divergence == nil {
 		return nil, fmt.Errorf("divergence without details:\n%s", out)
 	}
