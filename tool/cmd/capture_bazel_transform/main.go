@@ -35,6 +35,11 @@ import (
 )
 
 func main() {
+	run := run
+	if len(os.Args) > 1 && os.Args[1] == "stamp" {
+		run = runStamp
+		os.Args = os.Args[1:]
+	}
 	if err := run(os.Args[1:]); err != nil {
 		fmt.Fprintln(os.Stderr, "capture_bazel_transform:", err)
 		os.Exit(1)

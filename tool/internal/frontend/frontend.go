@@ -7,8 +7,6 @@ package frontend
 
 import (
 	"bufio"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -165,7 +163,7 @@ func (s *Session) Instrument(test bool, patterns ...string) ([]*load.ListedPacka
 			}
 		}
 	}
-	h := sha256.New()
+	var sources []transform.PackageSources
 	var errs []error
 	for _, path := range s.Observed {
 		lp, ok := all[path]
@@ -181,14 +179,14 @@ func (s *Session) Instrument(test bool, patterns ...string) ([]*load.ListedPacka
 			errs = append(errs, fmt.Errorf("observed package %s is a main package: observe the packages it uses instead", path))
 			continue
 		}
-		if err := s.instrumentPackage(lp, all, h); err != nil {
+		if err := s.instrumentPackage(lp, all, &sources); err != nil {
 			errs = append(errs, err)
 		}
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
-	s.Hash = hex.EncodeToString(h.Sum(nil))[:16]
+	s.Hash = transform.SourceHash(sources)
 	return matched, s.writeOverlay()
 }
 
@@ -210,14 +208,16 @@ func isObserved(path string, observed []string) bool {
 	return false
 }
 
-func (s *Session) instrumentPackage(lp *load.ListedPackage, all map[string]*load.ListedPackage, h interface{ Write([]byte) (int, error) }) error {
+func (s *Session) instrumentPackage(lp *load.ListedPackage, all map[string]*load.ListedPackage, sources *[]transform.PackageSources) error {
 	pkg, err := load.Check(lp, all)
 	if err != nil {
 		return err
 	}
-	for _, src := range pkg.Sources {
-		h.Write(src)
+	ps := transform.PackageSources{ImportPath: lp.ImportPath}
+	for i, src := range pkg.Sources {
+		ps.Files = append(ps.Files, transform.SourceFile{Name: lp.GoFiles[i], Text: src})
 	}
+	*sources = append(*sources, ps)
 	out, err := transform.Instrument(pkg, transform.Options{Observed: s.Observed})
 	if err != nil {
 		return err
