@@ -31,6 +31,8 @@ func main() {
 	flag.DurationVar(&cfg.Timeout, "timeout", 0, "per-request timeout (default 10s)")
 	mix := flag.String("mix", loadgen.DefaultMix.String(), "operation weights")
 	asJSON := flag.Bool("json", false, "print the summary as JSON instead of text")
+	compare := flag.String("compare", "", "NAME=URL,NAME=URL: run the workload against both servers in alternating rounds (A B, B A, ...) and report medians and the ratios B/A; -url is ignored")
+	rounds := flag.Int("rounds", 5, "rounds of a -compare run")
 	flag.Parse()
 	if flag.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "loadgen: unexpected arguments %q; all settings are flags (see -help)\n", flag.Args())
@@ -48,6 +50,9 @@ func main() {
 	// Ctrl-C stops the run early; the summary of what completed still prints.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if *compare != "" {
+		os.Exit(runCompare(ctx, cfg, *compare, *rounds, *asJSON))
+	}
 	s, err := loadgen.Run(ctx, cfg)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -69,4 +74,29 @@ func main() {
 			s.ServerErrors+s.TransportErrors, s.ServerErrors, s.TransportErrors)
 		os.Exit(1)
 	}
+}
+
+func runCompare(ctx context.Context, cfg loadgen.Config, targets string, rounds int, asJSON bool) int {
+	ts, err := loadgen.ParseTargets(targets)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "loadgen: -compare:", err)
+		return 2
+	}
+	c, err := loadgen.Compare(ctx, cfg, ts, rounds)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	if asJSON {
+		enc := json.NewEncoder(os.Stdout)
+		enc.SetIndent("", "  ")
+		err = enc.Encode(c)
+	} else {
+		err = c.WriteText(os.Stdout)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "loadgen:", err)
+		return 2
+	}
+	return 0
 }

@@ -1,0 +1,160 @@
+package loadgen
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+)
+
+// Target is one server of a comparison.
+type Target struct {
+	Name string `json:"name"`
+	URL  string `json:"url"`
+}
+
+// Measure is what a comparison compares: throughput and the latency
+// percentiles of one run (or their medians over rounds).
+type Measure struct {
+	Throughput float64 `json:"throughput_rps"`
+	P50        float64 `json:"p50_ms"`
+	P99        float64 `json:"p99_ms"`
+}
+
+func measureOf(s *Summary) Measure {
+	return Measure{Throughput: s.Throughput, P50: s.Latency.P50, P99: s.Latency.P99}
+}
+
+// Comparison is the outcome of Compare: every run, the medians per target
+// and the ratios of the second target's medians to the first's.
+type Comparison struct {
+	Targets [2]Target `json:"targets"`
+	Seed    uint64    `json:"seed"`
+	Rate    float64   `json:"rate"` // 0: closed loop
+	// Runs[i][k] is round i's run against Targets[k].
+	Runs   [][2]*Summary `json:"runs"`
+	Median [2]Measure    `json:"median"`
+	// Ratio is Median[1] / Median[0], field by field: a throughput ratio
+	// below 1 and latency ratios above 1 are the second target's cost.
+	Ratio Measure `json:"ratio"`
+}
+
+// Compare runs the same seeded workload (cfg, with BaseURL ignored) against
+// two servers in alternating rounds, A B then B A, so that drift in the
+// machine's load (other processes, the servers' growing state) falls on both
+// alike. Each run has its own warm-up. It returns an error if a run could not
+// start or the shop failed a request: a comparison of failures measures
+// nothing.
+func Compare(ctx context.Context, cfg Config, targets [2]Target, rounds int) (*Comparison, error) {
+	if rounds < 1 {
+		return nil, fmt.Errorf("loadgen: compare: %d rounds, want at least 1", rounds)
+	}
+	for _, t := range targets {
+		if t.Name == "" || t.URL == "" {
+			return nil, errors.New("loadgen: compare: each target needs a name and a URL (NAME=URL)")
+		}
+	}
+	c := &Comparison{Targets: targets, Seed: cfg.Seed, Rate: cfg.Rate}
+	for i := range rounds {
+		order := [2]int{0, 1}
+		if i%2 == 1 {
+			order = [2]int{1, 0}
+		}
+		var round [2]*Summary
+		for _, k := range order {
+			run := cfg
+			run.BaseURL = targets[k].URL
+			s, err := Run(ctx, run)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", targets[k].Name, err)
+			}
+			if s.Interrupted {
+				return nil, fmt.Errorf("loadgen: compare: interrupted in round %d", i+1)
+			}
+			if s.Failed() {
+				return nil, fmt.Errorf("loadgen: compare: %s failed %d requests in round %d: %s", targets[k].Name,
+					s.ServerErrors+s.TransportErrors, i+1, strings.Join(s.SampleFailures, "; "))
+			}
+			round[k] = s
+		}
+		c.Runs = append(c.Runs, round)
+	}
+	for k := range 2 {
+		var tp, p50, p99 []float64
+		for _, r := range c.Runs {
+			m := measureOf(r[k])
+			tp, p50, p99 = append(tp, m.Throughput), append(p50, m.P50), append(p99, m.P99)
+		}
+		c.Median[k] = Measure{Throughput: median(tp), P50: median(p50), P99: median(p99)}
+	}
+	c.Ratio = Measure{
+		Throughput: ratio(c.Median[1].Throughput, c.Median[0].Throughput),
+		P50:        ratio(c.Median[1].P50, c.Median[0].P50),
+		P99:        ratio(c.Median[1].P99, c.Median[0].P99),
+	}
+	return c, nil
+}
+
+// median of xs (the mean of the middle two for an even count).
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+func ratio(a, b float64) float64 {
+	if b == 0 {
+		return 0
+	}
+	return a / b
+}
+
+// WriteText prints every run, the medians and the ratios.
+func (c *Comparison) WriteText(w io.Writer) error {
+	var b strings.Builder
+	loop := "closed loop (as fast as each server answers)"
+	if c.Rate > 0 {
+		loop = fmt.Sprintf("open loop at %g req/s", c.Rate)
+	}
+	r0 := c.Runs[0][0]
+	fmt.Fprintf(&b, "compare  %s vs %s  seed %d, %d workers, %s, %d requests per run after %d warm-up, %d rounds (A B, B A, ...)\n",
+		c.Targets[0].Name, c.Targets[1].Name, c.Seed, r0.Concurrency, loop, r0.Requests, r0.Warmup, len(c.Runs))
+	fmt.Fprintf(&b, "%-6s %-16s %12s %10s %10s\n", "round", "target", "req/s", "p50 ms", "p99 ms")
+	for i, r := range c.Runs {
+		for k, s := range r {
+			fmt.Fprintf(&b, "%-6d %-16s %12.1f %10.3f %10.3f\n", i+1, c.Targets[k].Name, s.Throughput, s.Latency.P50, s.Latency.P99)
+		}
+	}
+	for k, m := range c.Median {
+		fmt.Fprintf(&b, "%-6s %-16s %12.1f %10.3f %10.3f\n", "median", c.Targets[k].Name, m.Throughput, m.P50, m.P99)
+	}
+	fmt.Fprintf(&b, "%-6s %-16s %12.3f %10.3f %10.3f\n", "ratio", c.Targets[1].Name+"/"+c.Targets[0].Name, c.Ratio.Throughput, c.Ratio.P50, c.Ratio.P99)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// ParseTargets parses "NAME=URL,NAME=URL".
+func ParseTargets(s string) ([2]Target, error) {
+	var ts [2]Target
+	parts := strings.Split(s, ",")
+	if len(parts) != 2 {
+		return ts, fmt.Errorf("want two targets NAME=URL,NAME=URL, got %q", s)
+	}
+	for i, p := range parts {
+		name, url, ok := strings.Cut(p, "=")
+		if !ok || name == "" || url == "" {
+			return ts, fmt.Errorf("target %q: want NAME=URL", p)
+		}
+		ts[i] = Target{Name: name, URL: url}
+	}
+	return ts, nil
+}
