@@ -2,7 +2,8 @@
 
 load("@io_bazel_rules_go//go:def.bzl", "GoArchive", "go_binary")
 load(":observe.bzl", "canonical_observe", "package_key")
-load(":providers.bzl", "CaptureBinaryInfo")
+load(":providers.bzl", "CaptureBinaryInfo", "ObservedSourcesInfo")
+load(":stamp.bzl", "HASH_PLACEHOLDER", "observed_placeholder", "observed_sources_aspect")
 load(":transition.bzl", "TRANSITION_ATTRS", "capture_transition")
 
 def _go_capture_binary_impl(ctx):
@@ -12,10 +13,11 @@ def _go_capture_binary_impl(ctx):
     if not src:
         fail("{}: binary {} is not executable".format(ctx.label, ctx.attr.binary[0].label))
 
-    # Bazel wants an executable rule to create its executable: a symlink, as
-    # rules_go's go_cross_binary does.
+    # The executable is a copy of the linked binary with the observed import
+    # paths and the hash of their sources written over the placeholders that
+    # //rules:capture_stamp linked (rules/private/stamp.bzl).
     exe = ctx.actions.declare_file(ctx.label.name)
-    ctx.actions.symlink(output = exe, target_file = src, is_executable = True)
+    _stamp(ctx, binary, src, exe)
     return [
         DefaultInfo(
             executable = exe,
@@ -25,6 +27,36 @@ def _go_capture_binary_impl(ctx):
         CaptureBinaryInfo(observed = ctx.attr.observed, entry = ctx.attr.entry, executable = exe),
         OutputGroupInfo(capture_binary = depset([src])),
     ] + [binary[p] for p in [GoArchive] if p in binary]
+
+def _stamp(ctx, binary, src, exe):
+    sources = binary[ObservedSourcesInfo]
+    constraints = sources.constraints.to_list()
+    if not constraints:
+        fail("{}: {} links none of the observed libraries {} (are they its dependencies, and wrapped by rules_capture's go_library?)".format(
+            ctx.label,
+            binary.label,
+            ctx.attr.observed,
+        ))
+    observed = sorted({e: None for e in ctx.attr.observed}.keys())  # as the transition sets it
+    subcommand = ctx.actions.args()
+    subcommand.add("stamp")
+    args = ctx.actions.args()
+    args.add("-in", src)
+    args.add("-out", exe)
+    args.add("-observed_placeholder", observed_placeholder(observed))
+    args.add("-hash_placeholder", HASH_PLACEHOLDER)
+    args.add_all(list(constraints[0]))
+    args.add_all(sources.srcs, before_each = "-src")
+    args.use_param_file("-param=%s")
+    args.set_param_file_format("multiline")
+    ctx.actions.run(
+        executable = ctx.executable._transform,
+        arguments = [subcommand, args],
+        inputs = depset([src], transitive = [sources.files]),
+        outputs = [exe],
+        mnemonic = "CaptureStamp",
+        progress_message = "Stamping %{label} with the observed set and its source hash",
+    )
 
 def _runfiles_without(ctx, runfiles, exclude):
     # The wrapped binary's own executable sits at the same runfiles path as the
@@ -43,6 +75,7 @@ _go_capture_binary = rule(
             mandatory = True,
             executable = True,
             cfg = capture_transition,
+            aspects = [observed_sources_aspect],
             doc = "The go_binary to build in capture mode.",
         ),
         "observed": attr.string_list(
@@ -54,6 +87,11 @@ _go_capture_binary = rule(
             doc = "Packages of the binary's main package (`//pkg`): its wrapped go_library closes the log at exit.",
         ),
         "_capture_mode": attr.string(default = "capture"),
+        "_transform": attr.label(
+            default = "//rules/private:transform_tool",
+            executable = True,
+            cfg = "exec",
+        ),
     }),
     executable = True,
     doc = "Builds `binary` in the capture configuration for `observed`.",

@@ -72,6 +72,8 @@ def _capture_sources_impl(ctx):
                 mode = mode,
                 observed = False,
                 srcs = srcs,
+                original_srcs = srcs,
+                constraints = [],
             ),
         ]
 
@@ -109,10 +111,11 @@ def _capture_sources_impl(ctx):
     transformed.append(gen)
     outputs.append(gen)
 
+    constraints = _constraint_list(go)
     args = ctx.actions.args()
     args.add("-mode", mode)
     args.add("-importpath", ctx.attr.importpath)
-    _constraint_args(go, args)
+    args.add_all(constraints)
     args.add("-stdlib", go.stdlib.root_file.dirname)
     args.add_all(observed_imports, before_each = "-observe")
     args.add_all(archives, before_each = "-arc", map_each = _dep_archive_arg)
@@ -139,15 +142,23 @@ def _capture_sources_impl(ctx):
             mode = mode,
             observed = True,
             srcs = outputs,
+            original_srcs = ctx.files.srcs,
+            constraints = constraints,
         ),
         OutputGroupInfo(capture_transformed = depset(transformed)),
     ]
 
-def _constraint_args(go, args):
-    args.add("-goos", go.mode.goos)
-    args.add("-goarch", go.mode.goarch)
-    args.add_joined("-tags", go.mode.tags, join_with = ",")
-    args.add("-cgo=" + ("false" if go.mode.pure else "true"))
+def _constraint_list(go):
+    """The build-constraint flags of the transform tool, for this configuration."""
+    return [
+        "-goos",
+        go.mode.goos,
+        "-goarch",
+        go.mode.goarch,
+        "-tags",
+        ",".join(go.mode.tags),
+        "-cgo=" + ("false" if go.mode.pure else "true"),
+    ]
 
 def _exit_sources(ctx, mode):
     """Instruments the main package of a capture binary to close the log at exit.
@@ -172,7 +183,7 @@ def _exit_sources(ctx, mode):
         args = ctx.actions.args()
         args.add("-exit_only")
         args.add("-mode", mode)
-        _constraint_args(go, args)
+        args.add_all(_constraint_list(go))
         args.add("-out_dir", produced[0].dirname)
         args.add_all(go_srcs)
         ctx.actions.run(
@@ -191,6 +202,8 @@ def _exit_sources(ctx, mode):
             mode = mode,
             observed = False,
             srcs = outputs,
+            original_srcs = ctx.files.srcs,
+            constraints = [],
         ),
     ]
 

@@ -24,6 +24,18 @@ library compiles in the current configuration and why.""",
         "mode": "string: the capture mode of the configuration",
         "observed": "bool: True if the library is in the observed set and mode is not off (the sources are transformed)",
         "srcs": "list of File: the sources handed to the compiler (the originals when not observed)",
+        "original_srcs": "list of File: the library's own sources (what the log's source hash covers)",
+        "constraints": "list of strings: -goos/-goarch/-tags/-cgo arguments of the configuration (empty when not observed)",
+    },
+)
+
+ObservedSourcesInfo = provider(
+    doc = """Collected by observed_sources_aspect over a Go binary's dependencies: the sources of the
+observed packages it links, for the stamp of go_capture_binary.""",
+    fields = {
+        "srcs": "depset of strings `IMPORTPATH=FILE` (exec paths of the original Go sources)",
+        "files": "depset of File: those sources",
+        "constraints": "depset of tuples of strings: the build-constraint arguments of the observed packages' configuration",
     },
 )
 

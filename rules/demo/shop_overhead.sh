@@ -1,0 +1,82 @@
+#!/bin/bash
+# shop_overhead.sh - the capture overhead of examples/shop, measured in one run:
+#   1. bazel build //examples/shop:shop //examples/shop:shop_capture and the load generator;
+#   2. start both servers (fresh databases; shop_capture logs to a temporary directory);
+#   3. closed loop (the load generator's default: 8 workers, each sends its next
+#      request when the previous one is answered, i.e. the saturated throughput):
+#      `loadgen -compare` runs the same seeded workload against both in alternating
+#      rounds (A B, B A, ...) and prints medians and the ratios shop_capture/shop;
+#   4. open loop at RATE_FRACTION of shop's median closed-loop throughput (below
+#      saturation, so the throughput ratio is ~1 by construction and the latency
+#      ratios show the cost), same alternation;
+#   5. stop shop_capture and print what it logged: requests, events, bytes, per request.
+# Usage: rules/demo/shop_overhead.sh
+#   env: ROUNDS=5 N=3000 WARMUP=300 CONCURRENCY=8 SEED=1 RATE_FRACTION=0.5 OUT=dir
+# Numbers depend on the machine and on everything else running on it: the script
+# prints the load average before and after; compare ratios, not absolute rates.
+set -euo pipefail
+WS=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+cd "$WS"
+BAZEL=${BAZEL:-$WS/tools/bazel}
+ROUNDS=${ROUNDS:-5}
+N=${N:-3000}
+WARMUP=${WARMUP:-300}
+CONCURRENCY=${CONCURRENCY:-8}
+SEED=${SEED:-1}
+RATE_FRACTION=${RATE_FRACTION:-0.5}
+OUT=${OUT:-$(mktemp -d /tmp/shop-overhead.XXXXXX)}
+mkdir -p "$OUT"
+
+"$BAZEL" build //examples/shop:shop //examples/shop:shop_capture //examples/shop/cmd/loadgen //tool/cmd/capture
+BIN=$("$BAZEL" info bazel-bin 2>/dev/null)
+loadgen=$BIN/examples/shop/cmd/loadgen/loadgen_/loadgen
+capture=$BIN/tool/cmd/capture/capture_/capture
+
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; }
+trap cleanup EXIT
+
+start() { # start NAME BINARY: runs it on a free port, prints its URL
+  local name=$1 bin=$2 dir=$OUT/$1
+  mkdir -p "$dir"
+  CAPTURE_DIR=$dir/logs "$bin" -addr 127.0.0.1:0 -addr-file "$dir/addr" -db "$dir/shop.db" >"$dir/server.out" 2>&1 &
+  pids+=($!)
+  echo $! >"$dir/pid"
+  for _ in $(seq 100); do [ -s "$dir/addr" ] && break; sleep 0.1; done
+  [ -s "$dir/addr" ] || { cat "$dir/server.out" >&2; echo "$name did not start" >&2; exit 1; }
+  echo "http://$(cat "$dir/addr")"
+}
+shop_url=$(start shop "$BIN/examples/shop/shop")
+capture_url=$(start shop_capture "$BIN/examples/shop/shop_capture")
+targets="shop=$shop_url,shop_capture=$capture_url"
+common=(-compare "$targets" -rounds "$ROUNDS" -n "$N" -warmup "$WARMUP" -concurrency "$CONCURRENCY" -seed "$SEED")
+
+echo "== load before: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs"
+echo
+echo "== closed loop (loadgen's default rate: as fast as each server answers)"
+"$loadgen" "${common[@]}" | tee "$OUT/closed.txt"
+shop_rps=$(awk '$1 == "median" && $2 == "shop" { print $3 }' "$OUT/closed.txt")
+rate=$(awk -v t="$shop_rps" -v f="$RATE_FRACTION" 'BEGIN { printf "%d", t * f }')
+echo
+echo "== open loop at $rate req/s ($RATE_FRACTION of shop's median closed-loop throughput)"
+"$loadgen" "${common[@]}" -rate "$rate" | tee "$OUT/open.txt"
+echo
+echo "== load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+kill -TERM "$(cat "$OUT/shop_capture/pid")"
+wait "$(cat "$OUT/shop_capture/pid")" || true
+log=$(ls "$OUT"/shop_capture/logs/*.arrow)
+# Requests shop_capture answered: per run the catalogue fetch, the warm-up and the
+# measured requests; both comparisons ran ROUNDS runs against it.
+requests=$((2 * ROUNDS * (1 + WARMUP + N)))
+events=$("$capture" stats "$log" | awk '$1 == "events" { print $2; exit }')
+bytes=$(stat -c %s "$log")
+echo
+echo "== what shop_capture logged"
+awk -v r="$requests" -v e="$events" -v b="$bytes" 'BEGIN {
+  printf "requests   %d\nevents     %d (%.1f per request)\nlog bytes  %d (%.1f per request, %.1f per event)\n", r, e, e / r, b, b / r, b / e }'
+echo "log        $log"
+echo
+echo "== summary (shop_capture / shop, medians of $ROUNDS rounds)"
+awk '$1 == "ratio" { printf "closed loop  throughput %.3f  p50 %.3f  p99 %.3f\n", $3, $4, $5 }' "$OUT/closed.txt"
+awk -v r="$rate" '$1 == "ratio" { printf "open loop    throughput %.3f  p50 %.3f  p99 %.3f  (at %d req/s)\n", $3, $4, $5, r }' "$OUT/open.txt"
