@@ -24,9 +24,21 @@ var (
 	sources    = flag.String("sources", "", "space-separated sources of the observed package")
 )
 
+// runfile resolves a $(rootpath) argument: rules_go runs a test in its
+// package's directory, the paths are relative to the workspace's runfiles.
+func runfile(rel string) string {
+	if dir := os.Getenv("TEST_SRCDIR"); dir != "" && !filepath.IsAbs(rel) {
+		return filepath.Join(dir, os.Getenv("TEST_WORKSPACE"), rel)
+	}
+	return rel
+}
+
 func TestLogMetadata(t *testing.T) {
+	if *captureBin == "" {
+		t.Skip("run by Bazel: bazel test //rules/tests/stamp:stamp_test")
+	}
 	log := filepath.Join(t.TempDir(), "app.arrow")
-	cmd := exec.Command(*captureBin, "ann")
+	cmd := exec.Command(runfile(*captureBin), "ann")
 	cmd.Env = []string{"CAPTURE_LOG=" + log, "APP_HOUR=9"}
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("%s: %v\n%s", *captureBin, err, out)
@@ -45,7 +57,7 @@ func TestLogMetadata(t *testing.T) {
 	// the source files themselves.
 	p := transform.PackageSources{ImportPath: *importPath}
 	for _, src := range strings.Fields(*sources) {
-		text, err := os.ReadFile(src)
+		text, err := os.ReadFile(runfile(src))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -56,7 +68,7 @@ func TestLogMetadata(t *testing.T) {
 	}
 
 	// What a user sees: capture inspect's header line.
-	out, err := exec.Command(*captureCLI, "inspect", log).CombinedOutput()
+	out, err := exec.Command(runfile(*captureCLI), "inspect", log).CombinedOutput()
 	if err != nil {
 		t.Fatalf("capture inspect: %v\n%s", err, out)
 	}
