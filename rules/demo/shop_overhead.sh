@@ -46,7 +46,7 @@ start() { # start NAME BINARY: runs it on a free port, prints its URL
   [ -s "$dir/addr" ] || { cat "$dir/server.out" >&2; echo "$name did not start" >&2; exit 1; }
   echo "http://$(cat "$dir/addr")"
 }
-shop_url=$(start shop "$BIN/examples/shop/shop")
+shop_url=$(start shop "$BIN/examples/shop/shop_/shop")
 capture_url=$(start shop_capture "$BIN/examples/shop/shop_capture")
 targets="shop=$shop_url,shop_capture=$capture_url"
 common=(-compare "$targets" -rounds "$ROUNDS" -n "$N" -warmup "$WARMUP" -concurrency "$CONCURRENCY" -seed "$SEED")
@@ -63,8 +63,10 @@ echo "== open loop at $rate req/s ($RATE_FRACTION of shop's median closed-loop t
 echo
 echo "== load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 
-kill -TERM "$(cat "$OUT/shop_capture/pid")"
-wait "$(cat "$OUT/shop_capture/pid")" || true
+# SIGTERM: shop_capture shuts down and closes its log; wait until it has exited.
+pid=$(cat "$OUT/shop_capture/pid")
+kill -TERM "$pid"
+for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
 log=$(ls "$OUT"/shop_capture/logs/*.arrow)
 # Requests shop_capture answered: per run the catalogue fetch, the warm-up and the
 # measured requests; both comparisons ran ROUNDS runs against it.

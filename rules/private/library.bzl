@@ -56,6 +56,14 @@ def _dep_archive_arg(archive):
 
 def _capture_sources_impl(ctx):
     mode = ctx.attr._mode[CaptureModeInfo].mode
+
+    # A tool is never instrumented. Bazel 7's exec transition carries Starlark
+    # flags over, so a code generator built for a capture configuration would
+    # otherwise link probes and capture while the build runs it.
+    # (ctx.configuration.is_tool_configuration() is private API in Bazel 7;
+    # exec configurations are the output directories named *-exec*.)
+    if _in_exec_configuration(ctx):
+        mode = "off"
     entries = ctx.attr._observe[ObservedSetInfo].entries
     observed = mode != "off" and _is_observed(entries, ctx.attr.library, ctx.attr.importpath)
 
@@ -147,6 +155,9 @@ def _capture_sources_impl(ctx):
         ),
         OutputGroupInfo(capture_transformed = depset(transformed)),
     ]
+
+def _in_exec_configuration(ctx):
+    return "-exec" in ctx.bin_dir.path.split("/")[1]
 
 def _constraint_list(go):
     """The build-constraint flags of the transform tool, for this configuration."""

@@ -126,9 +126,54 @@ def _capture_binary_impl(ctx):
     info = analysistest.target_under_test(env)[CaptureBinaryInfo]
     asserts.equals(env, ["//rules/tests/app/greet:greet"], [s.lstrip("@") for s in info.observed])
     asserts.equals(env, ["//rules/tests/app/cmd"], info.entry)
+
+    # The executable is the linked binary stamped with the observed import
+    # paths and the hash of their sources (rules/private/stamp.bzl).
+    stamps = [a for a in analysistest.target_actions(env) if a.mnemonic == "CaptureStamp"]
+    asserts.equals(env, 1, len(stamps), "one CaptureStamp action")
+    argv = stamps[0].argv
+    asserts.equals(env, "stamp", argv[1])
+    argv = " ".join(argv)
+    for want in [
+        "-hash_placeholder (source unknown)",
+        "-observed_placeholder //rules/tests/app/greet:greet,,,",
+        "-src " + _GREET_IP + "=rules/tests/app/greet/greet.go",
+        "-goos linux",
+    ]:
+        asserts.true(env, want in argv, "stamp arguments lack {}: {}".format(want, argv))
+    asserts.false(env, "/clock/clock.go" in argv, "an unobserved package's sources are not hashed: {}".format(argv))
+    inputs = [f.basename for f in stamps[0].inputs.to_list()]
+    asserts.true(env, "greet.go" in inputs and "app" in inputs, "stamp inputs lack the binary or the observed sources: {}".format(inputs))
     return analysistest.end(env)
 
 capture_binary_test = analysistest.make(_capture_binary_impl)
+
+# A tool (exec configuration) never compiles instrumented sources, even when
+# the configuration it is built for captures it: Bazel 7 carries Starlark
+# flags into the exec configuration.
+_ToolSourcesInfo = provider(doc = "CaptureSourcesInfo of a library seen as a tool.", fields = ["info"])
+
+def _as_tool_impl(ctx):
+    return [_ToolSourcesInfo(info = ctx.attr.lib[CaptureSourcesInfo])]
+
+as_tool = rule(
+    implementation = _as_tool_impl,
+    attrs = {"lib": attr.label(cfg = "exec", mandatory = True)},
+    doc = "Test helper: depends on a wrapped library's capture_sources in the exec configuration.",
+)
+
+def _exec_is_never_instrumented_impl(ctx):
+    env = analysistest.begin(ctx)
+    info = analysistest.target_under_test(env)[_ToolSourcesInfo].info
+    asserts.false(env, info.observed, "a library built as a tool was instrumented")
+    asserts.equals(env, "off", info.mode)
+    asserts.true(env, all([f.is_source for f in info.srcs]), "a tool must compile the original sources")
+    return analysistest.end(env)
+
+exec_is_never_instrumented_test = analysistest.make(
+    _exec_is_never_instrumented_impl,
+    config_settings = {_MODE: "capture", _OBSERVE: ["//rules/tests/app/greet"]},
+)
 
 # Bad input fails analysis with a message naming the fix.
 def _fails_with_impl(ctx):
