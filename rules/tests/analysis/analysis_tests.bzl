@@ -136,7 +136,7 @@ def _capture_binary_impl(ctx):
     argv = " ".join(argv)
     for want in [
         "-hash_placeholder (source unknown)",
-        "-observed_placeholder //rules/tests/app/greet:greet,,,",
+        "//rules/tests/app/greet:greet,,,",
         "-src " + _GREET_IP + "=rules/tests/app/greet/greet.go",
         "-goos linux",
     ]:
