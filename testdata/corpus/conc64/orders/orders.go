@@ -43,6 +43,7 @@ type Line struct {
 type Receipt struct {
 	Lines int
 	Cents int
+	Tax   int           // cents
 	Open  time.Duration // from Open to Checkout
 }
 
@@ -88,13 +89,37 @@ func (b *Book) Add(customer, item string, qty int) (int, error) {
 func (b *Book) Checkout(customer string) (Receipt, error) {
 	now := time.Now()
 	b.mu.Lock()
-	defer b.mu.Unlock()
 	k, ok := b.baskets[customer]
+	delete(b.baskets, customer)
+	b.mu.Unlock()
 	if !ok {
 		return Receipt{}, fmt.Errorf("%w %q", ErrUnknown, customer)
 	}
-	delete(b.baskets, customer)
-	return Receipt{Lines: len(k.lines), Cents: k.total(), Open: now.Sub(k.opened)}, nil
+	r := Receipt{Lines: len(k.lines), Cents: k.total(), Open: now.Sub(k.opened)}
+	// The tax of each line is looked up on a goroutine of its own; they
+	// report through a WaitGroup and a slice element they get as pointers.
+	taxes := make([]int, len(k.lines))
+	var wg sync.WaitGroup
+	for i, l := range k.lines {
+		wg.Add(1)
+		go tax(&wg, &taxes[i], l)
+	}
+	wg.Wait()
+	for _, t := range taxes {
+		r.Tax += t
+	}
+	return r, nil
+}
+
+// tax sets *out to the tax of line l, at the percentage the environment
+// gives for its item (TAX_<ITEM>, default 5).
+func tax(wg *sync.WaitGroup, out *int, l Line) {
+	defer wg.Done()
+	pct := 5
+	if v, err := strconv.Atoi(os.Getenv("TAX_" + strings.ToUpper(l.Item))); err == nil {
+		pct = v
+	}
+	*out = l.Qty * l.Cents * pct / 100
 }
 
 func (k *basket) total() int {

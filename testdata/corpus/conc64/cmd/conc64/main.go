@@ -1,4 +1,5 @@
-// Command conc64 makes incalls from 64 goroutines at once.
+// Command conc64 makes incalls from 64 goroutines at once; each Checkout
+// starts goroutines of its own.
 package main
 
 import (
