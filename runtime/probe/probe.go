@@ -95,6 +95,8 @@ type Stream struct {
 	ev       eventlog.Event
 
 	replay *streamReplay
+
+	chans uint64 // the select being built: cases whose channel crossed the boundary (chan.go)
 }
 
 // On reports whether capture (or replay) is on. It is what an incall costs

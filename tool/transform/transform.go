@@ -123,6 +123,14 @@ type transformer struct {
 	asserted []types.Type // interface types observed code asserts to (typeident.go)
 
 	paramOwned map[*types.Var]bool // parameters that only receive owned addresses (outparam.go)
+
+	selects  []pendingSelect   // rewritten after the file's walk (chans.go)
+	chanComm map[ast.Node]bool // receives and sends of select cases
+}
+
+type pendingSelect struct {
+	x     *ast.SelectStmt
+	stack []ast.Node
 }
 
 // Instrument instruments p. Unsupported constructs are returned as Errors,
@@ -137,6 +145,7 @@ func Instrument(p *Package, opts Options) (*Output, error) {
 		regTypes: map[string]bool{},
 		phs:      map[string]bool{},
 		sentinel: map[string]bool{},
+		chanComm: map[ast.Node]bool{},
 	}
 	for _, o := range opts.Observed {
 		t.observed[o] = true
@@ -186,6 +195,10 @@ func Instrument(p *Package, opts Options) (*Output, error) {
 		t.file = i
 		t.rejectFile(f)
 		t.walk(f)
+		for _, sel := range t.selects {
+			t.selectStmt(sel.x, sel.stack)
+		}
+		t.selects = nil
 	}
 	if len(t.errs) > 0 {
 		sort.SliceStable(t.errs, func(i, j int) bool {

@@ -60,6 +60,7 @@ func TestGolden(t *testing.T) {
 		{"generics", "example.com/generics/gen"},
 		{"waitgroup", "example.com/waitgroup/fan"},
 		{"typeident", "example.com/typeident/classify"},
+		{"channels", "example.com/channels/pipe"},
 	} {
 		t.Run(c.dir, func(t *testing.T) {
 			lp, out := instrumentCorpus(t, filepath.Join(corpus, c.dir), c.pkg)

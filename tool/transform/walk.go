@@ -25,6 +25,26 @@ func (t *transformer) walk(f *ast.File) {
 		switch x := n.(type) {
 		case *ast.GoStmt:
 			t.goStmt(x, stack)
+		case *ast.SelectStmt:
+			for _, st := range x.Body.List {
+				switch comm := st.(*ast.CommClause).Comm.(type) {
+				case *ast.SendStmt:
+					t.chanComm[comm] = true
+				case *ast.ExprStmt:
+					t.chanComm[ast.Unparen(comm.X)] = true
+				case *ast.AssignStmt:
+					t.chanComm[ast.Unparen(comm.Rhs[0])] = true
+				}
+			}
+			t.selects = append(t.selects, pendingSelect{x, append([]ast.Node{}, stack...)})
+		case *ast.UnaryExpr:
+			if x.Op == token.ARROW && !t.chanComm[x] {
+				t.recv(x, stack)
+			}
+		case *ast.SendStmt:
+			if !t.chanComm[x] {
+				t.send(x, stack)
+			}
 		case *ast.CallExpr:
 			t.call(x, stack)
 		case *ast.AssignStmt:
@@ -33,6 +53,7 @@ func (t *transformer) walk(f *ast.File) {
 			t.incDecOut(x)
 		case *ast.RangeStmt:
 			t.rangeOut(x)
+			t.rangeChan(x, stack)
 		case *ast.SelectorExpr:
 			t.selector(x, parent, stack)
 		case *ast.TypeAssertExpr:
@@ -85,6 +106,9 @@ type callee struct {
 func (t *transformer) call(call *ast.CallExpr, stack []ast.Node) {
 	info := t.p.Info
 	if tv, ok := info.Types[call.Fun]; ok && (tv.IsType() || tv.IsBuiltin()) {
+		if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok && tv.IsBuiltin() && id.Name == "close" {
+			t.closeChan(call, stack)
+		}
 		return // conversion or builtin
 	}
 	fun := ast.Unparen(call.Fun)

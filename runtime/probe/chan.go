@@ -1,0 +1,114 @@
+package probe
+
+import (
+	"weak"
+
+	"github.com/rules-capture/rules_capture/runtime/eventlog"
+)
+
+// Channels at the boundary (docs/boundary-model.md, "Channels and select").
+//
+// A channel that crossed the boundary — one that came in (an incall's
+// argument, an outcall's result, a variable read) or went out (an outcall's
+// argument) — may have external code at its other end: in replay that code
+// does not run, and the channel is a placeholder. Receives, sends, closes
+// and selects of observed code on such a channel are outcalls: the value
+// and ok of a receive, and the case a select took, are recorded and
+// answered from the log. Channels that never crossed (made and used inside
+// the observed set) are operated natively. A channel has crossed when the
+// object table knows it, which is the same in capture and replay because
+// the same events number the same objects.
+
+// Chan starts the channel operation at site on ch (a receive, send, close
+// or range step): nil, and the operation is native, unless capture or
+// replay is on, the goroutine runs observed code and ch crossed the
+// boundary. The caller records ch with Recv.
+func Chan(site *Site, ch any) *Stream {
+	if !enabled {
+		return nil
+	}
+	s := current()
+	if !s.inside || !crossed(ch) {
+		return nil
+	}
+	s.begin(site, eventlog.KindCallOut)
+	return s
+}
+
+// Select starts the select statement at site whose cases operate on chans
+// (nil for a default case): nil, and the select is native, unless capture
+// or replay is on, the goroutine runs observed code and at least one of
+// the channels crossed the boundary. Crossed(i) tells which did.
+func Select(site *Site, chans ...any) *Stream {
+	if !enabled {
+		return nil
+	}
+	s := current()
+	if !s.inside {
+		return nil
+	}
+	var mask uint64
+	for i, ch := range chans {
+		if i < 64 && crossed(ch) {
+			mask |= 1 << i
+		}
+	}
+	if mask == 0 {
+		return nil
+	}
+	s.begin(site, eventlog.KindCallOut)
+	s.chans = mask
+	return s
+}
+
+// Crossed reports whether the channel of case i of the select being
+// recorded or replayed crossed the boundary: its outcome is recorded, and
+// in replay answered from the log; the other cases are performed natively.
+func (s *Stream) Crossed(i int) bool { return i >= 0 && i < 64 && s.chans&(1<<i) != 0 }
+
+// Chosen returns, in replay, the case that the select of outcall frame f
+// took in the capture (-1: default), read from the stream's next event
+// without waiting for its turn: a case on a channel of the observed set
+// must be performed before the turn comes, since the goroutine at its
+// other end may have events of its own to replay first. It returns -2 if
+// the next event is not the select's outcome (replay diverges at Answer).
+func (s *Stream) Chosen(f int) int {
+	sr := s.replay
+	if sr == nil || sr.cur >= len(sr.idx) || f >= len(s.frames) {
+		return -2
+	}
+	p := play
+	e := &p.events[sr.idx[sr.cur]]
+	if e.Kind != eventlog.KindReturnOut || e.Parent != s.frames[f].seq {
+		return -2
+	}
+	d := s.dec
+	d.Buf, d.Off, d.Err = e.Values, 0, nil
+	i := int(d.Int())
+	if d.Err != nil {
+		return -2
+	}
+	return i
+}
+
+// crossed reports whether channel ch is known to the object table.
+func crossed(ch any) bool {
+	p := ptrOf(ch)
+	if p == nil {
+		return false
+	}
+	if replaying {
+		play.objMu.Lock()
+		_, ok := play.ids[p]
+		play.objMu.Unlock()
+		return ok
+	}
+	o := captureObjects
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if _, ok := o.code[uintptr(p)]; ok {
+		return true
+	}
+	_, ok := o.ids[weak.Make((*byte)(p))]
+	return ok
+}

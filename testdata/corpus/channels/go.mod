@@ -1,0 +1,3 @@
+module example.com/channels
+
+go 1.26
