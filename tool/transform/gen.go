@@ -26,7 +26,9 @@ func (t *transformer) outcall(call *ast.CallExpr, c callee, stack []ast.Node) {
 	if c.iface && c.fn.Name() == "Error" && c.sel != nil && types.Identical(c.sel.Recv(), types.Universe.Lookup("error").Type()) {
 		return // err.Error(): recorded errors replay with the same message
 	}
-	sig, ok := info.TypeOf(call.Fun).(*types.Signature)
+	// Underlying: a function value of a named function type
+	// (context.CancelFunc, http.HandlerFunc) is called like any other.
+	sig, ok := info.TypeOf(call.Fun).Underlying().(*types.Signature)
 	if !ok {
 		return
 	}
@@ -90,7 +92,7 @@ func (t *transformer) outcall(call *ast.CallExpr, c callee, stack []ast.Node) {
 		editStart = c.recvX.Pos()
 		c.iface = types.IsInterface(typ)
 	} else {
-		ts, why := t.typeString(sig)
+		ts, why := t.typeString(info.TypeOf(call.Fun)) // a named function type keeps its name (context.CancelFunc)
 		if why != "" {
 			t.errorf(call.Pos(), "an outcall involving "+why+" ("+c.name+")", "call it from an unobserved package and pass plain values in")
 			return

@@ -1,0 +1,3 @@
+module example.com/context
+
+go 1.26
