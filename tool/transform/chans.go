@@ -298,6 +298,10 @@ func (t *transformer) selectStmt(x *ast.SelectStmt, stack []ast.Node) {
 	if len(x.Body.List) == 0 {
 		return // select {}: blocks forever, nothing to record
 	}
+	if len(x.Body.List) > 64 {
+		t.errorf(x.Pos(), "a select with more than 64 cases", "split it: replay tracks which cases' channels crossed the boundary in 64 bits")
+		return
+	}
 	var cases []selectCase
 	for _, st := range x.Body.List {
 		cc := st.(*ast.CommClause)
@@ -313,12 +317,7 @@ func (t *transformer) selectStmt(x *ast.SelectStmt, stack []ast.Node) {
 		}
 		if c.ch != nil {
 			c.chType = info.TypeOf(c.ch)
-			ch, ok := c.chType.Underlying().(*types.Chan)
-			if !ok {
-				t.errorf(cc.Pos(), "a select case on an untyped nil channel", "use a typed nil channel variable")
-				return
-			}
-			c.elem = ch.Elem()
+			c.elem = c.chType.Underlying().(*types.Chan).Elem()
 		}
 		cases = append(cases, c)
 	}

@@ -61,6 +61,7 @@ func TestGolden(t *testing.T) {
 		{"waitgroup", "example.com/waitgroup/fan"},
 		{"typeident", "example.com/typeident/classify"},
 		{"channels", "example.com/channels/pipe"},
+		{"context", "example.com/context/svc"},
 	} {
 		t.Run(c.dir, func(t *testing.T) {
 			lp, out := instrumentCorpus(t, filepath.Join(corpus, c.dir), c.pkg)

@@ -90,3 +90,15 @@ func (s *Stack[T]) Pop() (T, bool) {
 
 // Len is the number of elements.
 func (s *Stack[E]) Len() int { return len(s.items) }
+
+// Next returns the first value received from in, unless stop is closed
+// first (a select in generic code on channels from outside).
+func Next[T any](in <-chan T, stop <-chan struct{}) (T, bool) {
+	select {
+	case v, ok := <-in:
+		return v, ok
+	case <-stop:
+		var zero T
+		return zero, false
+	}
+}

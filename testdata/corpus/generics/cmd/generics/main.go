@@ -26,4 +26,11 @@ func main() {
 	names := gen.NewStack[string]()
 	names.Push("x")
 	fmt.Println(names.Len())
+
+	points := make(chan ext.Point, 1)
+	points <- ext.Point{X: 3, Y: 4}
+	fmt.Println(gen.Next(points, nil))
+	stop := make(chan struct{})
+	close(stop)
+	fmt.Println(gen.Next(make(chan string), stop))
 }
