@@ -17,17 +17,10 @@ import (
 // instantiation where code names it, and the callers that named it in the
 // capture are not part of the harness.
 func (s *Session) addInstances(dir, harness string, logs []string) error {
-	seen := map[string]bool{}
-	for _, l := range logs {
-		if err := logSites(l, seen); err != nil {
-			return err
-		}
+	sites, err := IncallSites(logs)
+	if err != nil {
+		return err
 	}
-	sites := make([]string, 0, len(seen))
-	for site := range seen {
-		sites = append(sites, site)
-	}
-	sort.Strings(sites)
 	src, skipped := transform.HarnessInstances(harness, s.Observed, sites)
 	for _, sk := range skipped {
 		fmt.Fprintf(os.Stderr, "capture replay: cannot instantiate %s; replaying its calls will diverge\n", sk)
@@ -36,6 +29,23 @@ func (s *Session) addInstances(dir, harness string, logs []string) error {
 		return nil
 	}
 	return s.AddFile(filepath.Join(dir, "instances.go"), src)
+}
+
+// IncallSites returns the sites of the incalls (CALL_IN events) of logs,
+// sorted: the input of transform.HarnessInstances.
+func IncallSites(logs []string) ([]string, error) {
+	seen := map[string]bool{}
+	for _, l := range logs {
+		if err := logSites(l, seen); err != nil {
+			return nil, err
+		}
+	}
+	sites := make([]string, 0, len(seen))
+	for site := range seen {
+		sites = append(sites, site)
+	}
+	sort.Strings(sites)
+	return sites, nil
 }
 
 // logSites adds the sites of the incalls of a log to sites.
