@@ -32,15 +32,19 @@ BIN=$("$BAZEL" info bazel-bin 2>/dev/null)
 loadgen=$BIN/examples/shop/cmd/loadgen/loadgen_/loadgen
 capture=$BIN/tool/cmd/capture/capture_/capture
 
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; }
+# start runs in a command substitution (a subshell): the servers' pids are in files.
+cleanup() {
+  local f
+  for f in "$OUT"/shop/pid "$OUT"/shop_capture/pid; do
+    [ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null || true
+  done
+}
 trap cleanup EXIT
 
 start() { # start NAME BINARY: runs it on a free port, prints its URL
   local name=$1 bin=$2 dir=$OUT/$1
   mkdir -p "$dir"
   CAPTURE_DIR=$dir/logs "$bin" -addr 127.0.0.1:0 -addr-file "$dir/addr" -db "$dir/shop.db" >"$dir/server.out" 2>&1 &
-  pids+=($!)
   echo $! >"$dir/pid"
   for _ in $(seq 100); do [ -s "$dir/addr" ] && break; sleep 0.1; done
   [ -s "$dir/addr" ] || { cat "$dir/server.out" >&2; echo "$name did not start" >&2; exit 1; }
