@@ -805,7 +805,10 @@ func allBlocked(buf *[]byte) bool {
 func waitingState(state string) bool {
 	switch {
 	case strings.HasPrefix(state, "chan "), strings.HasPrefix(state, "select"),
-		strings.HasPrefix(state, "sync."), strings.HasPrefix(state, "semacquire"):
+		strings.HasPrefix(state, "sync."), strings.HasPrefix(state, "semacquire"),
+		// The finalizer and cleanup goroutines, when listed, wait for the
+		// collector, not for replayed code.
+		strings.HasPrefix(state, "finalizer wait"), strings.HasPrefix(state, "cleanup wait"):
 		return true
 	}
 	return false

@@ -128,6 +128,9 @@ func replayOne(bin, log, check, report string) (*probe.Report, error) {
 		probe.EnvReplayCheck + "=" + check,
 		probe.EnvReplayReport + "=" + report,
 	}
+	if v := os.Getenv(probe.EnvReplayStall); v != "" {
+		cmd.Env = append(cmd.Env, probe.EnvReplayStall+"="+v) // a replay setting, not the program's environment
+	}
 	cmd.Dir = filepath.Dir(log)
 	out, runErr := cmd.CombinedOutput()
 	b, err := os.ReadFile(report)
