@@ -1,6 +1,8 @@
 package probe
 
 import (
+	"os"
+	"os/signal"
 	"reflect"
 	"sync"
 	"sync/atomic"
@@ -34,6 +36,10 @@ func TestPrivateUntilCrossed(t *testing.T) {
 // does not.
 func TestAllBlocked(t *testing.T) {
 	var buf []byte
+	// A signal.Notify anywhere in the process (rules_go's test wrapper does
+	// one) leaves a goroutine in a system call waiting for signals.
+	signal.Notify(make(chan os.Signal, 1), os.Interrupt)
+	defer signal.Reset(os.Interrupt)
 	release := make(chan struct{})
 	go func() { <-release }()
 	deadline := time.Now().Add(5 * time.Second)
