@@ -51,7 +51,7 @@ type Options struct {
 	// than writing, so this keeps the writer ahead of bursts, at the price
 	// of a bigger file (capture compact recompresses it).
 	AlwaysCompress bool
-	SyncOnFlush    bool // fsync after every batch (survives power loss, not just a crash)
+	SyncOnFlush    bool // fsync after every batch and at Close (survives power loss, not just a crash)
 	MaxValueBytes  int  // larger Values are dropped and counted (default 16 MiB)
 }
 
@@ -173,6 +173,7 @@ type Writer struct {
 	mu      sync.Mutex
 	seq     uint64 // last assigned
 	cur     *batch // nil while waiting for a free batch
+	batches int    // allocated so far, at most opts.Buffers
 	closed  bool
 	free    chan *batch
 	full    chan *batch
@@ -236,10 +237,11 @@ func Create(path string, meta Meta, opts Options) (*Writer, error) {
 		sink:     s,
 	}
 	w.doneCond = sync.NewCond(&w.doneMu)
-	for i := 0; i < opts.Buffers-1; i++ {
-		w.free <- newBatch(opts.BatchEvents, opts.BatchBytes)
-	}
-	w.cur = newBatch(opts.BatchEvents, opts.BatchBytes)
+	// Batches are allocated when needed, the first one small: a full set
+	// is megabytes, whose allocation (and the garbage collections it
+	// triggers) used to dominate short processes such as one test of a
+	// test binary, which mostly record a few hundred events.
+	w.cur = w.newBatchLocked()
 	go w.encodeLoop()
 	go w.tickLoop()
 	return w, nil
@@ -304,6 +306,10 @@ func (w *Writer) acquireLocked() *batch {
 	select {
 	case b = <-w.free:
 	default:
+		if w.batches < w.opts.Buffers {
+			b = w.newBatchLocked()
+			break
+		}
 		if w.opts.Policy == Drop {
 			w.dropped.Add(1)
 			return nil
@@ -313,6 +319,37 @@ func (w *Writer) acquireLocked() *batch {
 	}
 	w.cur = b
 	return b
+}
+
+// smallBatchEvents and smallBatchBytes size the first batch of a log.
+const (
+	smallBatchEvents = 1024
+	smallBatchBytes  = 64 << 10
+)
+
+// newBatchLocked allocates a batch: the first one of the log small, the
+// others of the configured size.
+func (w *Writer) newBatchLocked() *batch {
+	rows, valBytes := w.opts.BatchEvents, w.opts.BatchBytes
+	if w.batches == 0 {
+		rows, valBytes = min(rows, smallBatchEvents), min(valBytes, smallBatchBytes)
+	}
+	w.batches++
+	return newBatch(rows, valBytes)
+}
+
+// takeBatchLocked gets an empty batch whatever the policy: a free one, a
+// new one while fewer than Buffers exist, else it waits for the encoder.
+func (w *Writer) takeBatchLocked() *batch {
+	select {
+	case b := <-w.free:
+		return b
+	default:
+	}
+	if w.batches < w.opts.Buffers {
+		return w.newBatchLocked()
+	}
+	return <-w.free
 }
 
 // dispatchLocked hands the current batch to the encoder. w.full has room
@@ -345,7 +382,7 @@ func (w *Writer) Flush() error {
 	// Even an empty batch is dispatched: it carries the mark up to target,
 	// which may end in dropped events that no batch would otherwise cover.
 	if w.cur == nil {
-		w.cur = <-w.free
+		w.cur = w.takeBatchLocked()
 	}
 	w.dispatchLocked(w.opts.SyncOnFlush)
 	w.mu.Unlock()
@@ -379,14 +416,14 @@ func (w *Writer) Close() error {
 	w.mu.Lock()
 	w.closed = true
 	if w.cur == nil {
-		w.cur = <-w.free
+		w.cur = w.takeBatchLocked()
 	}
 	w.dispatchLocked(false)
 	close(w.full)
 	w.mu.Unlock()
 	<-w.encDone
 	err := w.writeErr()
-	if cerr := w.sink.close(w.status(true)); err == nil {
+	if cerr := w.sink.close(w.status(true), w.opts.SyncOnFlush); err == nil {
 		err = cerr
 	}
 	return err
@@ -448,7 +485,13 @@ func (w *Writer) encodeLoop() {
 		}
 		w.doneCond.Broadcast()
 		w.doneMu.Unlock()
-		b.reset()
+		if (len(b.seq) < w.opts.BatchEvents || b.valsCap < w.opts.BatchBytes) && (b.rows() == len(b.seq) || 2*b.valsUsed >= b.valsCap) {
+			// The small first batch filled up: a busy log, which gets
+			// full-size batches from now on.
+			b = newBatch(w.opts.BatchEvents, w.opts.BatchBytes)
+		} else {
+			b.reset()
+		}
 		w.free <- b
 	}
 }

@@ -27,8 +27,9 @@ func runTest(args []string) int {
 	run := fs.String("run", "", "run only tests matching this regular expression (as go test -run)")
 	root := fs.String("root", "", "rules_capture's source tree (default: $"+frontend.EnvRoot+" or where capture was built from)")
 	verbose := fs.Bool("v", false, "print the go commands and test output")
+	keep := fs.String("keep-binaries", "", "also keep each instrumented test binary in this directory, as <import path with _ for />.test (to time or rerun the tests without rebuilding)")
 	fs.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: capture test -observe PKG[,PKG] -logs DIR [-run RE] [packages]")
+		fmt.Fprintln(os.Stderr, "usage: capture test -observe PKG[,PKG] -logs DIR [-run RE] [-keep-binaries DIR] [packages]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -61,6 +62,16 @@ func runTest(args []string) int {
 		fmt.Fprintln(os.Stderr, "capture test:", err)
 		return 2
 	}
+	keepDir := ""
+	if *keep != "" {
+		if keepDir, err = filepath.Abs(*keep); err == nil {
+			err = os.MkdirAll(keepDir, 0o755)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "capture test: -keep-binaries:", err)
+			return 2
+		}
+	}
 	s, err := frontend.NewSession(".", obs, rootDir)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "capture test:", err)
@@ -78,7 +89,7 @@ func runTest(args []string) int {
 		if len(lp.TestGoFiles)+len(lp.XTestGoFiles) == 0 {
 			continue
 		}
-		n, err := testPackage(s, lp, logDir, re, *verbose)
+		n, err := testPackage(s, lp, logDir, keepDir, re, *verbose)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "capture test: %s: %v\n", lp.ImportPath, err)
 			failed++
@@ -93,7 +104,8 @@ func runTest(args []string) int {
 
 // testPackage builds lp's test binary under capture and runs each of its
 // test functions in its own process; it returns the number of failures.
-func testPackage(s *frontend.Session, lp *load.ListedPackage, logDir string, re *regexp.Regexp, verbose bool) (int, error) {
+// With keepDir, the binary is also kept there.
+func testPackage(s *frontend.Session, lp *load.ListedPackage, logDir, keepDir string, re *regexp.Regexp, verbose bool) (int, error) {
 	testFiles := append(append([]string{}, lp.TestGoFiles...), lp.XTestGoFiles...)
 	if frontend.HasTestMain(lp.Dir, testFiles) {
 		// The user's TestMain: its os.Exit closes the log first.
@@ -127,7 +139,11 @@ func TestMain(m *testing.M) {
 			return 0, err
 		}
 	}
-	bin := filepath.Join(s.Work, strings.ReplaceAll(lp.ImportPath, "/", "_")+".test")
+	dir := s.Work
+	if keepDir != "" {
+		dir = keepDir
+	}
+	bin := filepath.Join(dir, strings.ReplaceAll(lp.ImportPath, "/", "_")+".test")
 	if err := s.Go("test", "-c", "-ldflags="+s.LDFlags(false), "-o", bin, lp.ImportPath); err != nil {
 		return 0, err
 	}
@@ -146,7 +162,7 @@ func TestMain(m *testing.M) {
 			tests = append(tests, name)
 		}
 	}
-	dir := filepath.Join(logDir, strings.ReplaceAll(lp.ImportPath, "/", "_"))
+	dir = filepath.Join(logDir, strings.ReplaceAll(lp.ImportPath, "/", "_"))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return 0, err
 	}
