@@ -441,3 +441,56 @@ func TestLargeValuesFilledOutsideTheLock(t *testing.T) {
 		}
 	}
 }
+
+// TestBatchesAllocatedWhenNeeded: a log with few events allocates one small
+// batch (short processes, one test each, used to pay for megabytes of
+// batches); a busy log gets full-size batches once the small one fills.
+func TestBatchesAllocatedWhenNeeded(t *testing.T) {
+	dir := t.TempDir()
+	quiet, err := Create(filepath.Join(dir, "quiet.arrows"), Meta{}, Options{FlushInterval: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 100; i++ {
+		e := sampleEvent(i)
+		quiet.Append(&e)
+	}
+	if err := quiet.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if quiet.batches != 1 {
+		t.Errorf("a log of 100 events allocated %d batches, want 1", quiet.batches)
+	}
+
+	path := filepath.Join(dir, "busy.arrows")
+	busy, err := Create(path, Meta{}, Options{FlushInterval: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 3*smallBatchEvents + 10
+	for i := 0; i < n; i++ {
+		e := sampleEvent(i)
+		busy.Append(&e)
+	}
+	if err := busy.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// Every batch is back on the free list after Close.
+	for len(busy.free) > 0 {
+		if b := <-busy.free; len(b.seq) != busy.opts.BatchEvents {
+			t.Errorf("after %d events a batch holds %d rows, want the full %d", n, len(b.seq), busy.opts.BatchEvents)
+		}
+	}
+	got, r := readAll(t, path)
+	defer r.Close()
+	if len(got) != n {
+		t.Fatalf("read %d events, wrote %d", len(got), n)
+	}
+	for i, e := range got {
+		want := sampleEvent(i)
+		want.Seq = uint64(i + 1)
+		if !reflect.DeepEqual(e, want) {
+			t.Fatalf("event %d:\n got %+v\nwant %+v", i, e, want)
+		}
+	}
+}
