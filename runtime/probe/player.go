@@ -98,34 +98,36 @@ type streamReplay struct {
 type objInfo struct {
 	id    uint64
 	name  string
-	raw   []byte // recorded encoding of a placeholder that stands in for a value
-	fresh bool   // created from contents in the log: its next encoding carries them too
+	typ   reflect.Type // of the value bound to id (nil for stand-ins from Stand)
+	raw   []byte       // recorded encoding of a placeholder that stands in for a value
+	fresh bool         // created from contents in the log: its next encoding carries them too
 }
 
 type player struct {
-	mu       sync.Mutex
-	cond     *sync.Cond
-	events   []eventlog.Event
-	streams  map[uint32]*streamReplay
-	order    []uint32
-	next     int             // index of the first event not yet replayed
-	consumed []bool          // by index
-	replayed int             // events replayed
-	waiting  map[int]int     // indices goroutines wait to replay
-	stalled  bool            // deadlocked: let the earliest waiter go
-	quiet    int             // goroutines in waitQuiet (a timed wait)
-	resynced bool            // a stream replayed events out of order (resync)
-	relaxed  int             // events released out of the recorded order
-	orphans  int             // events skipped: no incall encloses them
-	children map[uint32]bool // streams of goroutines started by observed code (GO)
-	live     int             // such goroutines running in replay
-	level    string
-	report   Report
-	done     bool          // a divergence was reported, or the log ended with a panic
-	stopped  chan struct{} // closed when done is set
-	stall    time.Duration // no release for this long is a deadlock
-	trace    []int32       // indices in release order, when tracing
-	tracing  bool
+	funcStandIns map[unsafe.Pointer]bool // closures of stand-ins for recorded function values (under objMu)
+	mu           sync.Mutex
+	cond         *sync.Cond
+	events       []eventlog.Event
+	streams      map[uint32]*streamReplay
+	order        []uint32
+	next         int             // index of the first event not yet replayed
+	consumed     []bool          // by index
+	replayed     int             // events replayed
+	waiting      map[int]int     // indices goroutines wait to replay
+	stalled      bool            // deadlocked: let the earliest waiter go
+	quiet        int             // goroutines in waitQuiet (a timed wait)
+	resynced     bool            // a stream replayed events out of order (resync)
+	relaxed      int             // events released out of the recorded order
+	orphans      int             // events skipped: no incall encloses them
+	children     map[uint32]bool // streams of goroutines started by observed code (GO)
+	live         int             // such goroutines running in replay
+	level        string
+	report       Report
+	done         bool          // a divergence was reported, or the log ended with a panic
+	stopped      chan struct{} // closed when done is set
+	stall        time.Duration // no release for this long is a deadlock
+	trace        []int32       // indices in release order, when tracing
+	tracing      bool
 
 	objMu sync.Mutex
 	byID  map[uint64]reflect.Value
@@ -284,12 +286,13 @@ func loadLog(path string) (*player, error) {
 
 func newPlayer() *player {
 	p := &player{
-		streams:  map[uint32]*streamReplay{},
-		byID:     map[uint64]reflect.Value{},
-		ids:      map[unsafe.Pointer]objInfo{},
-		children: map[uint32]bool{},
-		stopped:  make(chan struct{}),
-		stall:    DefaultStall,
+		streams:      map[uint32]*streamReplay{},
+		byID:         map[uint64]reflect.Value{},
+		ids:          map[unsafe.Pointer]objInfo{},
+		children:     map[uint32]bool{},
+		stopped:      make(chan struct{}),
+		stall:        DefaultStall,
+		funcStandIns: map[unsafe.Pointer]bool{},
 	}
 	p.cond = sync.NewCond(&p.mu)
 	p.abort = p.exitOnDivergence
@@ -1247,15 +1250,23 @@ func Main() int {
 func (p *player) ID(v reflect.Value, name string, _ bool) (uint64, bool, string) {
 	p.objMu.Lock()
 	defer p.objMu.Unlock()
-	if o, ok := p.ids[v.UnsafePointer()]; ok {
+	if o, ok := p.ids[p.key(v)]; ok {
+		n := o.name
+		if o.typ != nil && v.Type() != o.typ && value.TypeName(o.typ) == o.name {
+			// The same address seen as another type: a pointer to the first
+			// field of a real object (&s.embedded). The capture names it by
+			// its own type, as here (study fault F17); only stand-ins keep
+			// the recorded name.
+			n = name
+		}
 		if o.fresh {
 			// The capture gave this object's contents at the event that
 			// introduced it; the replayed code re-encodes that event.
 			o.fresh = false
-			p.ids[v.UnsafePointer()] = o
-			return o.id, true, o.name
+			p.ids[p.key(v)] = o
+			return o.id, true, n
 		}
-		return o.id, false, o.name
+		return o.id, false, n
 	}
 	// A new object at the boundary: the capture numbered objects in the
 	// same order, so the next number is the one it gave.
@@ -1275,11 +1286,14 @@ func (p *player) Stand(name string, raw []byte, t reflect.Type) (reflect.Value, 
 	if err != nil {
 		return reflect.Value{}, err
 	}
-	if k := identity(v); k != nil {
-		p.objMu.Lock()
-		p.ids[k] = objInfo{name: name, raw: raw}
-		p.objMu.Unlock()
+	p.objMu.Lock()
+	if v.Kind() == reflect.Func {
+		p.funcStandIns[closurePointer(v)] = true
 	}
+	if k := p.key(v); k != nil {
+		p.ids[k] = objInfo{name: name, raw: raw}
+	}
+	p.objMu.Unlock()
 	noteCrossed(v)
 	return v, nil
 }
@@ -1295,7 +1309,7 @@ func (p *player) Bind(id uint64, v reflect.Value, name string) {
 	p.objMu.Lock()
 	defer p.objMu.Unlock()
 	p.bindLocked(id, v, name)
-	if k := identity(v); k != nil {
+	if k := p.key(v); k != nil {
 		o := p.ids[k]
 		o.fresh = true
 		p.ids[k] = o
@@ -1305,12 +1319,20 @@ func (p *player) Bind(id uint64, v reflect.Value, name string) {
 func (p *player) bindLocked(id uint64, v reflect.Value, name string) {
 	noteCrossed(v)
 	p.byID[id] = v
-	if k := identity(v); k != nil {
-		p.ids[k] = objInfo{id: id, name: name}
+	if k := p.key(v); k != nil {
+		p.ids[k] = objInfo{id: id, name: name, typ: concrete(v).Type()}
 	}
 	if id > p.maxID {
 		p.maxID = id
 	}
+}
+
+// concrete is v, or the value in it if v is a non-nil interface.
+func concrete(v reflect.Value) reflect.Value {
+	if v.Kind() == reflect.Interface && !v.IsNil() {
+		return v.Elem()
+	}
+	return v
 }
 
 func identity(v reflect.Value) unsafe.Pointer {
@@ -1341,8 +1363,32 @@ func (p *player) Ref(id uint64, name string, t reflect.Type) (reflect.Value, err
 	if err != nil {
 		return reflect.Value{}, err
 	}
+	if v.Kind() == reflect.Func {
+		p.funcStandIns[closurePointer(v)] = true
+	}
 	p.bindLocked(id, v, name)
 	return v, nil
+}
+
+// key is the identity of v in p.ids: its address, or code pointer for a
+// function value. Stand-ins for recorded function values share one code
+// pointer (reflect.MakeFunc's), so they are told apart by their closure
+// (study fault F18: three function arguments replayed as one object).
+func (p *player) key(v reflect.Value) unsafe.Pointer {
+	if v.Kind() == reflect.Func && !v.IsNil() && len(p.funcStandIns) > 0 {
+		if c := closurePointer(v); p.funcStandIns[c] {
+			return c
+		}
+	}
+	return identity(v)
+}
+
+// closurePointer returns the address of function value v's closure
+// (distinct for every reflect.MakeFunc result).
+func closurePointer(v reflect.Value) unsafe.Pointer {
+	pv := reflect.New(v.Type())
+	pv.Elem().Set(v)
+	return *(*unsafe.Pointer)(pv.UnsafePointer())
 }
 
 var (
@@ -1361,6 +1407,12 @@ func placeholder(name string, t reflect.Type) (reflect.Value, error) {
 	}
 	switch t.Kind() {
 	case reflect.Pointer:
+		if t.Elem().Size() == 0 {
+			// reflect.New of a zero-size type returns one shared address,
+			// and an object's address is its identity: give each
+			// placeholder a byte of its own (*runtime.Func, study fault F16).
+			return reflect.NewAt(t.Elem(), unsafe.Pointer(new(byte))), nil
+		}
 		return reflect.New(t.Elem()), nil
 	case reflect.Map:
 		return reflect.MakeMap(t), nil

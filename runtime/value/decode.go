@@ -283,13 +283,12 @@ func (d *Decoder) decode(v reflect.Value, depth int) {
 		if t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 {
 			b := d.Bytes()
 			s := reflect.MakeSlice(t, len(b), len(b))
-			reflect.Copy(s, reflect.ValueOf(b))
+			copyBytes(s, b)
 			v.Set(s)
 			return
 		}
 		if t.Kind() == reflect.Array && t.Elem().Kind() == reflect.Uint8 {
-			b := d.Bytes()
-			reflect.Copy(v, reflect.ValueOf(b))
+			copyBytes(v, d.Bytes())
 			return
 		}
 	case TagList:
@@ -619,4 +618,18 @@ func RefOf(b []byte) (typeName string, id uint64, ok bool) {
 	typeName = d.name()
 	id = d.uvarint()
 	return typeName, id, d.Err == nil
+}
+
+// copyBytes copies b into dst, a slice or array of a byte kind: reflect.Copy
+// wants identical element types, and a named byte type (type EditType
+// uint8) is not uint8 (study fault F14).
+func copyBytes(dst reflect.Value, b []byte) {
+	if dst.Type().Elem() == reflect.TypeFor[byte]() {
+		reflect.Copy(dst, reflect.ValueOf(b))
+		return
+	}
+	n := min(dst.Len(), len(b))
+	for i := 0; i < n; i++ {
+		dst.Index(i).SetUint(uint64(b[i]))
+	}
 }

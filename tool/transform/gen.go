@@ -27,7 +27,8 @@ func (t *transformer) outcall(call *ast.CallExpr, c callee, stack []ast.Node) {
 		return // err.Error(): recorded errors replay with the same message
 	}
 	// Underlying: a function value of a named function type
-	// (context.CancelFunc, http.HandlerFunc) is called like any other.
+	// (context.CancelFunc, http.HandlerFunc, go-cmp's diff.EqualFunc: study
+	// fault F13) is called like any other.
 	sig, ok := info.TypeOf(call.Fun).Underlying().(*types.Signature)
 	if !ok {
 		return
@@ -331,6 +332,57 @@ func resultList(rs []string) string {
 	return "(" + strings.Join(rs, ", ") + ")"
 }
 
+// signatureVars lists the receiver, parameters and results of sig.
+func signatureVars(sig *types.Signature) []*types.Var {
+	var vs []*types.Var
+	if sig.Recv() != nil {
+		vs = append(vs, sig.Recv())
+	}
+	for _, tup := range []*types.Tuple{sig.Params(), sig.Results()} {
+		for i := 0; i < tup.Len(); i++ {
+			vs = append(vs, tup.At(i))
+		}
+	}
+	return vs
+}
+
+// holdsUnsafePointer reports, as a path such as ": field ptr" (empty if
+// not), whether a value of type t holds an unsafe.Pointer by value: in
+// itself, a struct field, an array, slice or map element. Pointers,
+// interfaces, channels and functions are references (recorded by object
+// ID), so what they point to does not count.
+func holdsUnsafePointer(t types.Type, seen map[types.Type]bool) string {
+	if seen[t] {
+		return ""
+	}
+	if seen == nil {
+		seen = map[types.Type]bool{}
+	}
+	seen[t] = true
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		if u.Kind() == types.UnsafePointer {
+			return ": unsafe.Pointer"
+		}
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if via := holdsUnsafePointer(u.Field(i).Type(), seen); via != "" {
+				return ": field " + u.Field(i).Name() + strings.TrimPrefix(via, ": unsafe.Pointer")
+			}
+		}
+	case *types.Array:
+		return holdsUnsafePointer(u.Elem(), seen)
+	case *types.Slice:
+		return holdsUnsafePointer(u.Elem(), seen)
+	case *types.Map:
+		if via := holdsUnsafePointer(u.Key(), seen); via != "" {
+			return via
+		}
+		return holdsUnsafePointer(u.Elem(), seen)
+	}
+	return ""
+}
+
 func isUnsafePointer(t types.Type) bool {
 	b, ok := t.Underlying().(*types.Basic)
 	return ok && b.Kind() == types.UnsafePointer
@@ -435,6 +487,17 @@ func (t *transformer) funcDecl(fd *ast.FuncDecl) {
 	name := t.p.Types.Path() + "." + fd.Name.Name
 	recvDecl, callee, recvTS := "", "_capture_"+fd.Name.Name+fnTA, ""
 	recvName := ""
+	for _, v := range signatureVars(sig) {
+		if via := holdsUnsafePointer(v.Type(), nil); via != "" {
+			// Replay rebuilds such values from their recorded contents,
+			// but cannot rebuild the memory they point into, and its
+			// numbering of those pointers differs (study, go-cmp
+			// cmp/internal/value: value.PointerOf, SortKeys([]reflect.Value)).
+			t.errorf(fd.Pos(), "an exported function whose signature holds an unsafe.Pointer by value ("+types.TypeString(v.Type(), fullQualifier)+via+")",
+				"keep reflect.Value and unsafe.Pointer off the observed set's exported API (pass the underlying values), or keep this package out of the observed set")
+			return
+		}
+	}
 	if sig.Recv() != nil {
 		fnTP, fnTA = "", ""
 		ts, why := t.typeString(sig.Recv().Type())

@@ -176,6 +176,8 @@ func TestRejects(t *testing.T) {
 		{"go statement with a type parameter", "package p\n\nfunc g[T any](x T) {}\n\nfunc F[T any](x T) {\n\tgo g(x)\n}\n", "go statement involving type parameter T", 6},
 		{"observed value with a promoted external method given to external code", "package p\n\nimport (\n\t\"io\"\n\t\"strings\"\n)\n\ntype B struct{ strings.Builder }\n\nfunc F() string {\n\tvar b B\n\tio.WriteString(&b, \"x\")\n\treturn b.String()\n}\n",
 			"passing *example.com/p.B to io.WriteString as io.Writer, whose method Write is promoted from the embedded external type *strings.Builder", 12},
+		{"unsafe.Pointer held by a result", "package p\n\nimport \"unsafe\"\n\ntype Ptr struct{ p unsafe.Pointer }\n\nfunc Of(x *int) []Ptr { return nil }\n", "signature holds an unsafe.Pointer by value ([]example.com/p.Ptr: field p)", 7},
+		{"unsafe.Pointer held by a receiver", "package p\n\nimport \"unsafe\"\n\ntype Ptr [1]struct{ p unsafe.Pointer }\n\nfunc (p Ptr) IsNil() bool { return true }\n", "unsafe.Pointer by value", 7},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -34,6 +34,7 @@ type ListedPackage struct {
 	XTestGoFiles []string
 	Export       string
 	ImportMap    map[string]string
+	Deps         []string // every package it depends on, directly or not
 	Standard     bool
 	DepOnly      bool
 	Module       *struct {
