@@ -414,6 +414,7 @@ func (t *transformer) readOut(x *ast.SelectorExpr, v *types.Var, name string) {
 		t.errorf(x.Pos(), "reading "+name+" of "+why, "read it in an unobserved package and pass the value in")
 		return
 	}
+	t.placeholder(v.Type())
 	site := t.siteVar(name, t.sitePos(x.Pos()), false)
 	h := strings.Replace(site, "_site_", "_read_", 1)
 	enc := t.encStmt("v", v.Type())
@@ -534,6 +535,10 @@ func (t *transformer) fieldRead(x *ast.SelectorExpr, sel *types.Selection, stack
 		t.errorf(x.Pos(), "reading field "+f.Name()+" of "+why, "read it in an unobserved package")
 		return
 	}
+	// An interface field (resp.Body) may hold a dynamic type replay cannot
+	// name (*http.cancelTimerBody): a stand-in of the field's type serves
+	// (study fault F10).
+	t.placeholder(f.Type())
 	name := "(" + types.TypeString(xt, fullQualifier) + ")." + f.Name()
 	pos := t.sitePos(x.Sel.Pos())
 	site := t.siteVar(name, pos, false)
