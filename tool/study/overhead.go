@@ -8,8 +8,6 @@ import (
 	"time"
 
 	"github.com/rules-capture/rules_capture/runtime/probe"
-	"github.com/rules-capture/rules_capture/tool/internal/frontend"
-	"github.com/rules-capture/rules_capture/tool/internal/load"
 )
 
 // Overhead is the cost of capture on the module's tests: for every test
@@ -50,11 +48,11 @@ type TestOverhead struct {
 	CPURatio  float64 `json:"cpu_ratio"`
 }
 
-// overhead builds the capture test binaries of the packages whose tests
-// produced events (exactly as capture test does: same front-end session,
-// same TestMain that closes the log) and times each such test with and
-// without capture.
-func (m *moduleRun) overhead(obs []string, setDir string, eventsOf map[string]int, testOf map[string]testRun) (*Overhead, error) {
+// overhead times each test that produced events with and without
+// capture, using the instrumented test binaries `capture test
+// -keep-binaries` left in setDir/capture-bin (the very binaries that wrote
+// the logs).
+func (m *moduleRun) overhead(setDir string, eventsOf map[string]int, testOf map[string]testRun) (*Overhead, error) {
 	events := map[string]int{} // "pkg.Test" -> events
 	for log, n := range eventsOf {
 		if n > 0 {
@@ -62,23 +60,7 @@ func (m *moduleRun) overhead(obs []string, setDir string, eventsOf map[string]in
 			events[t.Package+"."+t.Test] = n
 		}
 	}
-	s, err := frontend.NewSession(m.dir, obs, m.r.cfg.Root)
-	if err != nil {
-		return nil, err
-	}
-	defer s.Close()
-	listed, err := s.Instrument(true, m.sub.Patterns...)
-	if err != nil {
-		return nil, err
-	}
-	byPath := map[string]*load.ListedPackage{}
-	for _, lp := range listed {
-		byPath[lp.ImportPath] = lp
-	}
 	binDir := filepath.Join(setDir, "capture-bin")
-	if err := os.MkdirAll(binDir, 0o755); err != nil {
-		return nil, err
-	}
 	ov := &Overhead{}
 	var ratios, cpuRatios []float64
 	var suitePlainCPU, suiteCaptCPU float64
@@ -92,13 +74,10 @@ func (m *moduleRun) overhead(obs []string, setDir string, eventsOf map[string]in
 		if len(measured) == 0 {
 			continue
 		}
-		lp := byPath[tp.pkg.ImportPath]
-		if lp == nil {
-			return ov, fmt.Errorf("%s: not listed by the capture front end", tp.pkg.ImportPath)
-		}
+		lp := tp.pkg
 		bin := filepath.Join(binDir, binName(lp.ImportPath))
-		if err := buildCaptureTest(s, lp, bin); err != nil {
-			return ov, err
+		if _, err := os.Stat(bin); err != nil {
+			return ov, fmt.Errorf("%s: capture test kept no test binary: %v", lp.ImportPath, err)
 		}
 		logPath := filepath.Join(setDir, "overhead.arrow")
 		var plain, capt, plainCPU, captCPU []float64
@@ -161,26 +140,3 @@ func (m *moduleRun) overhead(obs []string, setDir string, eventsOf map[string]in
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
-
-// buildCaptureTest builds lp's test binary under capture the way
-// `capture test` does (tool/cmd/capture/test.go): the user's TestMain, or
-// a generated one, closes the log before the process exits.
-func buildCaptureTest(s *frontend.Session, lp *load.ListedPackage, bin string) error {
-	testFiles := append(append([]string{}, lp.TestGoFiles...), lp.XTestGoFiles...)
-	if frontend.HasTestMain(lp.Dir, testFiles) {
-		if _, err := s.InstrumentExit(lp, testFiles, "TestMain"); err != nil {
-			return err
-		}
-	} else {
-		name := lp.Name
-		if len(lp.TestGoFiles) == 0 {
-			name += "_test"
-		}
-		src := fmt.Sprintf("package %s\n\nimport (\n\t\"os\"\n\t\"testing\"\n\n\tprobe %q\n)\n\nfunc TestMain(m *testing.M) {\n\tcode := m.Run()\n\tprobe.Close()\n\tos.Exit(code)\n}\n",
-			name, frontend.Module+"/runtime/probe")
-		if err := s.AddFile(filepath.Join(lp.Dir, "zz_capture_testmain_test.go"), []byte(src)); err != nil {
-			return err
-		}
-	}
-	return s.Go("test", "-c", "-ldflags="+s.LDFlags(false), "-o", bin, lp.ImportPath)
-}

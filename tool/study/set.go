@@ -174,7 +174,8 @@ func (m *moduleRun) study(index int, obs []string) *SetResult {
 	observe := strings.Join(obs, ",")
 
 	// Capture: the module's tests, one process and one log per test.
-	args := append([]string{"test", "-root", m.r.cfg.Root, "-observe", observe, "-logs", logDir}, m.sub.Patterns...)
+	// The kept test binaries are the ones the overhead measurement times.
+	args := append([]string{"test", "-root", m.r.cfg.Root, "-observe", observe, "-logs", logDir, "-keep-binaries", filepath.Join(setDir, "capture-bin")}, m.sub.Patterns...)
 	stdout, stderr, code, err := m.r.command(m.dir, nil, m.r.cfg.Capture, args...).combined()
 	runs := parseCaptureTest(stdout, m.testPkgPaths())
 	if err != nil {
@@ -295,7 +296,7 @@ func (m *moduleRun) study(index int, obs []string) *SetResult {
 	}
 
 	if m.r.cfg.Repeats > 0 && s.Events > 0 {
-		ov, err := m.overhead(obs, setDir, eventsOf, testOf)
+		ov, err := m.overhead(setDir, eventsOf, testOf)
 		if err != nil {
 			s.addError("overhead: " + err.Error())
 		}
