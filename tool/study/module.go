@@ -23,14 +23,29 @@ type Subject struct {
 	Observe  []string `json:"observe,omitempty"` // candidate observed packages (default: every non-main package Patterns matches)
 }
 
-// Corpus is the study's default corpus (issue 7): go-cmp with all its
-// packages, semver, and this repository's examples.
+// Corpus is the study's default corpus: issue 7's go-cmp with all its
+// packages, semver and this repository's examples, then three popular
+// modules whose tests need no network, for more round trips on code
+// nobody here wrote (toml has several packages, so random sets too).
 func Corpus(root string) []Subject {
 	return []Subject{
 		{Name: "go-cmp", Module: "github.com/google/go-cmp", Version: "v0.7.0"},
 		{Name: "semver", Module: "github.com/Masterminds/semver/v3", Version: "v3.4.0"},
 		{Name: "examples", Module: "github.com/rules-capture/rules_capture", LocalDir: root, Patterns: []string{"./examples/..."}},
+		{Name: "toml", Module: "github.com/BurntSushi/toml", Version: "v1.6.0"},
+		{Name: "pflag", Module: "github.com/spf13/pflag", Version: "v1.0.10"},
+		{Name: "uuid", Module: "github.com/google/uuid", Version: "v1.6.0"},
 	}
+}
+
+// CorpusSubject returns the corpus subject called name.
+func CorpusSubject(root, name string) (Subject, bool) {
+	for _, s := range Corpus(root) {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	return Subject{}, false
 }
 
 // ParseSubject parses "module@version" (fetched from the proxy) or a

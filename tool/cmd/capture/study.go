@@ -17,7 +17,7 @@ func init() {
 
 func runStudy(args []string) int {
 	fs := flag.NewFlagSet("capture study", flag.ContinueOnError)
-	quick := fs.Bool("quick", false, "a small slice for the test command: semver's root package, 3 repeats, 2 mutants, no random sets")
+	quick := fs.Bool("quick", false, "a small slice for the test command: semver's root package, 3 repeats, 1 mutant, no random sets")
 	out := fs.String("o", "", "write study.json and study.md to this directory (default: print the Markdown only)")
 	work := fs.String("work", "", "scratch directory (default: a temporary directory, removed afterwards)")
 	root := fs.String("root", "", "rules_capture's source tree (default: $"+frontend.EnvRoot+" or where capture was built from)")
@@ -30,10 +30,11 @@ func runStudy(args []string) int {
 	timeout := fs.Duration("timeout", 10*time.Minute, "limit for each command the study runs")
 	verbose := fs.Bool("v", false, "print every command")
 	fs.Usage = func() {
-		fmt.Fprintln(os.Stderr, `usage: capture study [flags] [go-cmp | semver | examples | module@version | dir]...
+		fmt.Fprintln(os.Stderr, `usage: capture study [flags] [go-cmp | semver | examples | toml | pflag | uuid | module@version | dir]...
 
 With no module, studies the default corpus: github.com/google/go-cmp,
-github.com/Masterminds/semver/v3 and this repository's examples/. Modules
+github.com/Masterminds/semver/v3, this repository's examples/,
+github.com/BurntSushi/toml, github.com/spf13/pflag and github.com/google/uuid. Modules
 are fetched through the Go module proxy (go mod download) and studied in a
 copy. Exits 1 if any round trip failed or any tool error occurred.`)
 		fs.PrintDefaults()
@@ -53,7 +54,7 @@ copy. Exits 1 if any round trip failed or any tool error occurred.`)
 	}
 	var subjects []study.Subject
 	for _, a := range fs.Args() {
-		if sub, ok := corpusSubject(rootDir, a); ok {
+		if sub, ok := study.CorpusSubject(rootDir, a); ok {
 			subjects = append(subjects, sub)
 			continue
 		}
@@ -70,9 +71,10 @@ copy. Exits 1 if any round trip failed or any tool error occurred.`)
 	}
 	if *quick {
 		if len(subjects) == 0 {
-			subjects = []study.Subject{study.Corpus(rootDir)[1]} // semver
+			semver, _ := study.CorpusSubject(rootDir, "semver")
+			subjects = []study.Subject{semver}
 		}
-		cfg.Repeats, cfg.Mutants, cfg.Sets, cfg.MaxPackages = 3, 2, 0, 1
+		cfg.Repeats, cfg.Mutants, cfg.Sets, cfg.MaxPackages = 3, 1, 0, 1
 	}
 	if len(subjects) == 0 {
 		subjects = study.Corpus(rootDir)
@@ -101,14 +103,4 @@ copy. Exits 1 if any round trip failed or any tool error occurred.`)
 		return 1
 	}
 	return 0
-}
-
-// corpusSubject returns the default corpus's subject named name.
-func corpusSubject(root, name string) (study.Subject, bool) {
-	for _, s := range study.Corpus(root) {
-		if s.Name == name {
-			return s, true
-		}
-	}
-	return study.Subject{}, false
 }

@@ -84,6 +84,23 @@ func runTest(args []string) int {
 		fmt.Fprintln(os.Stderr, "capture test:", err)
 		return 1
 	}
+	var rejected []string
+	for _, path := range obs {
+		if lp := s.Listed[path]; lp != nil {
+			msgs, err := whiteBoxWrites(s.Listed, lp)
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "capture test: %s: %v\n", path, err)
+				return 1
+			}
+			rejected = append(rejected, msgs...)
+		}
+	}
+	if len(rejected) > 0 {
+		for _, m := range rejected {
+			fmt.Fprintln(os.Stderr, "capture test:", m)
+		}
+		return 1
+	}
 	failed := 0
 	for _, lp := range pkgs {
 		if len(lp.TestGoFiles)+len(lp.XTestGoFiles) == 0 {
