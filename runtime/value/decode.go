@@ -424,8 +424,14 @@ func (d *Decoder) decode(v reflect.Value, depth int) {
 			}
 			if d.Err == nil {
 				if !obj.Type().AssignableTo(t) {
-					d.fail("object %d is a %s, not a %s", id, obj.Type(), t)
-					return
+					if obj.Kind() != reflect.Pointer || obj.IsNil() || t.Elem().Size() > obj.Type().Elem().Size() {
+						d.fail("object %d is a %s, not a %s", id, obj.Type(), t)
+						return
+					}
+					// One address seen as two types in the capture: a
+					// pointer to the object's first field (&o.inner, study
+					// fault F17).
+					obj = reflect.NewAt(t.Elem(), obj.UnsafePointer())
 				}
 				v.Set(obj)
 			}

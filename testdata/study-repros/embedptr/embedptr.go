@@ -1,11 +1,17 @@
 // Package embedptr reproduces study fault F17 (go-cmp
-// cmp/internal/teststructs.ParentStructA.PrivateStruct): an exported
-// method returns a pointer to the first field of its receiver, the same
-// address as the receiver; replay named the result by the receiver's type
-// ("different results": *Outer#1 where the capture has *inner#1).
+// cmp/internal/teststructs.ParentStructA.PrivateStruct and
+// privateStruct.SetPrivate): an exported method returns a pointer to the
+// first field of its receiver, the same address as the receiver; replay
+// named the result by the receiver's type ("different results": *Outer#1
+// where the capture has *inner#1), and could not pass it back as the
+// receiver of the field's own method ("object 1 is a *Outer, not a
+// *inner").
 package embedptr
 
 type inner struct{ N int }
+
+// Set sets the inner part.
+func (in *inner) Set(n int) { in.N = n }
 
 // Outer embeds inner first.
 type Outer struct {

@@ -7,7 +7,8 @@ func TestInner(t *testing.T) {
 	if in := o.Inner(); in.N != 40 {
 		t.Fatalf("Inner().N = %d", in.N)
 	}
-	if got := o.Sum(); got != 42 {
+	o.Inner().Set(5)
+	if got := o.Sum(); got != 7 {
 		t.Fatalf("Sum = %d", got)
 	}
 }
