@@ -18,7 +18,7 @@ func TestWhiteBoxWrites(t *testing.T) {
 		t.Fatal(err)
 	}
 	files := map[string]string{
-		"p.go": "package p\n\ntype T struct {\n\tclock func() int\n\tN     int\n}\n\nfunc New() *T { return &T{} }\n",
+		"p.go":      "package p\n\ntype T struct {\n\tclock func() int\n\tN     int\n}\n\nfunc New() *T { return &T{} }\n",
 		"p_test.go": "package p\n\nimport \"testing\"\n\ntype fake struct{ clock int }\n\nfunc TestX(t *testing.T) {\n\tx := New()\n\tx.N = 2\n\tvar f fake\n\tf.clock = 1\n\tx.clock = func() int { return f.clock }\n}\n",
 	}
 	for name, src := range files {
