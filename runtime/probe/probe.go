@@ -38,6 +38,7 @@
 package probe
 
 import (
+	"encoding/binary"
 	"fmt"
 	"os"
 	"reflect"
@@ -93,6 +94,7 @@ type Stream struct {
 	enc      value.Encoder // values of the event being built
 	dec      value.Decoder // replay: values being read (args of a driven incall, results of an answered outcall)
 	ev       eventlog.Event
+	evSite   *Site // whose Name and Pos ev holds
 
 	replay *streamReplay
 
@@ -163,10 +165,39 @@ func (s *Stream) begin(site *Site, kind eventlog.Kind) {
 func (s *Stream) Replaying() bool { return replaying }
 
 // Int appends a signed integer value.
-func (s *Stream) Int(v int64) { s.enc.Buf = value.AppendInt(s.enc.Buf, v) }
+func (s *Stream) Int(v int64) {
+	// Zigzag, then as Uint: the same bytes as value.AppendInt.
+	s.tagged(value.TagInt, uint64(v<<1)^uint64(v>>63))
+}
 
 // Uint appends an unsigned integer value.
-func (s *Stream) Uint(v uint64) { s.enc.Buf = value.AppendUint(s.enc.Buf, v) }
+func (s *Stream) Uint(v uint64) { s.tagged(value.TagUint, v) }
+
+// tagged appends a tag and a uvarint. It writes into the buffer's spare
+// capacity (kept from earlier events): unlike append, it neither checks for
+// growth per byte nor stores the slice's pointer back (a write barrier check
+// per value).
+func (s *Stream) tagged(tag byte, v uint64) {
+	n := len(s.enc.Buf)
+	if cap(s.enc.Buf)-n < 1+binary.MaxVarintLen64 {
+		s.grow()
+	}
+	b := s.enc.Buf[n : n+1+binary.MaxVarintLen64]
+	b[0] = tag
+	i := 1
+	for v >= 0x80 {
+		b[i] = byte(v) | 0x80
+		v >>= 7
+		i++
+	}
+	b[i] = byte(v)
+	s.enc.Buf = s.enc.Buf[:n+i+1]
+}
+
+//go:noinline
+func (s *Stream) grow() {
+	s.enc.Buf = append(s.enc.Buf, make([]byte, 64)...)[:len(s.enc.Buf)]
+}
 
 // Float appends a float value.
 func (s *Stream) Float(v float64) { s.enc.Buf = value.AppendFloat(s.enc.Buf, v) }
@@ -347,14 +378,22 @@ func (s *Stream) emit(kind eventlog.Kind, parent uint64) uint64 {
 	// Field by field: a composite literal is built in a temporary and
 	// copied, which costs more than the rest of this function (the copy's
 	// wide loads stall on the narrow stores that built it).
+	// The site's strings are copied only when the site changes (a call's
+	// events share it): each string store costs a load and a write barrier
+	// check.
 	e := &s.ev
 	e.Seq = 0
 	e.Stream = s.id
 	e.Kind = kind
 	e.Parent = parent
-	e.Site = s.site.Name
-	e.Pos = s.site.Pos
-	e.RecvType = s.recvType
+	if s.evSite != s.site {
+		s.evSite = s.site
+		e.Site = s.site.Name
+		e.Pos = s.site.Pos
+	}
+	if len(s.recvType) != 0 || len(e.RecvType) != 0 {
+		e.RecvType = s.recvType
+	}
 	e.RecvID = s.recvID
 	e.Values = s.enc.Buf
 	if s.site.Exit && kind == eventlog.KindCallOut {

@@ -85,6 +85,7 @@ func checkWritesLocked(s *Stream) {
 		v.last = bytes.Clone(s.enc.Buf)
 		s.ev = eventlog.Event{Stream: s.id, Kind: eventlog.KindWriteIn, Site: v.Name, Values: s.enc.Buf}
 		rec.append(&s.ev)
+		s.evSite = nil // ev no longer holds a site's strings (see emit)
 	}
 	s.enc.Buf = s.enc.Buf[:0]
 	s.site = saved

@@ -1,0 +1,82 @@
+package probe
+
+import (
+	"bytes"
+	"math"
+	"testing"
+
+	"github.com/rules-capture/rules_capture/runtime/eventlog"
+	"github.com/rules-capture/rules_capture/runtime/value"
+)
+
+// The probes' integer fast path must write exactly what runtime/value
+// writes (replay decodes with value's decoder and compares bytes).
+func TestIntUintMatchValueEncoding(t *testing.T) {
+	ints := []int64{0, 1, -1, 63, -64, 64, -65, 127, 128, -129, 1 << 20, math.MaxInt64, math.MinInt64, math.MinInt64 + 1}
+	uints := []uint64{0, 1, 127, 128, 1<<14 - 1, 1 << 14, 1 << 63, math.MaxUint64}
+	s := &Stream{}
+	var want []byte
+	for _, v := range ints {
+		s.Int(v)
+		want = value.AppendInt(want, v)
+	}
+	for _, v := range uints {
+		s.Uint(v)
+		want = value.AppendUint(want, v)
+	}
+	if !bytes.Equal(s.enc.Buf, want) {
+		t.Fatalf("Int/Uint wrote\n%x\nvalue.AppendInt/AppendUint write\n%x", s.enc.Buf, want)
+	}
+	var d value.Decoder
+	d.Buf = s.enc.Buf
+	for _, v := range ints {
+		if got := d.Int(); got != v {
+			t.Fatalf("decoded %d, want %d", got, v)
+		}
+	}
+}
+
+// emit copies a site's strings into the stream's event only when the site
+// changes: events of different sites, with and without a receiver, must
+// still each carry their own site, position and receiver type.
+func TestEmitKeepsEachEventsSiteAndReceiver(t *testing.T) {
+	type rec struct{ site, pos, recvType string }
+	var got []rec
+	CaptureTo(func(e *eventlog.Event) uint64 {
+		got = append(got, rec{e.Site, e.Pos, e.RecvType})
+		return uint64(len(got))
+	})
+	defer CaptureTo(nil)
+	a := &Site{Name: "example.com/p.A", Pos: "p/a.go:1"}
+	b := &Site{Name: "(*example.com/p.T).B", Pos: "p/b.go:2"}
+	call := func(site *Site, recv bool) {
+		s := In(site)
+		if s == nil {
+			t.Fatal("In returned nil with capture on")
+		}
+		if recv {
+			s.recvType = "*example.com/p.T"
+		}
+		s.Int(1)
+		f := s.Call()
+		s.Return(f)
+	}
+	call(a, false)
+	call(b, true)
+	call(b, false)
+	call(a, false)
+	want := []rec{
+		{a.Name, a.Pos, ""}, {a.Name, a.Pos, ""},
+		{b.Name, b.Pos, "*example.com/p.T"}, {b.Name, b.Pos, ""},
+		{b.Name, b.Pos, ""}, {b.Name, b.Pos, ""},
+		{a.Name, a.Pos, ""}, {a.Name, a.Pos, ""},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %d events, want %d: %v", len(got), len(want), got)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("event %d: got %+v, want %+v", i, got[i], want[i])
+		}
+	}
+}
