@@ -152,25 +152,11 @@ func (b *batch) fill(i, off int, e *Event) {
 	b.parent[i] = e.Parent
 	b.site[i] = e.Site
 	b.pos[i] = e.Pos
-	if e.RecvType != "" { // rows start empty (newBatch, reset)
-		b.recvType[i] = e.RecvType
-	}
+	b.recvType[i] = e.RecvType
 	b.recvID[i] = e.RecvID
-	v := e.Values
-	if len(v) <= smallValues {
-		// Most events carry a few scalars: a byte loop is cheaper than
-		// the call into memmove.
-		dst := b.vals[off : off+len(v)]
-		for j := range dst {
-			dst[j] = v[j]
-		}
-	} else {
-		copy(b.vals[off:], v)
-	}
-	b.valOff[i+1] = int32(off + len(v))
+	copy(b.vals[off:], e.Values)
+	b.valOff[i+1] = int32(off + len(e.Values))
 }
-
-const smallValues = 16
 
 // lockedFillMax is the largest Values an appender copies while holding
 // Writer.mu. Filling small rows under the lock saves an atomic operation per
