@@ -38,7 +38,6 @@
 package probe
 
 import (
-	"encoding/binary"
 	"fmt"
 	"os"
 	"reflect"
@@ -165,39 +164,10 @@ func (s *Stream) begin(site *Site, kind eventlog.Kind) {
 func (s *Stream) Replaying() bool { return replaying }
 
 // Int appends a signed integer value.
-func (s *Stream) Int(v int64) {
-	// Zigzag, then as Uint: the same bytes as value.AppendInt.
-	s.tagged(value.TagInt, uint64(v<<1)^uint64(v>>63))
-}
+func (s *Stream) Int(v int64) { s.enc.Buf = value.AppendInt(s.enc.Buf, v) }
 
 // Uint appends an unsigned integer value.
-func (s *Stream) Uint(v uint64) { s.tagged(value.TagUint, v) }
-
-// tagged appends a tag and a uvarint. It writes into the buffer's spare
-// capacity (kept from earlier events): unlike append, it neither checks for
-// growth per byte nor stores the slice's pointer back (a write barrier check
-// per value).
-func (s *Stream) tagged(tag byte, v uint64) {
-	n := len(s.enc.Buf)
-	if cap(s.enc.Buf)-n < 1+binary.MaxVarintLen64 {
-		s.grow()
-	}
-	b := s.enc.Buf[n : n+1+binary.MaxVarintLen64]
-	b[0] = tag
-	i := 1
-	for v >= 0x80 {
-		b[i] = byte(v) | 0x80
-		v >>= 7
-		i++
-	}
-	b[i] = byte(v)
-	s.enc.Buf = s.enc.Buf[:n+i+1]
-}
-
-//go:noinline
-func (s *Stream) grow() {
-	s.enc.Buf = append(s.enc.Buf, make([]byte, 64)...)[:len(s.enc.Buf)]
-}
+func (s *Stream) Uint(v uint64) { s.enc.Buf = value.AppendUint(s.enc.Buf, v) }
 
 // Float appends a float value.
 func (s *Stream) Float(v float64) { s.enc.Buf = value.AppendFloat(s.enc.Buf, v) }
