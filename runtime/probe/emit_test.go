@@ -31,14 +31,20 @@ func TestEmitKeepsEachEventsSiteAndReceiver(t *testing.T) {
 		f := s.Call()
 		s.Return(f)
 	}
+	var x int64
+	Watch(&Var{Name: "example.com/p.X", Enc: func(s *Stream) { s.Int(x) }})
 	call(a, false)
 	call(b, true)
 	call(b, false)
+	call(a, false)
+	x = 1 // external code sets an exported variable: WRITE_IN before the next incall
 	call(a, false)
 	want := []rec{
 		{a.Name, a.Pos, ""}, {a.Name, a.Pos, ""},
 		{b.Name, b.Pos, "*example.com/p.T"}, {b.Name, b.Pos, ""},
 		{b.Name, b.Pos, ""}, {b.Name, b.Pos, ""},
+		{a.Name, a.Pos, ""}, {a.Name, a.Pos, ""},
+		{"example.com/p.X", "", ""},
 		{a.Name, a.Pos, ""}, {a.Name, a.Pos, ""},
 	}
 	if len(got) != len(want) {
