@@ -371,7 +371,14 @@ func (s *Stream) emit(kind eventlog.Kind, parent uint64) uint64 {
 		closeLog()
 		return seq
 	}
-	return rec.append(&s.ev)
+	// rec.append, inlined by hand (two calls are over the inlining budget).
+	if sink != nil {
+		return sink(e)
+	}
+	if rec.closed.Load() {
+		return 0
+	}
+	return rec.w.Append(e)
 }
 
 func (s *Stream) emitFor(fr frame, kind eventlog.Kind) {
