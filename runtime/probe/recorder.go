@@ -306,7 +306,8 @@ func SetCapture(on bool) {
 // event synchronously, on the goroutine that crossed the boundary, and
 // returns its sequence number (tests, benchmarks of the probes alone,
 // custom transports). The event and its Values are valid only during the
-// call.
+// call, and f must not modify them except for Seq (the stream reuses the
+// event: its site strings stay from one event to the next).
 //
 // CaptureTo(nil) stops it (capture to the log, if one is open, resumes).
 func CaptureTo(f func(e *eventlog.Event) uint64) {
