@@ -1,10 +1,11 @@
 // Package writeinptr reproduces study fault F21 (pflag, 160 of 166 logs;
-// OPEN: this repro still diverges): an in-package test points an exported
+// fixed): an in-package test points an exported
 // variable at a new object whose interface field holds a value of an
 // unexported type of another package (`CommandLine = &FlagSet{...,
 // output: ioutil.Discard}` in pflag's ResetForTesting); replay cannot
-// rebuild `io.discard` from the WRITE_IN's contents: "the recorded value
-// does not fit the variable's type".
+// rebuild `io.discard` from the WRITE_IN's contents ("the recorded value
+// does not fit the variable's type") until the transform generated a
+// stand-in for the field's interface type.
 package writeinptr
 
 import "io"
