@@ -78,17 +78,44 @@ def _replay_main_impl(ctx):
 
     out = ctx.actions.declare_file(ctx.label.name + "_test.go")
     ctx.actions.write(out, "\n".join(lines))
-    return [DefaultInfo(files = depset([out]))]
+
+    # Go contains a generic instantiation only where code names it: the
+    # harness names each one the logs call (capture_bazel_transform
+    # instances, as `capture replay` does). One it cannot name is reported
+    # on the action's stderr, and replaying its call diverges, naming it.
+    instances = ctx.actions.declare_file(ctx.label.name + "_instances_test.go")
+    args = ctx.actions.args()
+    args.add("instances")
+    args.add("-package", "capture_replay_test")
+    args.add_all(sorted(imports), before_each = "-observe")
+    args.add_all(sorted([d[GoArchive].data.importpath for d in ctx.attr.deps]), before_each = "-dep")
+    args.add("-o", instances)
+    args.add_all(logs)
+    ctx.actions.run(
+        executable = ctx.executable._transform,
+        arguments = [args],
+        inputs = logs,
+        outputs = [instances],
+        mnemonic = "CaptureInstances",
+        progress_message = "Instantiating the generic incalls of the logs of %{label}",
+    )
+    return [DefaultInfo(files = depset([out, instances]))]
 
 replay_main = rule(
     implementation = _replay_main_impl,
     attrs = {
         "observe": attr.label_list(providers = [GoArchive], mandatory = True),
+        "deps": attr.label_list(providers = [GoArchive]),
         "logs": attr.label_list(allow_files = [".arrow"]),
         "check": attr.string(default = "strict"),
         "shard_count": attr.int(default = 0),
+        "_transform": attr.label(
+            default = "//rules/private:transform_tool",
+            executable = True,
+            cfg = "exec",
+        ),
     },
-    doc = "Generates the Go test source of a go_replay_test.",
+    doc = "Generates the Go test sources of a go_replay_test: the test main and the generic instantiations its logs call.",
 )
 
 def _go_replay_test_impl(ctx):
@@ -120,10 +147,13 @@ _go_replay_test = rule(
     doc = "Runs the replay test binary built in the replay configuration.",
 )
 
-def go_replay_test(name, observe, logs, check = "strict", shard_count = None, **kwargs):
+def go_replay_test(name, observe, logs, check = "strict", shard_count = None, deps = [], **kwargs):
     """Replays captured event logs against today's code of the observed set.
 
-    Each log is a subtest (`TestReplay/<log file>`). With `shard_count`, Bazel's test
+    Each log is a subtest (`TestReplay/<log file>`). The harness instantiates the
+    generic functions and methods of the observed set that the logs call; one whose
+    type arguments it cannot name (see `deps`) is reported by the build and its
+    replayed call diverges, naming it. With `shard_count`, Bazel's test
     sharding splits the logs across shards. Divergence reports are written to
     `$TEST_UNDECLARED_OUTPUTS_DIR` (bazel-testlogs/<pkg>/<name>/test.outputs/).
 
@@ -135,6 +165,10 @@ def go_replay_test(name, observe, logs, check = "strict", shard_count = None, **
       check: `strict` (every outgoing event must match), `returns` (incall results and
         panics must match) or `crash` (only new or changed panics fail).
       shard_count: Bazel shard count; logs are dealt round-robin to shards.
+      deps: other go_library targets the harness links, so that it can instantiate
+        generic incalls of the logs whose type arguments are declared there (the
+        harness names every instantiation the logs call; it can import the observed
+        packages, these and the standard library).
       **kwargs: common test attributes (size, timeout, tags, flaky, visibility, ...).
     """
     if check not in CHECK_LEVELS:
@@ -151,6 +185,7 @@ def go_replay_test(name, observe, logs, check = "strict", shard_count = None, **
         name = name + "_main",
         observe = observe_labels,
         logs = logs,
+        deps = deps,
         check = check,
         shard_count = shard_count or 0,
         tags = testonly_tags,
@@ -160,7 +195,7 @@ def go_replay_test(name, observe, logs, check = "strict", shard_count = None, **
     go_test(
         name = name + "_bin",
         srcs = [":" + name + "_main"],
-        deps = observe_labels + [Label(_HARNESS)],
+        deps = observe_labels + deps + [Label(_HARNESS)],
         data = logs,
         # The probe runtime starts the player instead of the recorder.
         x_defs = {_PROBE_IMPORTPATH + ".buildMode": "replay"},

@@ -36,9 +36,15 @@ import (
 
 func main() {
 	run := run
-	if len(os.Args) > 1 && os.Args[1] == "stamp" {
-		run = runStamp
-		os.Args = os.Args[1:]
+	if len(os.Args) > 1 {
+		switch os.Args[1] {
+		case "stamp":
+			run = runStamp
+			os.Args = os.Args[1:]
+		case "instances":
+			run = runInstances
+			os.Args = os.Args[1:]
+		}
 	}
 	if err := run(os.Args[1:]); err != nil {
 		fmt.Fprintln(os.Stderr, "capture_bazel_transform:", err)
