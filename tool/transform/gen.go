@@ -284,7 +284,9 @@ func (t *transformer) outcall(call *ast.CallExpr, c callee, stack []ast.Node) {
 	}
 }
 
-// syncPointer: a pointer to a type of package sync or sync/atomic.
+// syncPointer: a pointer to a type of package sync or sync/atomic. Its
+// methods are decided at run time (probe.Private), and it is never an
+// out-parameter: its state is not data, and writing it back could unlock it.
 func syncPointer(t types.Type) bool {
 	p, ok := t.Underlying().(*types.Pointer)
 	if !ok {

@@ -293,24 +293,9 @@ func (t *transformer) outParams(call *ast.CallExpr, sig *types.Signature, stack 
 			}
 			continue
 		}
-		if i < len(call.Args) && outParamType(pt) && t.ownedAddr(call.Args[i], fn) && !syncPointee(t.p.Info.TypeOf(call.Args[i])) {
+		if i < len(call.Args) && outParamType(pt) && t.ownedAddr(call.Args[i], fn) && !syncPointer(t.p.Info.TypeOf(call.Args[i])) {
 			out[i] = []int{-1}
 		}
 	}
 	return out
-}
-
-// syncPointee: a pointer to a sync or sync/atomic value (a mutex handed to
-// external code): its state is not data, and writing it back could unlock it.
-func syncPointee(typ types.Type) bool {
-	p, ok := typ.Underlying().(*types.Pointer)
-	if !ok {
-		return false
-	}
-	n, ok := types.Unalias(p.Elem()).(*types.Named)
-	if !ok || n.Obj().Pkg() == nil {
-		return false
-	}
-	path := n.Obj().Pkg().Path()
-	return path == "sync" || path == "sync/atomic"
 }
