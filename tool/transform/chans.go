@@ -48,6 +48,35 @@ func (t *transformer) chanTypes(pos token.Pos, what string, typs ...types.Type) 
 	return out, true
 }
 
+// chanHelper is what every channel-operation helper needs: the printed
+// types, the enclosing function's type parameters, the site and the
+// helper's name.
+type chanHelper struct {
+	ts             []string
+	tpDecl, tpArgs string
+	pos, site, h   string
+}
+
+// chanSite prepares the helper of one channel operation (what, e.g. "a
+// send", at at; its site named name at opPos; the helper named after kind),
+// or reports why the operation cannot be instrumented.
+func (t *transformer) chanSite(stack []ast.Node, at, opPos token.Pos, what, name, kind string, typs ...types.Type) (chanHelper, bool) {
+	var c chanHelper
+	ts, ok := t.chanTypes(at, what, typs...)
+	if !ok {
+		return c, false
+	}
+	tpDecl, tpArgs, ok := t.chanTP(stack, typs...)
+	if !ok {
+		t.errorf(at, what+" in generic code with a blank type parameter", "name every type parameter of the enclosing function")
+		return c, false
+	}
+	c = chanHelper{ts: ts, tpDecl: tpDecl, tpArgs: tpArgs, pos: t.sitePos(opPos)}
+	c.site = t.siteVar(name, c.pos, false)
+	c.h = strings.Replace(c.site, "_site_", "_"+kind+"_", 1)
+	return c, true
+}
+
 // recv routes a receive expression `<-ch` (or `v, ok := <-ch`) through a helper.
 func (t *transformer) recv(x *ast.UnaryExpr, stack []ast.Node) {
 	info := t.p.Info
@@ -57,20 +86,11 @@ func (t *transformer) recv(x *ast.UnaryExpr, stack []ast.Node) {
 		return
 	}
 	_, commaOK := info.TypeOf(x).(*types.Tuple)
-	what := "a receive"
-	ts, ok := t.chanTypes(x.Pos(), what, ct, ch.Elem())
+	c, ok := t.chanSite(stack, x.Pos(), x.OpPos, "a receive", "receive from "+types.ExprString(x.X), "recv", ct, ch.Elem())
 	if !ok {
 		return
 	}
-	tpDecl, tpArgs, ok := t.chanTP(stack, ct)
-	if !ok {
-		t.errorf(x.Pos(), what+" in generic code with a blank type parameter", "name every type parameter of the enclosing function")
-		return
-	}
-	name := "receive from " + types.ExprString(x.X)
-	pos := t.sitePos(x.OpPos)
-	site := t.siteVar(name, pos, false)
-	h := strings.Replace(site, "_site_", "_recv_", 1)
+	ts, tpDecl, tpArgs, pos, site, h := c.ts, c.tpDecl, c.tpArgs, c.pos, c.site, c.h
 	results := ts[1]
 	ret := "r0"
 	native := "return <-ch"
@@ -117,18 +137,11 @@ func (t *transformer) send(x *ast.SendStmt, stack []ast.Node) {
 	if !ok {
 		return
 	}
-	ts, ok := t.chanTypes(x.Pos(), "a send", ct, ch.Elem())
+	c, ok := t.chanSite(stack, x.Pos(), x.Arrow, "a send", "send to "+types.ExprString(x.Chan), "send", ct, ch.Elem())
 	if !ok {
 		return
 	}
-	tpDecl, tpArgs, ok := t.chanTP(stack, ct)
-	if !ok {
-		t.errorf(x.Pos(), "a send in generic code with a blank type parameter", "name every type parameter of the enclosing function")
-		return
-	}
-	pos := t.sitePos(x.Arrow)
-	site := t.siteVar("send to "+types.ExprString(x.Chan), pos, false)
-	h := strings.Replace(site, "_site_", "_send_", 1)
+	ts, tpDecl, tpArgs, pos, site, h := c.ts, c.tpDecl, c.tpArgs, c.pos, c.site, c.h
 	fmt.Fprintf(&t.gen, `// %s sends to %s (%s).
 func %s%s(ch %s, v %s) {
 	s := %s.Chan(&%s, ch)
@@ -167,18 +180,11 @@ func (t *transformer) closeChan(call *ast.CallExpr, stack []ast.Node) {
 	if _, ok := ct.Underlying().(*types.Chan); !ok {
 		return
 	}
-	ts, ok := t.chanTypes(call.Pos(), "close", ct)
+	c, ok := t.chanSite(stack, call.Pos(), call.Lparen, "close", "close "+types.ExprString(call.Args[0]), "close", ct)
 	if !ok {
 		return
 	}
-	tpDecl, tpArgs, ok := t.chanTP(stack, ct)
-	if !ok {
-		t.errorf(call.Pos(), "close in generic code with a blank type parameter", "name every type parameter of the enclosing function")
-		return
-	}
-	pos := t.sitePos(call.Lparen)
-	site := t.siteVar("close "+types.ExprString(call.Args[0]), pos, false)
-	h := strings.Replace(site, "_site_", "_close_", 1)
+	ts, tpDecl, tpArgs, pos, site, h := c.ts, c.tpDecl, c.tpArgs, c.pos, c.site, c.h
 	fmt.Fprintf(&t.gen, `// %s closes %s (%s).
 func %s%s(ch %s) {
 	s := %s.Chan(&%s, ch)
@@ -211,18 +217,11 @@ func (t *transformer) rangeChan(x *ast.RangeStmt, stack []ast.Node) {
 	if !ok {
 		return
 	}
-	ts, ok := t.chanTypes(x.Pos(), "a range over a channel", ct, ch.Elem())
+	c, ok := t.chanSite(stack, x.Pos(), x.For, "a range over a channel", "range over "+types.ExprString(x.X), "range", ct, ch.Elem())
 	if !ok {
 		return
 	}
-	tpDecl, tpArgs, ok := t.chanTP(stack, ct)
-	if !ok {
-		t.errorf(x.Pos(), "a range over a channel in generic code with a blank type parameter", "name every type parameter of the enclosing function")
-		return
-	}
-	pos := t.sitePos(x.For)
-	site := t.siteVar("range over "+types.ExprString(x.X), pos, false)
-	h := strings.Replace(site, "_site_", "_range_", 1)
+	ts, tpDecl, tpArgs, pos, site, h := c.ts, c.tpDecl, c.tpArgs, c.pos, c.site, c.h
 	fmt.Fprintf(&t.gen, `// %s ranges over %s (%s): every step is a receive.
 func %s%s(ch %s) func(yield func(%s) bool) {
 	return func(yield func(%s) bool) {
@@ -327,18 +326,11 @@ func (t *transformer) selectStmt(x *ast.SelectStmt, stack []ast.Node) {
 			typs = append(typs, c.chType, c.elem)
 		}
 	}
-	ts, ok := t.chanTypes(x.Pos(), "a select", typs...)
+	sc, ok := t.chanSite(stack, x.Pos(), x.Select, "a select", "select in "+t.enclosingFunc(stack), "select", typs...)
 	if !ok {
 		return
 	}
-	tpDecl, tpArgs, ok := t.chanTP(stack, typs...)
-	if !ok {
-		t.errorf(x.Pos(), "a select in generic code with a blank type parameter", "name every type parameter of the enclosing function")
-		return
-	}
-	pos := t.sitePos(x.Select)
-	site := t.siteVar("select in "+t.enclosingFunc(stack), pos, false)
-	h := strings.Replace(site, "_site_", "_select_", 1)
+	ts, tpDecl, tpArgs, pos, site, h := sc.ts, sc.tpDecl, sc.tpArgs, sc.pos, sc.site, sc.h
 	res := strings.Replace(site, "_site_", "_sel_", 1)
 
 	// Helper parameters, the result struct, and the three bodies: native
