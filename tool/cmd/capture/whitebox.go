@@ -3,12 +3,9 @@ package main
 import (
 	"fmt"
 	"go/ast"
-	"go/importer"
 	"go/parser"
 	"go/token"
 	"go/types"
-	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -42,12 +39,7 @@ func whiteBoxWrites(listed map[string]*load.ListedPackage, lp *load.ListedPackag
 			}
 		}
 	}
-	imp := importer.ForCompiler(fset, "gc", func(path string) (io.ReadCloser, error) {
-		if p := listed[path]; p != nil && p.Export != "" {
-			return os.Open(p.Export)
-		}
-		return nil, fmt.Errorf("no export data for %s", path)
-	})
+	imp := load.Importer(fset, listed, lp)
 	info := &types.Info{Selections: map[*ast.SelectorExpr]*types.Selection{}}
 	conf := types.Config{Importer: imp, Error: func(error) {}} // partial information suffices
 	pkg, _ := conf.Check(lp.ImportPath, fset, files, info)

@@ -110,16 +110,6 @@ func CheckFiles(lp *ListedPackage, paths []string, all map[string]*ListedPackage
 		files = append(files, f)
 		srcs = append(srcs, src)
 	}
-	lookup := func(path string) (io.ReadCloser, error) {
-		if m, ok := lp.ImportMap[path]; ok {
-			path = m
-		}
-		dep, ok := all[path]
-		if !ok || dep.Export == "" {
-			return nil, fmt.Errorf("no export data for %s", path)
-		}
-		return os.Open(dep.Export)
-	}
 	info := &types.Info{
 		Types:      map[ast.Expr]types.TypeAndValue{},
 		Defs:       map[*ast.Ident]types.Object{},
@@ -130,7 +120,7 @@ func CheckFiles(lp *ListedPackage, paths []string, all map[string]*ListedPackage
 	}
 	var errs []error
 	conf := types.Config{
-		Importer: importer.ForCompiler(fset, "gc", lookup),
+		Importer: Importer(fset, all, lp),
 		Error: func(err error) {
 			if len(errs) < 10 {
 				errs = append(errs, err)
@@ -158,4 +148,19 @@ func ModuleRoot(dir string, env []string) (modDir, goMod string, err error) {
 		return "", "", fmt.Errorf("%s is not inside a Go module (capture needs go.mod)", dir)
 	}
 	return filepath.Dir(goMod), goMod, nil
+}
+
+// Importer imports lp's dependencies from the export data `go list -export`
+// listed in all (import paths mapped through lp's ImportMap).
+func Importer(fset *token.FileSet, all map[string]*ListedPackage, lp *ListedPackage) types.Importer {
+	return importer.ForCompiler(fset, "gc", func(path string) (io.ReadCloser, error) {
+		if m, ok := lp.ImportMap[path]; ok {
+			path = m
+		}
+		dep, ok := all[path]
+		if !ok || dep.Export == "" {
+			return nil, fmt.Errorf("no export data for %s", path)
+		}
+		return os.Open(dep.Export)
+	})
 }
