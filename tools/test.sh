@@ -121,6 +121,7 @@ tree_unchanged() {
 }
 
 step "tools/bazel picks a Bazel"      tools/bazel_test.sh
+step "tools/offline mounts"           tools/offline/mounts_test.sh
 step "gofmt"                          gofmt_clean
 step "go vet ./..."                   go vet ./...
 step "go test -race ./..."            go test -race -timeout 60m ./...
