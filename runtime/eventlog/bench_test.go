@@ -290,7 +290,7 @@ func benchmarkEncoder(b *testing.B, opts Options) {
 			bt.n++
 			off := bt.valsUsed
 			bt.valsUsed += len(e.Values)
-			bt.fill(j, off, e)
+			bt.stage(j, off, e)
 		}
 		batches[i] = bt
 	}

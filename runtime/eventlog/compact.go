@@ -112,15 +112,13 @@ func Compact(dst, src string, opts CompactOptions) (res CompactResult, err error
 	}
 	defer r.Close()
 	b := newBatch(opts.BatchEvents, 1<<20)
+	var cols columns
 	flush := func() error {
 		if b.n == 0 {
 			return nil
 		}
-		var idx [3][]int32
-		for c, col := range [3][]string{b.site[:b.n], b.pos[:b.n], b.recvType[:b.n]} {
-			idx[c] = dicts[c].encode(col)
-		}
-		encodeRecordBatch(enc, b, idx)
+		cols.load(b, &dicts)
+		encodeRecordBatch(enc, &cols)
 		cw.message(&cw.batchBlocks)
 		b.reset()
 		return cw.err
@@ -141,8 +139,8 @@ func Compact(dst, src string, opts CompactOptions) (res CompactResult, err error
 		i, off := b.n, b.valsUsed
 		b.n++
 		b.valsUsed += len(e.Values)
-		b.fill(i, off, e)
-		if b.n == len(b.seq) {
+		b.stage(i, off, e)
+		if b.n == len(b.rows) {
 			if err := flush(); err != nil {
 				return res, err
 			}

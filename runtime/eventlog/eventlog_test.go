@@ -477,8 +477,8 @@ func TestBatchesAllocatedWhenNeeded(t *testing.T) {
 	}
 	// Every batch is back on the free list after Close.
 	for len(busy.free) > 0 {
-		if b := <-busy.free; len(b.seq) != busy.opts.BatchEvents {
-			t.Errorf("after %d events a batch holds %d rows, want the full %d", n, len(b.seq), busy.opts.BatchEvents)
+		if b := <-busy.free; len(b.rows) != busy.opts.BatchEvents {
+			t.Errorf("after %d events a batch holds %d rows, want the full %d", n, len(b.rows), busy.opts.BatchEvents)
 		}
 	}
 	got, r := readAll(t, path)

@@ -17,8 +17,7 @@ type dictColumn struct {
 	index   map[string]int32
 	offsets []int32
 	data    []byte
-	written int     // entries already in the file
-	idx     []int32 // indices of the batch being encoded
+	written int // entries already in the file
 
 	// A direct-mapped cache keyed by the string's address: sites and
 	// positions are usually constants, so this skips most map lookups
@@ -54,12 +53,63 @@ func (d *dictColumn) lookup(s string) int32 {
 	return i
 }
 
-func (d *dictColumn) encode(col []string) []int32 {
-	d.idx = d.idx[:0]
-	for _, s := range col {
-		d.idx = append(d.idx, d.lookup(s))
+// columns is a batch transposed into the Arrow columns of the schema, the
+// strings dictionary-encoded. The encoder reuses one.
+type columns struct {
+	n      int
+	seq    []uint64
+	stream []uint32
+	kind   []byte
+	parent []uint64
+	site   []int32
+	pos    []int32
+	recv   []int32 // recv_type
+	recvID []uint64
+	valOff []int32 // valOff[i+1] is the end of row i's Values
+	vals   []byte
+}
+
+// load transposes the rows of b, encoding their strings with dicts (site,
+// pos, recv_type).
+func (c *columns) load(b *batch, dicts *[3]*dictColumn) {
+	n := b.n
+	c.n = n
+	c.seq = grow(c.seq, n)
+	c.stream = grow(c.stream, n)
+	c.kind = grow(c.kind, n)
+	c.parent = grow(c.parent, n)
+	c.site = grow(c.site, n)
+	c.pos = grow(c.pos, n)
+	c.recv = grow(c.recv, n)
+	c.recvID = grow(c.recvID, n)
+	c.valOff = grow(c.valOff, n+1)
+	c.valOff[0] = 0
+	site, pos, recv := dicts[0], dicts[1], dicts[2]
+	for i := range b.rows[:n] {
+		r := &b.rows[i]
+		c.seq[i] = r.seq
+		c.stream[i] = r.stream
+		k := r.kind
+		if k >= numKinds {
+			k = KindInvalid
+		}
+		c.kind[i] = byte(k)
+		c.parent[i] = r.parent
+		c.site[i] = site.lookup(r.site)
+		c.pos[i] = pos.lookup(r.pos)
+		c.recv[i] = recv.lookup(r.recvType)
+		c.recvID[i] = r.recvID
+		c.valOff[i+1] = r.valEnd
 	}
-	return d.idx
+	c.vals = b.vals[:b.valsUsed]
+}
+
+// grow returns s with length n, reusing its array when large enough.
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
 }
 
 func int32Bytes(s []int32) []byte {
@@ -108,6 +158,7 @@ type sink struct {
 	kind      *dictColumn
 	dicts     [3]*dictColumn // site, pos, recv_type
 	events    uint64         // rows written
+	cols      columns
 }
 
 // Dictionary ids: Arrow numbers dictionary-encoded fields in schema order.
@@ -165,11 +216,7 @@ func (s *sink) flushMessages() error {
 // writeRecord writes b as a record batch, preceded by the dictionary
 // deltas it needs; raw skips the compression of the record batch.
 func (s *sink) writeRecord(b *batch, raw bool) error {
-	n := b.rows()
-	var idx [3][]int32
-	for c, col := range [3][]string{b.site[:n], b.pos[:n], b.recvType[:n]} {
-		idx[c] = s.dicts[c].encode(col)
-	}
+	s.cols.load(b, &s.dicts)
 	for _, d := range s.dicts {
 		if d.len() > d.written {
 			s.enc.dictionaryBatch(d.id, d, d.written, d.len(), d.written > 0)
@@ -177,52 +224,45 @@ func (s *sink) writeRecord(b *batch, raw bool) error {
 		}
 	}
 	s.enc.raw = raw
-	encodeRecordBatch(s.enc, b, idx)
+	encodeRecordBatch(s.enc, &s.cols)
 	s.enc.raw = false
 	// One write per batch, straight to the kernel: once it returns, a
 	// SIGKILL cannot lose the batch.
 	return s.flushMessages()
 }
 
-// encodeRecordBatch appends the record batch message of b, whose
-// dictionary columns are already encoded as idx (site, pos, recv_type).
-func encodeRecordBatch(e *ipcEncoder, b *batch, idx [3][]int32) {
-	n := b.rows()
-	kinds := b.kind[:n]
-	for i, k := range kinds {
-		if k >= byte(numKinds) {
-			kinds[i] = byte(KindInvalid)
-		}
-	}
+// encodeRecordBatch appends the record batch message of c.
+func encodeRecordBatch(e *ipcEncoder, c *columns) {
+	n := c.n
 	for _, c := range [...]struct {
 		buf  []byte
 		fast bool
 	}{
-		{uint64Bytes(b.seq[:n]), true},
-		{uint32Bytes(b.stream[:n]), true},
-		{kinds, false},
-		{uint64Bytes(b.parent[:n]), false},
-		{int32Bytes(idx[0]), false},
-		{int32Bytes(idx[1]), false},
-		{int32Bytes(idx[2]), false},
-		{uint64Bytes(b.recvID[:n]), true},
+		{uint64Bytes(c.seq[:n]), true},
+		{uint32Bytes(c.stream[:n]), true},
+		{c.kind[:n], false},
+		{uint64Bytes(c.parent[:n]), false},
+		{int32Bytes(c.site[:n]), false},
+		{int32Bytes(c.pos[:n]), false},
+		{int32Bytes(c.recv[:n]), false},
+		{uint64Bytes(c.recvID[:n]), true},
 	} {
 		e.addBuffer(nil) // validity: no nulls
 		e.addBufferWith(c.buf, c.fast)
 	}
 	e.addBuffer(nil)
-	e.addBufferWith(int32Bytes(b.valOff[:n+1]), true)
-	e.addBufferWith(b.vals[:b.valsUsed], true)
+	e.addBufferWith(int32Bytes(c.valOff[:n+1]), true)
+	e.addBufferWith(c.vals, true)
 	e.finish(headerRecBatch, e.recordBatch(int64(n), numCols))
 }
 
 // write writes batch b (raw: without compression) and then the status.
 func (s *sink) write(b *batch, st Status, raw bool) error {
-	if b.rows() > 0 {
+	if b.n > 0 {
 		if err := s.writeRecord(b, raw); err != nil {
 			return err
 		}
-		s.events += uint64(b.rows())
+		s.events += uint64(b.n)
 	}
 	st.Events = s.events
 	if err := s.writeStatus(st); err != nil {

@@ -79,53 +79,49 @@ func (o *Options) fill() {
 	}
 }
 
-// A batch stages events column by column until the encoder takes it. Its
-// slices have a fixed size: an appender reserves a row (and room for its
-// Values) under Writer.mu and fills it there too, unless its Values are
-// large: then it fills the row after unlocking (so that a long copy does not
-// hold up other appenders), and the encoder waits until every such row is
-// filled.
+// A batch stages events as rows until the encoder takes it: an appender
+// stores its event as one row struct (one bounds check, one contiguous
+// write; the encoder transposes the rows into Arrow columns). Its slices have
+// a fixed size: an appender reserves a row (and room for its Values) under
+// Writer.mu and fills it there too, unless its Values are large: then it
+// copies them after unlocking (so that a long copy does not hold up other
+// appenders), and the encoder waits until every such copy is done.
 type batch struct {
-	seq      []uint64
-	stream   []uint32
-	kind     []byte
-	parent   []uint64
-	site     []string
-	pos      []string
-	recvType []string
-	recvID   []uint64
-	valOff   []int32 // valOff[i+1] is the end of row i's Values
-	vals     []byte
+	rows []row
+	vals []byte
 
 	n        int          // rows reserved (under Writer.mu)
 	valsUsed int          // Values bytes reserved (under Writer.mu)
-	outside  atomic.Int32 // rows reserved but not yet filled (filled outside the lock)
+	outside  atomic.Int32 // rows whose Values are being copied outside the lock
 	upTo     uint64       // every Seq <= upTo is accounted for once this batch is written
 	sync     bool         // fsync after writing (Flush with SyncOnFlush)
 	valsCap  int          // the usual size of vals, restored after an oversized value
 }
 
+// row is one staged event. Its Values are vals[previous row's valEnd:valEnd].
+type row struct {
+	seq      uint64
+	parent   uint64
+	recvID   uint64
+	stream   uint32
+	valEnd   int32
+	site     string
+	pos      string
+	recvType string
+	kind     Kind
+}
+
 func newBatch(rows, valBytes int) *batch {
 	return &batch{
-		seq:      make([]uint64, rows),
-		stream:   make([]uint32, rows),
-		kind:     make([]byte, rows),
-		parent:   make([]uint64, rows),
-		site:     make([]string, rows),
-		pos:      make([]string, rows),
-		recvType: make([]string, rows),
-		recvID:   make([]uint64, rows),
-		valOff:   make([]int32, rows+1),
-		vals:     make([]byte, valBytes),
-		valsCap:  valBytes,
+		rows:    make([]row, rows),
+		vals:    make([]byte, valBytes),
+		valsCap: valBytes,
 	}
 }
 
-func (b *batch) rows() int { return b.n }
-
-// waitFilled returns once every reserved row has been written by its
-// appender (rows with large Values are written right after the appender
-// released the lock).
+// waitFilled returns once every reserved row's Values have been copied by
+// its appender (large Values are copied right after the appender released
+// the lock).
 func (b *batch) waitFilled() {
 	for b.outside.Load() != 0 {
 		runtime.Gosched()
@@ -133,9 +129,7 @@ func (b *batch) waitFilled() {
 }
 
 func (b *batch) reset() {
-	clear(b.site[:b.n]) // do not keep callers' strings alive
-	clear(b.pos[:b.n])
-	clear(b.recvType[:b.n])
+	clear(b.rows[:b.n]) // do not keep callers' strings alive
 	if len(b.vals) > b.valsCap {
 		b.vals = make([]byte, b.valsCap)
 	}
@@ -144,18 +138,24 @@ func (b *batch) reset() {
 	b.sync = false
 }
 
-// fill writes row i; off is where its Values were reserved.
-func (b *batch) fill(i, off int, e *Event) {
-	b.seq[i] = e.Seq
-	b.stream[i] = e.Stream
-	b.kind[i] = byte(e.Kind)
-	b.parent[i] = e.Parent
-	b.site[i] = e.Site
-	b.pos[i] = e.Pos
-	b.recvType[i] = e.RecvType
-	b.recvID[i] = e.RecvID
+// stage writes row i and copies its Values to off (reserved by the caller).
+func (b *batch) stage(i, off int, e *Event) {
+	b.setRow(i, off, e)
 	copy(b.vals[off:], e.Values)
-	b.valOff[i+1] = int32(off + len(e.Values))
+}
+
+// setRow writes row i, whose Values are reserved at off, except the Values.
+func (b *batch) setRow(i, off int, e *Event) {
+	r := &b.rows[i]
+	r.seq = e.Seq
+	r.parent = e.Parent
+	r.recvID = e.RecvID
+	r.stream = e.Stream
+	r.valEnd = int32(off + len(e.Values))
+	r.kind = e.Kind
+	r.site = e.Site
+	r.pos = e.Pos
+	r.recvType = e.RecvType
 }
 
 // lockedFillMax is the largest Values an appender copies while holding
@@ -169,6 +169,9 @@ const lockedFillMax = 512
 type Writer struct {
 	opts Options
 	path string
+	// fastValues is the largest Values that Append's common path takes:
+	// min(lockedFillMax, Options.MaxValueBytes).
+	fastValues int
 
 	mu      sync.Mutex
 	seq     uint64 // last assigned
@@ -227,14 +230,15 @@ func Create(path string, meta Meta, opts Options) (*Writer, error) {
 		return nil, err
 	}
 	w := &Writer{
-		opts:     opts,
-		path:     path,
-		free:     make(chan *batch, opts.Buffers),
-		full:     make(chan *batch, opts.Buffers),
-		stopTick: make(chan struct{}),
-		tickDone: make(chan struct{}),
-		encDone:  make(chan struct{}),
-		sink:     s,
+		opts:       opts,
+		path:       path,
+		fastValues: min(lockedFillMax, opts.MaxValueBytes),
+		free:       make(chan *batch, opts.Buffers),
+		full:       make(chan *batch, opts.Buffers),
+		stopTick:   make(chan struct{}),
+		tickDone:   make(chan struct{}),
+		encDone:    make(chan struct{}),
+		sink:       s,
 	}
 	w.doneCond = sync.NewCond(&w.doneMu)
 	// Batches are allocated when needed, the first one small: a full set
@@ -252,6 +256,31 @@ func Create(path string, meta Meta, opts Options) (*Writer, error) {
 // it does nothing and returns 0.
 func (w *Writer) Append(e *Event) uint64 {
 	w.mu.Lock()
+	b := w.cur
+	nv := len(e.Values)
+	// The common case: a batch with room for the row and its (small)
+	// Values. Everything else is in appendSlow.
+	if b == nil || b.valsUsed+nv > len(b.vals) || nv > w.fastValues || w.closed {
+		return w.appendSlow(e)
+	}
+	w.seq++
+	seq := w.seq
+	e.Seq = seq
+	i, off := b.n, b.valsUsed
+	b.n = i + 1
+	b.valsUsed = off + nv
+	b.stage(i, off, e)
+	if b.n == len(b.rows) || b.valsUsed >= w.opts.BatchBytes {
+		w.dispatchLocked(false)
+	}
+	w.mu.Unlock()
+	return seq
+}
+
+// appendSlow is Append, called with w.mu held, for everything but the
+// common case: a closed writer, no current batch, a full batch, large or
+// oversized Values.
+func (w *Writer) appendSlow(e *Event) uint64 {
 	if w.closed {
 		w.mu.Unlock()
 		return 0
@@ -284,16 +313,17 @@ func (w *Writer) Append(e *Event) uint64 {
 	b.valsUsed += nv
 	outside := nv > lockedFillMax
 	if outside {
+		b.setRow(i, off, e)
 		b.outside.Add(1)
 	} else {
-		b.fill(i, off, e)
+		b.stage(i, off, e)
 	}
-	if b.n == len(b.seq) || b.valsUsed >= w.opts.BatchBytes {
+	if b.n == len(b.rows) || b.valsUsed >= w.opts.BatchBytes {
 		w.dispatchLocked(false)
 	}
 	w.mu.Unlock()
 	if outside {
-		b.fill(i, off, e)
+		copy(b.vals[off:], e.Values)
 		b.outside.Add(-1)
 	}
 	return seq
@@ -449,7 +479,7 @@ func (w *Writer) tickLoop() {
 			return
 		case <-t.C:
 			w.mu.Lock()
-			if !w.closed && w.cur != nil && w.cur.rows() > 0 {
+			if !w.closed && w.cur != nil && w.cur.n > 0 {
 				w.dispatchLocked(false)
 			}
 			w.mu.Unlock()
@@ -468,12 +498,12 @@ func (w *Writer) encodeLoop() {
 		w.doneMu.Unlock()
 		var err error
 		if failed {
-			w.dropped.Add(uint64(b.rows()))
-		} else if b.rows() > 0 || b.sync {
+			w.dropped.Add(uint64(b.n))
+		} else if b.n > 0 || b.sync {
 			behind := len(w.full) > 0 && !w.opts.AlwaysCompress
 			err = w.sink.write(b, w.status(false), behind)
 			if err != nil {
-				w.dropped.Add(uint64(b.rows()))
+				w.dropped.Add(uint64(b.n))
 			}
 		}
 		w.doneMu.Lock()
@@ -485,7 +515,7 @@ func (w *Writer) encodeLoop() {
 		}
 		w.doneCond.Broadcast()
 		w.doneMu.Unlock()
-		if (len(b.seq) < w.opts.BatchEvents || b.valsCap < w.opts.BatchBytes) && (b.rows() == len(b.seq) || 2*b.valsUsed >= b.valsCap) {
+		if (len(b.rows) < w.opts.BatchEvents || b.valsCap < w.opts.BatchBytes) && (b.n == len(b.rows) || 2*b.valsUsed >= b.valsCap) {
 			// The small first batch filled up: a busy log, which gets
 			// full-size batches from now on.
 			b = newBatch(w.opts.BatchEvents, w.opts.BatchBytes)
