@@ -238,6 +238,36 @@ func (s *Stream) parent() uint64 {
 // Return emits the RETURN_IN or RETURN_OUT event of frame f with the values
 // appended since Call.
 func (s *Stream) Return(f int) {
+	if replaying || f >= len(s.frames) {
+		s.returnSlow(f)
+		return
+	}
+	// s.close and s.emitFor, inlined by hand for the common case (a
+	// capture, the frame still open): this runs once per boundary call.
+	fr := &s.frames[f]
+	seq, site, call := fr.seq, fr.site, fr.kind
+	s.inside = fr.inside
+	s.frames = s.frames[:f]
+	if site != nil {
+		s.site = site
+	}
+	if len(s.recvType) != 0 {
+		s.recvType = ""
+	}
+	s.recvID = 0
+	if call == eventlog.KindCallIn {
+		s.emit(eventlog.KindReturnIn, seq)
+		if f == 0 {
+			refreshVars()
+		}
+	} else {
+		s.emit(eventlog.KindReturnOut, seq)
+	}
+	s.enc.Buf = s.enc.Buf[:0]
+}
+
+// returnSlow is Return in replay, or for a frame already closed.
+func (s *Stream) returnSlow(f int) {
 	fr := s.close(f)
 	if replaying {
 		playerReturn(s, fr)
@@ -350,35 +380,43 @@ func (s *Stream) emit(kind eventlog.Kind, parent uint64) uint64 {
 	// wide loads stall on the narrow stores that built it).
 	// The site's strings are copied only when the site changes (a call's
 	// events share it): each string store costs a load and a write barrier
-	// check.
+	// check. Seq is left to Writer.Append, which assigns it.
 	e := &s.ev
-	e.Seq = 0
 	e.Stream = s.id
 	e.Kind = kind
 	e.Parent = parent
-	if s.evSite != s.site {
-		s.evSite = s.site
-		e.Site = s.site.Name
-		e.Pos = s.site.Pos
+	site := s.site
+	if s.evSite != site {
+		s.evSite = site
+		e.Site = site.Name
+		e.Pos = site.Pos
 	}
-	if len(s.recvType) != 0 || len(e.RecvType) != 0 {
+	if len(s.recvType)|len(e.RecvType) != 0 {
 		e.RecvType = s.recvType
 	}
 	e.RecvID = s.recvID
 	e.Values = s.enc.Buf
-	if s.site.Exit && kind == eventlog.KindCallOut {
-		seq := rec.append(&s.ev)
-		closeLog()
-		return seq
+	if site.Exit {
+		return s.emitExit(kind)
 	}
-	// rec.append, inlined by hand (two calls are over the inlining budget).
 	if sink != nil {
+		e.Seq = 0
 		return sink(e)
 	}
-	if rec.closed.Load() {
-		return 0
-	}
+	// A closed writer ignores the event (Append returns 0), so the hot path
+	// need not check rec.closed first.
 	return rec.w.Append(e)
+}
+
+// emitExit records an event of a site that ends the process (os.Exit,
+// log.Fatal): its CALL_OUT closes the log.
+func (s *Stream) emitExit(kind eventlog.Kind) uint64 {
+	s.ev.Seq = 0
+	seq := rec.append(&s.ev)
+	if kind == eventlog.KindCallOut {
+		closeLog()
+	}
+	return seq
 }
 
 func (s *Stream) emitFor(fr frame, kind eventlog.Kind) {

@@ -34,6 +34,19 @@ func hashG(g uintptr) uintptr {
 // current returns the calling goroutine's stream, creating it on first use.
 func current() *Stream {
 	g := getg()
+	// Most goroutines sit in their home slot: one probe, no loop.
+	sl := &table[hashG(g)&uintptr(len(table)-1)]
+	if atomic.LoadUintptr(&sl.g) == g {
+		if s := sl.s.Load(); s != nil {
+			return s
+		}
+	}
+	return currentSlow(g)
+}
+
+// currentSlow is current past the home slot: linear probing, or a new
+// stream.
+func currentSlow(g uintptr) *Stream {
 	mask := uintptr(len(table) - 1)
 	for i, n := hashG(g)&mask, 0; n < 8; i, n = (i+1)&mask, n+1 {
 		sl := &table[i]
