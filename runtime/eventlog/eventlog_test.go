@@ -274,20 +274,37 @@ func TestBlockPolicyLosesNothing(t *testing.T) {
 }
 
 func TestAppendAfterCloseIsIgnored(t *testing.T) {
+	// With free batches left at Close (several were allocated and all
+	// written by the Flush), Close must still leave none for Append.
 	path := filepath.Join(t.TempDir(), "log.arrows")
-	w, err := Create(path, Meta{}, Options{})
+	w, err := Create(path, Meta{}, Options{BatchEvents: 10, Buffers: 4})
 	if err != nil {
+		t.Fatal(err)
+	}
+	const before = 25
+	for i := 0; i < before; i++ {
+		e := sampleEvent(i)
+		w.Append(&e)
+	}
+	if err := w.Flush(); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	e := sampleEvent(0)
-	if seq := w.Append(&e); seq != 0 {
-		t.Errorf("Append after Close returned %d", seq)
+	for i := 0; i < 3; i++ {
+		e := sampleEvent(i)
+		if seq := w.Append(&e); seq != 0 || e.Seq != 0 {
+			t.Errorf("Append after Close returned %d, set Seq %d", seq, e.Seq)
+		}
 	}
 	if err := w.Close(); err == nil {
 		t.Error("second Close succeeded")
+	}
+	got, r := readAll(t, path)
+	r.Close()
+	if len(got) != before {
+		t.Errorf("log holds %d events, want the %d appended before Close", len(got), before)
 	}
 }
 

@@ -201,7 +201,7 @@ type Writer struct {
 
 	mu      sync.Mutex
 	seq     uint64 // last assigned
-	cur     *batch // nil while waiting for a free batch
+	cur     *batch // nil while waiting for a free batch, and once closed
 	batches int    // allocated so far, at most opts.Buffers
 	closed  bool
 	free    chan *batch
@@ -285,8 +285,9 @@ func (w *Writer) Append(e *Event) uint64 {
 	b := w.cur
 	nv := len(e.Values)
 	// The common case: a batch with room for the row and its (small)
-	// Values. Everything else is in appendSlow.
-	if b == nil || b.valsUsed+nv > len(b.vals) || nv > w.fastValues || w.closed {
+	// Values. Everything else is in appendSlow, including a closed
+	// writer, which has no current batch.
+	if b == nil || b.valsUsed+nv > len(b.vals) || nv > w.fastValues {
 		return w.appendSlow(e)
 	}
 	w.seq++
@@ -477,6 +478,7 @@ func (w *Writer) Close() error {
 	}
 	w.dispatchLocked(false)
 	close(w.full)
+	w.cur = nil // Append's common path needs a current batch: it goes to appendSlow, which sees closed
 	w.mu.Unlock()
 	<-w.encDone
 	err := w.writeErr()
