@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 )
 
 // Backpressure says what Append does when the writer cannot keep up and
@@ -101,15 +102,33 @@ type batch struct {
 
 // row is one staged event. Its Values are vals[previous row's valEnd:valEnd].
 type row struct {
+	eventHead
+	valEnd int32
+}
+
+// eventHead is Event without its Values, with Event's memory layout (checked
+// by init below), so that an appender copies an event into its row as one
+// block move instead of field by field.
+type eventHead struct {
 	seq      uint64
-	parent   uint64
-	recvID   uint64
 	stream   uint32
-	valEnd   int32
+	kind     Kind
+	parent   uint64
 	site     string
 	pos      string
 	recvType string
-	kind     Kind
+	recvID   uint64
+}
+
+func init() {
+	var e Event
+	var h eventHead
+	if unsafe.Offsetof(e.Stream) != unsafe.Offsetof(h.stream) || unsafe.Offsetof(e.Kind) != unsafe.Offsetof(h.kind) ||
+		unsafe.Offsetof(e.Parent) != unsafe.Offsetof(h.parent) || unsafe.Offsetof(e.Site) != unsafe.Offsetof(h.site) ||
+		unsafe.Offsetof(e.Pos) != unsafe.Offsetof(h.pos) || unsafe.Offsetof(e.RecvType) != unsafe.Offsetof(h.recvType) ||
+		unsafe.Offsetof(e.RecvID) != unsafe.Offsetof(h.recvID) || unsafe.Offsetof(e.Values) != unsafe.Sizeof(h) {
+		panic("eventlog: eventHead does not match the layout of Event")
+	}
 }
 
 func newBatch(rows, valBytes int) *batch {
@@ -148,19 +167,8 @@ func (b *batch) stage(i, off int, e *Event) {
 // setRow writes row i, whose Values are reserved at off, except the Values.
 func (b *batch) setRow(i, off int, e *Event) {
 	r := &b.rows[i]
-	// The strings are loaded first so that their three stores are
-	// consecutive: the compiler checks for an active write barrier once
-	// for all of them.
-	site, pos, recvType := e.Site, e.Pos, e.RecvType
-	r.seq = e.Seq
-	r.parent = e.Parent
-	r.recvID = e.RecvID
-	r.stream = e.Stream
+	r.eventHead = *(*eventHead)(unsafe.Pointer(e))
 	r.valEnd = int32(off + len(e.Values))
-	r.kind = e.Kind
-	r.site = site
-	r.pos = pos
-	r.recvType = recvType
 }
 
 // copyValues copies v to vals[off:], where room for it is reserved. Values
