@@ -1,7 +1,6 @@
 package probe
 
 import (
-	"weak"
 
 	"github.com/rules-capture/rules_capture/runtime/eventlog"
 )
@@ -106,9 +105,6 @@ func crossed(ch any) bool {
 	o := captureObjects
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if _, ok := o.code[uintptr(p)]; ok {
-		return true
-	}
-	_, ok := o.ids[weak.Make((*byte)(p))]
+	_, ok := o.knownLocked(p)
 	return ok
 }

@@ -98,6 +98,8 @@ type Stream struct {
 	replay *streamReplay
 
 	chans uint64 // the select being built: cases whose channel crossed the boundary (chan.go)
+
+	varCheck varCheck // checking a watched variable (writein.go)
 }
 
 // On reports whether capture (or replay) is on. It is what an incall costs
@@ -184,6 +186,10 @@ func (s *Stream) Bytes(v []byte) { s.enc.Buf = value.AppendBytes(s.enc.Buf, v) }
 // Error appends an error value (chain, sentinels, registered types).
 func (s *Stream) Error(err error) {
 	s.enc.Objects = objectTable()
+	if s.varCheck.active {
+		s.checkVarError(err)
+		return
+	}
 	s.enc.EncodeError(err)
 }
 
@@ -274,7 +280,7 @@ func (s *Stream) returnSlow(f int) {
 	} else {
 		s.emitFor(fr, returnKind(fr.kind))
 		if len(s.frames) == 0 && fr.kind == eventlog.KindCallIn {
-			refreshVars()
+			refreshVars(s)
 		}
 	}
 	s.enc.Buf = s.enc.Buf[:0]

@@ -190,17 +190,41 @@ func handleSignals() {
 	}()
 }
 
-// objects is the capture's object ID table: keyed by weak pointers, so it
-// never keeps an object alive; an entry goes when its object is collected.
+// objects is the capture's object ID table: it never keeps an object
+// alive, and an entry goes when its object is collected.
+//
+// Heap objects are keyed by address, and each entry holds a weak pointer
+// made from that address: an entry is the object at the address only while
+// its weak pointer still yields it (the collector clears weak pointers
+// before the memory can be reused, while the cleanup that removes the entry
+// runs later). So an object seen before costs a map lookup and a weak
+// pointer check; only an object's first sight registers a cleanup and makes
+// a weak pointer (both take a runtime lock and allocate).
 type objects struct {
 	mu    sync.Mutex
-	ids   map[weak.Pointer[byte]]uint64
-	code  map[uintptr]uint64 // function code pointers (not heap objects)
+	ids   map[uintptr]objEntry
+	code  map[uintptr]uint64 // function code pointers and other non-heap pointers (never freed)
 	next  uint64
 	alive atomic.Int64
 }
 
-var captureObjects = &objects{ids: map[weak.Pointer[byte]]uint64{}, code: map[uintptr]uint64{}}
+type objEntry struct {
+	wp weak.Pointer[byte]
+	id uint64
+}
+
+var captureObjects = &objects{ids: map[uintptr]objEntry{}, code: map[uintptr]uint64{}}
+
+// knownLocked returns the ID of the object at p if it has one.
+func (o *objects) knownLocked(p unsafe.Pointer) (uint64, bool) {
+	if id, ok := o.code[uintptr(p)]; ok {
+		return id, true
+	}
+	if e, ok := o.ids[uintptr(p)]; ok && e.wp.Value() == (*byte)(p) {
+		return e.id, true
+	}
+	return 0, false
+}
 
 func (o *objects) ID(v reflect.Value, name string, isWeak bool) (uint64, bool, string) {
 	p := v.UnsafePointer()
@@ -214,49 +238,59 @@ func (o *objects) ID(v reflect.Value, name string, isWeak bool) (uint64, bool, s
 		o.code[uintptr(p)] = o.next
 		return o.next, true, name
 	}
-	// Only heap objects and package variables may get weak pointers
-	// (weak.Make is fatal on anything else, e.g. read-only type data such as
-	// a reflect.Type's *rtype). AddCleanup tells them apart with a panic we
-	// can recover: the others are static and never freed, so their address
-	// is their identity.
-	if id, ok := o.code[uintptr(p)]; ok {
+	if id, ok := o.knownLocked(p); ok {
 		return id, false, name
 	}
-	cell := new(weak.Pointer[byte])
-	cleanup, ok := addCleanup(p, func(wp *weak.Pointer[byte]) {
-		o.mu.Lock()
-		delete(o.ids, *wp)
-		o.mu.Unlock()
-		o.alive.Add(-1)
-	}, cell)
-	if !ok {
+	// First sight. Only heap objects and package variables may get weak
+	// pointers (weak.Make is fatal on anything else, e.g. read-only type
+	// data such as a reflect.Type's *rtype). AddCleanup tells them apart
+	// with a panic we can recover: the others are static and never freed,
+	// so their address is their identity.
+	c := &objCell{o: o, addr: uintptr(p)}
+	if !addCleanup(p, c) {
 		o.next++
 		o.code[uintptr(p)] = o.next
 		noteCrossed(v) // a package variable
 		return o.next, true, name
 	}
-	*cell = weak.Make((*byte)(p))
-	if id, ok := o.ids[*cell]; ok {
-		cleanup.Stop() // registered when the object was first seen
-		return id, false, name
-	}
+	c.wp = weak.Make((*byte)(p))
 	o.next++
-	o.ids[*cell] = o.next
+	// A stale entry at this address (its object collected, its cleanup not
+	// run yet) is replaced; that cleanup then leaves this one alone.
+	o.ids[uintptr(p)] = objEntry{wp: c.wp, id: o.next}
 	o.alive.Add(1)
 	noteCrossed(v)
 	return o.next, true, name
 }
 
-// addCleanup registers f(arg) to run when the object at p is collected; it
-// reports false, instead of panicking, for pointers that are neither heap
-// objects nor package variables.
-func addCleanup(p unsafe.Pointer, f func(*weak.Pointer[byte]), arg *weak.Pointer[byte]) (c runtime.Cleanup, ok bool) {
+// objCell is what an object's cleanup needs to remove its entry.
+type objCell struct {
+	o    *objects
+	addr uintptr
+	wp   weak.Pointer[byte]
+}
+
+func forgetObject(c *objCell) {
+	o := c.o
+	o.mu.Lock()
+	if e, ok := o.ids[c.addr]; ok && e.wp == c.wp {
+		delete(o.ids, c.addr)
+	}
+	o.mu.Unlock()
+	o.alive.Add(-1)
+}
+
+// addCleanup registers forgetObject(c) to run when the object at p is
+// collected; it reports false, instead of panicking, for pointers that are
+// neither heap objects nor package variables.
+func addCleanup(p unsafe.Pointer, c *objCell) (ok bool) {
 	defer func() {
 		if recover() != nil {
 			ok = false
 		}
 	}()
-	return runtime.AddCleanup((*byte)(p), f, arg), true
+	runtime.AddCleanup((*byte)(p), forgetObject, c)
+	return true
 }
 
 func (o *objects) Recorded(unsafe.Pointer) (string, []byte, bool) { return "", nil, false }
