@@ -1,7 +1,6 @@
 package probe
 
 import (
-
 	"github.com/rules-capture/rules_capture/runtime/eventlog"
 )
 

@@ -30,10 +30,10 @@ type benchRequest struct {
 }
 
 type benchLine struct {
-	SKU, Name, Category       string
-	Qty                       int
+	SKU, Name, Category        string
+	Qty                        int
 	Unit, Gross, Discount, Net int64
-	Rules                     []string
+	Rules                      []string
 }
 
 type benchQuote struct {
