@@ -17,20 +17,26 @@ var registry = struct {
 	observed  map[string]bool
 	own       map[reflect.Type]bool // types declared by observed packages
 	types     map[string]reflect.Type
-	sentinels map[any]string   // sentinel value -> name (comparable values only)
 	byName    map[string]error // name -> sentinel value
 }{
-	observed:  map[string]bool{},
-	own:       map[reflect.Type]bool{},
-	types:     map[string]reflect.Type{},
-	sentinels: map[any]string{},
-	byName:    map[string]error{},
+	observed: map[string]bool{},
+	own:      map[reflect.Type]bool{},
+	types:    map[string]reflect.Type{},
+	byName:   map[string]error{},
 }
+
+// Read on every encoded value, from every goroutine that crosses the
+// boundary: sync.Maps, whose loads take no lock once registration is over.
+var (
+	sentinels     sync.Map // sentinel value (comparable) -> name
+	observedTypes sync.Map // reflect.Type -> IsObservedType's answer; cleared by the registrations it depends on
+)
 
 // ObservePackage marks an import path as part of the observed set.
 func ObservePackage(path string) {
 	registry.Lock()
 	registry.observed[path] = true
+	observedTypes.Clear()
 	registry.Unlock()
 }
 
@@ -74,9 +80,7 @@ func RegisterSentinel(name string, err error) {
 		return
 	}
 	registry.Lock()
-	if _, dup := registry.sentinels[err]; !dup {
-		registry.sentinels[err] = name
-	}
+	sentinels.LoadOrStore(err, name) // the first name stays
 	registry.byName[name] = err
 	registry.Unlock()
 }
@@ -85,10 +89,11 @@ func sentinelName(err error) (string, bool) {
 	if !reflect.TypeOf(err).Comparable() {
 		return "", false
 	}
-	registry.RLock()
-	n, ok := registry.sentinels[err]
-	registry.RUnlock()
-	return n, ok
+	n, ok := sentinels.Load(err)
+	if !ok {
+		return "", false
+	}
+	return n.(string), true
 }
 
 func sentinelByName(name string) (error, bool) {
@@ -106,16 +111,26 @@ func sentinelByName(name string) (error, bool) {
 // test code, external to the set. Instantiations of the packages' generic
 // types count by package.
 func IsObservedType(t reflect.Type) bool {
+	if v, ok := observedTypes.Load(t); ok {
+		return v.(bool)
+	}
+	// Under the read lock, so that a registration (which clears the cache
+	// under the write lock) cannot come between the answer and its caching.
+	registry.RLock()
+	defer registry.RUnlock()
+	obs := isObservedTypeLocked(t)
+	observedTypes.Store(t, obs)
+	return obs
+}
+
+func isObservedTypeLocked(t reflect.Type) bool {
 	if t.Name() == "" || t.PkgPath() == "" {
 		return false
 	}
-	registry.RLock()
-	own := registry.own[t]
-	registry.RUnlock()
-	if own {
+	if registry.own[t] {
 		return true
 	}
-	return strings.Contains(t.Name(), "[") && !strings.HasPrefix(t.Name(), PlaceholderPrefix) && IsObservedPackage(t.PkgPath())
+	return strings.Contains(t.Name(), "[") && !strings.HasPrefix(t.Name(), PlaceholderPrefix) && registry.observed[t.PkgPath()]
 }
 
 // RegisterOwnType records t as a type declared by an observed package (not
@@ -124,6 +139,7 @@ func RegisterOwnType(t reflect.Type) {
 	RegisterType(t)
 	registry.Lock()
 	registry.own[t] = true
+	observedTypes.Clear()
 	registry.Unlock()
 }
 
