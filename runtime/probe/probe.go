@@ -213,7 +213,7 @@ func Recv[T any](s *Stream, v T) {
 		s.recvType = value.TypeName(rv.Type())
 	}
 	// The ID was assigned by the encoding just written.
-	if name, id, ok := value.RefOf(s.enc.Buf[start:]); ok {
+	if name, id, ok := value.RefOfKnown(s.enc.Buf[start:], s.recvType); ok {
 		s.recvType, s.recvID = name, id
 	}
 }

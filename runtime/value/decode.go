@@ -602,17 +602,27 @@ func (o Opaque) String() string { return o.Text }
 
 // RefOf returns the type name and object ID of the reference or observed
 // object encoded at the start of b (looking through an interface value).
-func RefOf(b []byte) (typeName string, id uint64, ok bool) {
+func RefOf(b []byte) (typeName string, id uint64, ok bool) { return RefOfKnown(b, "") }
+
+// RefOfKnown is RefOf for a reference whose type name is probably known:
+// when the encoded name is known, known itself is returned (no allocation).
+func RefOfKnown(b []byte, known string) (typeName string, id uint64, ok bool) {
 	d := &Decoder{Buf: b}
+	name := func() string {
+		if n := d.raw(d.uvarint()); string(n) != known {
+			return string(n)
+		}
+		return known
+	}
 	tag := d.byte()
 	if tag == TagImplements {
 		for i, n := 0, d.count(); i < n && d.Err == nil; i++ {
-			d.name()
+			d.raw(d.uvarint())
 		}
 		tag = d.byte()
 	}
 	if tag == TagIface {
-		typeName = d.name()
+		typeName = name()
 		tag = d.byte()
 	}
 	if d.Err == nil && typeName != "" && tag != TagRef && tag != TagObject {
@@ -621,7 +631,7 @@ func RefOf(b []byte) (typeName string, id uint64, ok bool) {
 	if d.Err != nil || (tag != TagRef && tag != TagObject) {
 		return "", 0, false
 	}
-	typeName = d.name()
+	typeName = name()
 	id = d.uvarint()
 	return typeName, id, d.Err == nil
 }

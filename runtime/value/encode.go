@@ -7,6 +7,7 @@ import (
 	"math"
 	"reflect"
 	"slices"
+	"sync"
 	"time"
 	"unsafe"
 )
@@ -324,7 +325,8 @@ func (e *Encoder) encodeMap(v reflect.Value, depth int) {
 }
 
 func (e *Encoder) encodeTime(v reflect.Value) {
-	t := v.Interface().(time.Time)
+	v = readable(v)
+	t := *(*time.Time)(unsafe.Pointer(v.UnsafeAddr())) // Interface would allocate a copy
 	name, off := t.Zone()
 	e.Buf = append(e.Buf, TagTime)
 	e.Buf = binary.AppendVarint(e.Buf, t.Unix())
@@ -336,7 +338,7 @@ func (e *Encoder) encodeTime(v reflect.Value) {
 	e.Buf = binary.AppendVarint(e.Buf, int64(off))
 	// The representation itself, monotonic clock reading included, so that
 	// Sub, Before and Equal answer in replay exactly as in the capture.
-	if wall, ext, ok := timeFields(readable(v)); ok {
+	if wall, ext, ok := timeFields(v); ok {
 		e.Buf = append(e.Buf, 1)
 		e.Buf = binary.AppendUvarint(e.Buf, wall.Uint())
 		e.Buf = binary.AppendVarint(e.Buf, ext.Int())
@@ -348,14 +350,23 @@ func (e *Encoder) encodeTime(v reflect.Value) {
 // timeFields returns time.Time's wall and ext fields, if this Go version
 // still has them.
 func timeFields(v reflect.Value) (wall, ext reflect.Value, ok bool) {
-	st := v.Type()
-	w, okw := st.FieldByName("wall")
-	x, okx := st.FieldByName("ext")
-	if !okw || !okx || w.Type.Kind() != reflect.Uint64 || x.Type.Kind() != reflect.Int64 {
+	idx := timeFieldIndex()
+	if idx == nil {
 		return reflect.Value{}, reflect.Value{}, false
 	}
-	return field(v, w.Index[0]), field(v, x.Index[0]), true
+	return field(v, idx[0]), field(v, idx[1]), true
 }
+
+// timeFieldIndex: the indices of time.Time's wall and ext fields, looked up
+// once (FieldByName costs more than the rest of encoding a time).
+var timeFieldIndex = sync.OnceValue(func() *[2]int {
+	w, okw := timeType.FieldByName("wall")
+	x, okx := timeType.FieldByName("ext")
+	if !okw || !okx || w.Type.Kind() != reflect.Uint64 || x.Type.Kind() != reflect.Int64 {
+		return nil
+	}
+	return &[2]int{w.Index[0], x.Index[0]}
+})
 
 // readable returns v or an addressable copy of it, so that unexported fields
 // can be read through field.

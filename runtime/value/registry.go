@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"unsafe"
 )
 
 // The registry holds what the transform tells the runtime about the program:
@@ -174,12 +176,32 @@ func TypeName(t reflect.Type) string {
 	if t == nil {
 		return "nil"
 	}
-	if n, ok := typeNames.Load(t); ok {
-		return n.(string)
+	slot := &recentNames[uintptr((*[2]unsafe.Pointer)(unsafe.Pointer(&t))[1])>>5%uintptr(len(recentNames))]
+	r := slot.Load()
+	if r != nil && r.t == t {
+		return r.name
 	}
-	n := typeName(t)
-	typeNames.Store(t, n)
+	var n string
+	if c, ok := typeNames.Load(t); ok {
+		n = c.(string)
+	} else {
+		n = typeName(t)
+		typeNames.Store(t, n)
+	}
+	if r == nil { // the first type to ask keeps the slot: no churn on collisions
+		slot.Store(&recentName{t, n})
+	}
 	return n
+}
+
+// recentNames caches TypeName's answers in front of typeNames by the
+// address of the type's descriptor: encoding asks for the names of the same
+// few types all the time, and a sync.Map lookup hashes an interface.
+var recentNames [512]atomic.Pointer[recentName]
+
+type recentName struct {
+	t    reflect.Type
+	name string
 }
 
 func typeName(t reflect.Type) string {
