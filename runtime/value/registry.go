@@ -16,10 +16,10 @@ import (
 // during package initialisation; afterwards it is only read.
 var registry = struct {
 	sync.RWMutex
-	observed  map[string]bool
-	own       map[reflect.Type]bool // types declared by observed packages
-	types     map[string]reflect.Type
-	byName    map[string]error // name -> sentinel value
+	observed map[string]bool
+	own      map[reflect.Type]bool // types declared by observed packages
+	types    map[string]reflect.Type
+	byName   map[string]error // name -> sentinel value
 }{
 	observed: map[string]bool{},
 	own:      map[reflect.Type]bool{},
