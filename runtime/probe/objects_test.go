@@ -1,0 +1,104 @@
+package probe
+
+import (
+	"reflect"
+	"runtime"
+	"sync"
+	"testing"
+	"unsafe"
+	"weak"
+)
+
+type objectsTestT struct{ a, b int64 }
+
+// TestObjectIDs: an object keeps its ID while it lives, whoever asks and
+// however often; distinct live objects (and distinct fields of one) get
+// distinct IDs; a new object at the address of a collected one is a new
+// object, not the old one again.
+func TestObjectIDs(t *testing.T) {
+	o := &objects{ids: map[uintptr]objEntry{}, code: map[uintptr]uint64{}}
+	id := func(p any) (uint64, bool) {
+		v := reflect.ValueOf(p)
+		got, first, _ := o.ID(v, "T", true)
+		return got, first
+	}
+	const n = 64
+	objs := make([]*objectsTestT, n)
+	for i := range objs {
+		objs[i] = &objectsTestT{a: int64(i)}
+	}
+	want := make([]uint64, n)
+	for i, p := range objs {
+		var first bool
+		want[i], first = id(p)
+		if !first {
+			t.Fatalf("object %d: first sight not reported as first", i)
+		}
+	}
+	var wg sync.WaitGroup
+	for g := 0; g < 4; g++ {
+		wg.Go(func() {
+			for r := 0; r < 50; r++ {
+				for i, p := range objs {
+					if got, first := id(p); got != want[i] || first {
+						t.Errorf("object %d: ID %d (first %v), want %d", i, got, first, want[i])
+						return
+					}
+				}
+				runtime.GC()
+			}
+		})
+	}
+	wg.Wait()
+	seen := map[uint64]bool{}
+	for _, w := range want {
+		if seen[w] {
+			t.Fatalf("two live objects share ID %d", w)
+		}
+		seen[w] = true
+	}
+	if a, _ := id(&objs[0].a); a == want[0] {
+		// &objs[0].a is objs[0] itself: same pointer, same ID, as before.
+	} else {
+		t.Errorf("a pointer to the first field got ID %d, the struct %d (same address)", a, want[0])
+	}
+	if b, _ := id(&objs[0].b); b == want[0] {
+		t.Errorf("a pointer to the second field got the struct's ID %d", b)
+	}
+
+	// An entry whose object is gone (its cleanup not run yet) must not
+	// answer for a new object at its address: simulated by an entry at y's
+	// address made from another object's weak pointer.
+	x, y := &objectsTestT{}, &objectsTestT{}
+	o.mu.Lock()
+	o.ids[uintptr(unsafe.Pointer(y))] = objEntry{wp: weak.Make((*byte)(unsafe.Pointer(x))), id: 999}
+	o.mu.Unlock()
+	if got, first := id(y); got == 999 || !first {
+		t.Errorf("a stale entry answered for the object now at its address: ID %d (first %v)", got, first)
+	}
+	runtime.KeepAlive(x)
+
+	// Address reuse: drop an object, collect it, allocate same-sized objects
+	// until one lands at its address.
+	p := &objectsTestT{a: -1}
+	old, _ := id(p)
+	addr := uintptr(unsafe.Pointer(p))
+	p = nil
+	runtime.GC()
+	runtime.GC()
+	var keep []*objectsTestT
+	for i := 0; i < 1<<16; i++ {
+		q := &objectsTestT{a: int64(i)}
+		if uintptr(unsafe.Pointer(q)) == addr {
+			got, first := id(q)
+			if got == old || !first {
+				t.Fatalf("a new object at a collected object's address got ID %d (first %v); the old one had %d", got, first, old)
+			}
+			runtime.KeepAlive(objs)
+			return
+		}
+		keep = append(keep, q)
+	}
+	runtime.KeepAlive(keep)
+	t.Skip("the collected object's address was not reused in 65536 allocations")
+}
