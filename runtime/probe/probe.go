@@ -264,7 +264,7 @@ func (s *Stream) Return(f int) {
 	if call == eventlog.KindCallIn {
 		s.emit(eventlog.KindReturnIn, seq)
 		if f == 0 {
-			refreshVars()
+			refreshVars(s)
 		}
 	} else {
 		s.emit(eventlog.KindReturnOut, seq)

@@ -191,9 +191,12 @@ func (p *player) writeIn(s *Stream, e *eventlog.Event) bool {
 // as the new baseline, at the end of s's top-level incall: only changes made
 // between incalls are WRITE_IN.
 func refreshVars(s *Stream) {
-	if !watched.any.Load() {
-		return
+	if watched.any.Load() { // inlined, as checkWrites
+		refreshWatched(s)
 	}
+}
+
+func refreshWatched(s *Stream) {
 	for _, v := range *watched.list.Load() {
 		if changed, _ := encodeVar(s, v, v.last.Load()); !changed {
 			continue
