@@ -205,13 +205,15 @@ func Recv[T any](s *Stream, v T) {
 	s.enc.Objects = objectTable()
 	start := len(s.enc.Buf)
 	value.Encode(&s.enc, v)
-	rv := reflect.ValueOf(&v).Elem()
-	if rv.Kind() == reflect.Interface && !rv.IsNil() {
-		rv = rv.Elem()
+	// The dynamic type, without reflect.ValueOf(&v), which would move v to
+	// the heap.
+	t := reflect.TypeOf((*T)(nil)).Elem()
+	if t.Kind() == reflect.Interface {
+		if x := any(v); x != nil {
+			t = reflect.TypeOf(x)
+		}
 	}
-	if rv.IsValid() {
-		s.recvType = value.TypeName(rv.Type())
-	}
+	s.recvType = value.TypeName(t)
 	// The ID was assigned by the encoding just written.
 	if name, id, ok := value.RefOfKnown(s.enc.Buf[start:], s.recvType); ok {
 		s.recvType, s.recvID = name, id

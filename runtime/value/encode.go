@@ -47,8 +47,30 @@ var (
 // Encode appends v, whose static type is T (so an interface type is encoded
 // as an interface: nil or its dynamic value with the dynamic type's name).
 func Encode[T any](e *Encoder, v T) {
-	rv := reflect.ValueOf(&v).Elem()
-	e.encode(rv, 0)
+	// Values of pointer shape and interfaces are encoded from a copy in an
+	// interface, which costs no allocation; reflect.ValueOf(&v) would move
+	// v to the heap on every call (the encoder hands values to interfaces).
+	switch t := reflect.TypeOf((*T)(nil)).Elem(); t.Kind() {
+	case reflect.Interface:
+		x := any(v)
+		if x == nil {
+			e.Buf = append(e.Buf, TagNil)
+			return
+		}
+		e.encodeIface(t, reflect.ValueOf(x), 0)
+		return
+	case reflect.Pointer, reflect.Map, reflect.Chan, reflect.Func, reflect.UnsafePointer:
+		e.encode(reflect.ValueOf(any(v)), 0)
+		return
+	}
+	encodeAddressable(e, v)
+}
+
+// encodeAddressable encodes v from an addressable copy (the fields of
+// structs are read through their addresses); the copy is allocated here,
+// not in Encode, where it would be for every T.
+func encodeAddressable[T any](e *Encoder, v T) {
+	e.encode(reflect.ValueOf(&v).Elem(), 0)
 }
 
 // EncodeValue appends rv, using rv's type as the static type.
@@ -256,42 +278,47 @@ func (e *Encoder) encode(v reflect.Value, depth int) {
 			e.Buf = append(e.Buf, TagNil)
 			return
 		}
-		el := v.Elem()
-		// Errors are recorded as errors whatever the static type (a recovered
-		// panic value, an any argument): replay rebuilds them the same way.
-		if el.CanInterface() {
-			if err, ok := el.Interface().(error); ok {
-				e.encodeError(err, depth)
-				return
-			}
-		}
-		name := TypeName(el.Type())
-		if e.Objects != nil {
-			switch el.Kind() {
-			case reflect.Pointer, reflect.Map, reflect.Chan, reflect.Func:
-				if !el.IsNil() {
-					if r, raw, ok := e.Objects.Recorded(el.UnsafePointer()); ok {
-						name = r
-						if raw != nil {
-							e.appendImplements(v.Type(), el.Type(), name)
-							e.Buf = append(e.Buf, TagIface)
-							e.Buf = appendName(e.Buf, name)
-							e.Buf = append(e.Buf, raw...)
-							return
-						}
-					}
-				}
-			}
-		}
-		e.appendImplements(v.Type(), el.Type(), name)
-		e.Buf = append(e.Buf, TagIface)
-		e.Buf = appendName(e.Buf, name)
-		e.encode(el, depth+1)
+		e.encodeIface(v.Type(), v.Elem(), depth)
 	default:
 		e.Buf = append(e.Buf, TagOpaque)
 		e.Buf = appendName(e.Buf, TypeName(v.Type()))
 		e.Buf = appendName(e.Buf, v.Kind().String())
 	}
+}
+
+// encodeIface encodes el, the dynamic value of a non-nil interface value
+// of type static.
+func (e *Encoder) encodeIface(static reflect.Type, el reflect.Value, depth int) {
+	// Errors are recorded as errors whatever the static type (a recovered
+	// panic value, an any argument): replay rebuilds them the same way.
+	if el.CanInterface() {
+		if err, ok := el.Interface().(error); ok {
+			e.encodeError(err, depth)
+			return
+		}
+	}
+	name := TypeName(el.Type())
+	if e.Objects != nil {
+		switch el.Kind() {
+		case reflect.Pointer, reflect.Map, reflect.Chan, reflect.Func:
+			if !el.IsNil() {
+				if r, raw, ok := e.Objects.Recorded(el.UnsafePointer()); ok {
+					name = r
+					if raw != nil {
+						e.appendImplements(static, el.Type(), name)
+						e.Buf = append(e.Buf, TagIface)
+						e.Buf = appendName(e.Buf, name)
+						e.Buf = append(e.Buf, raw...)
+						return
+					}
+				}
+			}
+		}
+	}
+	e.appendImplements(static, el.Type(), name)
+	e.Buf = append(e.Buf, TagIface)
+	e.Buf = appendName(e.Buf, name)
+	e.encode(el, depth+1)
 }
 
 func (e *Encoder) list(v reflect.Value, depth int) {
