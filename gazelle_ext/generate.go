@@ -10,13 +10,22 @@ import (
 
 	"github.com/bazelbuild/bazel-gazelle/config"
 	"github.com/bazelbuild/bazel-gazelle/language"
+	"github.com/bazelbuild/bazel-gazelle/merger"
 	"github.com/bazelbuild/bazel-gazelle/rule"
 	bzl "github.com/bazelbuild/buildtools/build"
 )
 
-// observeImports is what GenerateRules hands to Resolve for each generated rule:
+// observeImports is what GenerateRules hands to Resolve for a go_capture_binary:
 // the observed set as Go import paths, to be turned into go_library labels.
 type observeImports []string
+
+// replayImports is what GenerateRules hands to Resolve for the go_replay_test: the
+// observed set, and the imports of the main package, from which Resolve computes
+// deps (see resolveReplayDeps).
+type replayImports struct {
+	observe observeImports
+	main    rule.PlatformStrings
+}
 
 // GenerateRules emits, next to every go_binary that Gazelle's Go extension generated
 // in this directory, a go_capture_binary <binary>_capture and one go_replay_test
@@ -56,8 +65,9 @@ func (l *captureLang) GenerateRules(args language.GenerateArgs) language.Generat
 	if len(observe) > 0 {
 		cc := GetConfig(args.Config)
 		for _, bin := range binaries {
-			r := rule.NewRule(captureBinaryKind, bin.Name()+captureSuffix)
-			r.SetAttr("binary", ":"+bin.Name())
+			name := binaryName(args.Config, args.File, bin, l.goBinaryInfo)
+			r := rule.NewRule(captureBinaryKind, name+captureSuffix)
+			r.SetAttr("binary", ":"+name)
 			res.Gen = append(res.Gen, r)
 			res.Imports = append(res.Imports, observeImports(observe))
 			generated[r.Name()] = true
@@ -65,7 +75,10 @@ func (l *captureLang) GenerateRules(args language.GenerateArgs) language.Generat
 		t := rule.NewRule(replayTestKind, replayTestName)
 		t.SetAttr("logs", logsGlob(path.Join(cc.LogsDir, "*.arrow")))
 		res.Gen = append(res.Gen, t)
-		res.Imports = append(res.Imports, observeImports(observe))
+		res.Imports = append(res.Imports, replayImports{
+			observe: observe,
+			main:    mainImports(args.OtherGen, binaries),
+		})
 		generated[t.Name()] = true
 		if args.Config.IndexLazy {
 			res.RelsToIndex = observedRels(args.Rel, args.OtherGen, observe)
@@ -73,6 +86,48 @@ func (l *captureLang) GenerateRules(args language.GenerateArgs) language.Generat
 	}
 	res.Empty = staleRules(args.Config, args.File, generated)
 	return res
+}
+
+// binaryName is the name the go_binary bin will have in the BUILD file: Gazelle
+// merges a generated rule into an existing one of another name when it is the
+// only rule of its kind (a go_binary the user renamed), so the generated name is
+// not always the one the capture binary must point at. The match is Gazelle's own
+// (merger.Match, with the kind after map_kind, as Gazelle merges).
+func binaryName(c *config.Config, f *rule.File, bin *rule.Rule, info rule.KindInfo) string {
+	if f == nil {
+		return bin.Name()
+	}
+	probe := bin
+	if kind := mappedKind(c, bin.Kind()); kind != bin.Kind() {
+		probe = rule.NewRule(kind, bin.Name())
+		for _, key := range bin.AttrKeys() {
+			probe.SetAttr(key, bin.Attr(key))
+		}
+	}
+	if old, err := merger.Match(f.Rules, probe, info, c.AliasMap); err == nil && old != nil {
+		return old.Name()
+	}
+	return bin.Name()
+}
+
+// mainImports returns the imports of the main package: the Go extension's import
+// list of the go_library its go_binary embeds, with the platform-specific parts.
+// (Gazelle's Go extension generates at most one go_binary per directory, with the
+// directory's library of package main as its only embed.)
+func mainImports(gen, binaries []*rule.Rule) rule.PlatformStrings {
+	for _, bin := range binaries {
+		for _, embed := range bin.AttrStrings("embed") {
+			for _, r := range gen {
+				if r.Kind() != "go_library" || ":"+r.Name() != embed {
+					continue
+				}
+				if imports, ok := r.PrivateAttr(config.GazelleImportsKey).(rule.PlatformStrings); ok {
+					return imports
+				}
+			}
+		}
+	}
+	return rule.PlatformStrings{}
 }
 
 // readAnnotations returns the //capture:observe annotations of the main package in

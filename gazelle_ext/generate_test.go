@@ -16,6 +16,7 @@ import (
 	golang "github.com/bazelbuild/bazel-gazelle/language/go"
 	"github.com/bazelbuild/bazel-gazelle/resolve"
 	"github.com/bazelbuild/bazel-gazelle/rule"
+	bzl "github.com/bazelbuild/buildtools/build"
 )
 
 // captureLog collects what the extension logs during a test.
@@ -116,19 +117,90 @@ func TestGenerateObservedSetPrecedence(t *testing.T) {
 	}
 	// The annotation replaces the directive; annotations merge in source order.
 	for i, imp := range res.Imports {
-		if got, want := []string(imp.(observeImports)), []string{"example.com/app/b", "example.com/app/c"}; !reflect.DeepEqual(got, want) {
+		if got, want := observedOf(t, imp), []string{"example.com/app/b", "example.com/app/c"}; !reflect.DeepEqual(got, want) {
 			t.Errorf("rule %d imports %q, want %q", i, got, want)
 		}
 	}
 
 	res = generate(t, lang, c, "cmd/plain", []string{"main.go"}, "", goBinary("plain"))
-	if len(res.Gen) != 2 || !reflect.DeepEqual([]string(res.Imports[0].(observeImports)), []string{"example.com/app/a"}) {
+	if len(res.Gen) != 2 || !reflect.DeepEqual(observedOf(t, res.Imports[0]), []string{"example.com/app/a"}) {
 		t.Errorf("without annotation: generated %q with imports %v, want the directive's set", names(res.Gen), res.Imports)
 	}
 
 	// No go_binary: nothing, even with a directive in effect.
 	if res := generate(t, lang, c, "lib", nil, ""); len(res.Gen) != 0 || len(res.Empty) != 0 {
 		t.Errorf("library package: generated %q, empty %q, want nothing", names(res.Gen), names(res.Empty))
+	}
+}
+
+// observedOf returns the observed set GenerateRules handed to Resolve for a rule.
+func observedOf(t *testing.T, imports interface{}) []string {
+	t.Helper()
+	switch imp := imports.(type) {
+	case observeImports:
+		return imp
+	case replayImports:
+		return imp.observe
+	}
+	t.Fatalf("imports of type %T", imports)
+	return nil
+}
+
+// mainLibrary is the go_library of a main package as the Go extension generates
+// it: the imports of its sources in a private attribute.
+func mainLibrary(name string, imports rule.PlatformStrings) *rule.Rule {
+	r := rule.NewRule("go_library", name)
+	r.SetPrivateAttr(config.GazelleImportsKey, imports)
+	return r
+}
+
+func TestGenerateHandsMainImportsToReplayTest(t *testing.T) {
+	captureLog(t)
+	c, lang, _ := workspace(t, map[string]string{"cmd/s/main.go": "package main\n\nfunc main() {}\n"}, "# gazelle:capture_observe example.com/app/gen\n")
+	imports := rule.PlatformStrings{
+		Generic: []string{"example.com/app/gen", "example.com/app/units", "fmt"},
+		OS:      map[string][]string{"linux": {"example.com/app/linuxonly"}},
+	}
+	// A test library of the directory is not the main package's.
+	testLib := mainLibrary("s_test_lib", rule.PlatformStrings{Generic: []string{"example.com/app/testonly"}})
+	res := generate(t, lang, c, "cmd/s", []string{"main.go"}, "", testLib, mainLibrary("s_lib", imports), goBinary("s"))
+	if got, want := names(res.Gen), []string{"go_capture_binary s_capture", "go_replay_test replay_tests"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("generated %q, want %q", got, want)
+	}
+	if _, ok := res.Imports[0].(observeImports); !ok {
+		t.Errorf("capture binary's imports are %T, want observeImports", res.Imports[0])
+	}
+	ri, ok := res.Imports[1].(replayImports)
+	if !ok {
+		t.Fatalf("replay test's imports are %T, want replayImports", res.Imports[1])
+	}
+	if !reflect.DeepEqual(ri.main, imports) {
+		t.Errorf("main imports %+v, want those of s_lib %+v", ri.main, imports)
+	}
+}
+
+func TestGenerateCaptureBinaryFollowsRenamedBinary(t *testing.T) {
+	captureLog(t)
+	c, lang, _ := workspace(t, map[string]string{"cmd/s/main.go": "package main\n\nfunc main() {}\n"}, "# gazelle:capture_observe example.com/app/gen\n")
+	for _, tc := range []struct {
+		name, build, want string
+	}{
+		{"no BUILD file", "", "s"},
+		{"same name", `go_binary(name = "s", embed = [":s_lib"])`, "s"},
+		// Gazelle merges the generated go_binary into the only one of the file.
+		{"renamed by the user", `go_binary(name = "server", embed = [":s_lib"])`, "server"},
+		// Two go_binary rules, none named s: Gazelle reports the ambiguity
+		// and merges into neither; the generated name stays.
+		{"ambiguous", "go_binary(name = \"a\")\ngo_binary(name = \"b\")\n", "s"},
+	} {
+		res := generate(t, lang, c, "cmd/s", []string{"main.go"}, tc.build, goBinary("s"))
+		if len(res.Gen) == 0 {
+			t.Fatalf("%s: nothing generated", tc.name)
+		}
+		r := res.Gen[0]
+		if r.Name() != tc.want+"_capture" || r.AttrString("binary") != ":"+tc.want {
+			t.Errorf("%s: generated %s with binary %s, want %s_capture with :%s", tc.name, r.Name(), r.AttrString("binary"), tc.want, tc.want)
+		}
 	}
 }
 
@@ -209,6 +281,69 @@ func TestResolve(t *testing.T) {
 	lang.Resolve(c, ix, nil, r, observeImports{"fmt"}, from)
 	if r.Attr("observe") != nil {
 		t.Errorf("observe = %q, want no attribute", r.AttrStrings("observe"))
+	}
+}
+
+func TestResolveReplayDeps(t *testing.T) {
+	captureLog(t)
+	c, lang, goLang := workspace(t, map[string]string{}, "# gazelle:resolve go example.com/ext/money @money//:money\n")
+	ix := resolve.NewRuleIndex(func(r *rule.Rule, _ string) resolve.Resolver {
+		if r.Kind() == "go_library" {
+			return goLang
+		}
+		return nil
+	}, goLang)
+	for _, lib := range []struct{ rel, name, imp string }{
+		{"gen", "gen", "example.com/app/gen"},
+		{"units", "units", "example.com/app/units"},
+		{"app", "app", "example.com/app/app"},
+		{"sys/linux", "linux", "example.com/app/sys/linux"},
+		{"cmd/s/local", "local", "example.com/app/cmd/s/local"},
+	} {
+		r := rule.NewRule("go_library", lib.name)
+		r.SetAttr("importpath", lib.imp)
+		f := rule.EmptyFile(lib.rel+"/BUILD.bazel", lib.rel)
+		r.Insert(f)
+		ix.AddRule(c, r, f)
+	}
+	ix.Finish()
+	from := label.New("", "cmd/s", replayTestName)
+	resolveDeps := func(observe []string, main rule.PlatformStrings) *rule.Rule {
+		r := rule.NewRule(replayTestKind, replayTestName)
+		lang.Resolve(c, ix, nil, r, replayImports{observe: observe, main: main}, from)
+		return r
+	}
+
+	// The observed packages and the standard library are left out; labels are
+	// relative to the package, as in the main package's deps.
+	r := resolveDeps([]string{"example.com/app/gen"}, rule.PlatformStrings{
+		Generic: []string{"example.com/app/app", "example.com/app/cmd/s/local", "example.com/app/gen", "example.com/app/units", "example.com/ext/money", "fmt", "net/http"},
+	})
+	if got, want := r.AttrStrings("observe"), []string{"//gen"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("observe = %q, want %q", got, want)
+	}
+	if got, want := r.AttrStrings("deps"), []string{"//app", "//cmd/s/local", "//units", "@money//:money"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("deps = %q, want %q", got, want)
+	}
+
+	// Platform-specific imports stay platform-specific: a select(), as in the
+	// main package's go_library.
+	r = resolveDeps([]string{"example.com/app/gen"}, rule.PlatformStrings{
+		Generic: []string{"example.com/app/units"},
+		OS:      map[string][]string{"@io_bazel_rules_go//go/platform:linux": {"example.com/app/sys/linux", "syscall"}},
+	})
+	out := string(bzl.FormatWithoutRewriting(&bzl.File{Stmt: []bzl.Expr{r.Attr("deps")}}))
+	for _, w := range []string{`"//units",`, `] + select({`, `"@io_bazel_rules_go//go/platform:linux": [`, `"//sys/linux",`} {
+		if !strings.Contains(out, w) {
+			t.Errorf("deps lacks %s:\n%s", w, out)
+		}
+	}
+
+	// Nothing but observed and standard packages: no deps attribute, so a
+	// stale one is removed when Gazelle merges.
+	r = resolveDeps([]string{"example.com/app/gen"}, rule.PlatformStrings{Generic: []string{"example.com/app/gen", "fmt"}})
+	if r.Attr("deps") != nil {
+		t.Errorf("deps = %q, want no attribute", r.AttrStrings("deps"))
 	}
 }
 

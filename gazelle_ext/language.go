@@ -8,6 +8,7 @@ import (
 	"github.com/bazelbuild/bazel-gazelle/config"
 	"github.com/bazelbuild/bazel-gazelle/label"
 	"github.com/bazelbuild/bazel-gazelle/language"
+	golang "github.com/bazelbuild/bazel-gazelle/language/go"
 	"github.com/bazelbuild/bazel-gazelle/resolve"
 	"github.com/bazelbuild/bazel-gazelle/rule"
 )
@@ -41,6 +42,9 @@ type captureLang struct {
 	// warned remembers warnings already printed: several generated rules of one
 	// package name the same import paths, and one warning per fix is enough.
 	warned map[string]bool
+	// goBinaryInfo is how Gazelle's Go extension matches a generated go_binary
+	// with an existing rule (binaryName).
+	goBinaryInfo rule.KindInfo
 }
 
 type libraryInfo struct {
@@ -51,9 +55,10 @@ type libraryInfo struct {
 // NewLanguage is the constructor gazelle_binary calls.
 func NewLanguage() language.Language {
 	return &captureLang{
-		defsLoad:  defsLoadFor(""),
-		libraries: map[string]libraryInfo{},
-		warned:    map[string]bool{},
+		defsLoad:     defsLoadFor(""),
+		libraries:    map[string]libraryInfo{},
+		warned:       map[string]bool{},
+		goBinaryInfo: golang.NewLanguage().Kinds()["go_binary"],
 	}
 }
 
@@ -101,10 +106,10 @@ func (*captureLang) Configure(c *config.Config, rel string, f *rule.File) {
 }
 
 // Kinds says how Gazelle merges the generated rules into existing ones, as for its
-// own languages: attributes Gazelle computes (binary, logs, observe) are replaced
-// on every run unless marked "# keep"; everything a user adds (check, shard_count,
-// size, tags, ...) is left alone. A rule whose observe list is gone after merging
-// an empty rule is deleted.
+// own languages: attributes Gazelle computes (binary, logs, observe, deps) are
+// replaced on every run, except values marked "# keep" (deps entries too, as in a
+// go_library); everything a user adds (check, shard_count, size, tags, ...) is left
+// alone. A rule whose observe list is gone after merging an empty rule is deleted.
 func (*captureLang) Kinds() map[string]rule.KindInfo {
 	return map[string]rule.KindInfo{
 		// Matched by name only: a hand-written go_capture_binary of the same
@@ -117,7 +122,8 @@ func (*captureLang) Kinds() map[string]rule.KindInfo {
 		replayTestKind: {
 			NonEmptyAttrs:  map[string]bool{"observe": true},
 			MergeableAttrs: map[string]bool{"logs": true, "observe": true},
-			ResolveAttrs:   map[string]bool{"observe": true},
+			// deps is computed in Resolve only, like a go_library's deps.
+			ResolveAttrs: map[string]bool{"observe": true, "deps": true},
 		},
 	}
 }

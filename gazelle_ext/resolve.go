@@ -25,10 +25,17 @@ import (
 // go_replay_test rejects them with a message naming them, so the mistake cannot
 // pass unnoticed as a smaller observed set.
 func (l *captureLang) Resolve(c *config.Config, ix *resolve.RuleIndex, rc *repo.RemoteCache, r *rule.Rule, importsRaw interface{}, from label.Label) {
-	imports, ok := importsRaw.(observeImports)
-	if !ok {
-		return
+	switch imports := importsRaw.(type) {
+	case observeImports:
+		l.resolveObserve(c, ix, rc, r, imports, from)
+	case replayImports:
+		observe := l.resolveObserve(c, ix, rc, r, imports.observe, from)
+		resolveReplayDeps(c, ix, rc, r, imports, observe, from)
 	}
+}
+
+// resolveObserve sets the observe attribute of r and returns its values.
+func (l *captureLang) resolveObserve(c *config.Config, ix *resolve.RuleIndex, rc *repo.RemoteCache, r *rule.Rule, imports observeImports, from label.Label) []string {
 	var observe []string
 	for _, imp := range imports {
 		lbl, err := l.resolveObserved(c, ix, rc, imp, from)
@@ -45,9 +52,57 @@ func (l *captureLang) Resolve(c *config.Config, ix *resolve.RuleIndex, rc *repo.
 	}
 	if len(observe) == 0 {
 		r.DelAttr("observe")
+		return nil
+	}
+	observe = sortedUnique(observe)
+	r.SetAttr("observe", observe)
+	return observe
+}
+
+// resolveReplayDeps sets the deps attribute of the go_replay_test: the libraries the
+// main package imports, other than the observed ones and the standard library.
+//
+// The harness must link, directly, the package of every type argument of the
+// generic incalls in the logs (gen.Sum[units.Celsius] needs units). The exact set
+// is in the logs; Gazelle does not read them (they change with every capture, and
+// BUILD files would churn with them). The main package's imports are the cheap
+// stand-in: a program instantiates the observed generics with its own types, and
+// the main package imports the packages those come from when it makes the calls.
+// Instantiations in packages below main can need a package main does not import;
+// the CaptureInstances action names it, and an entry marked "# keep" adds it.
+//
+// Each import resolves as the Go extension resolves the main package's deps (so
+// the two lists agree, select() for platform-specific imports included); an import
+// it cannot resolve is left out here, the Go extension reports it.
+func resolveReplayDeps(c *config.Config, ix *resolve.RuleIndex, rc *repo.RemoteCache, r *rule.Rule, imports replayImports, observe []string, from label.Label) {
+	skip := map[string]bool{}
+	for _, s := range imports.observe {
+		skip[s] = true
+	}
+	for _, s := range observe {
+		skip[s] = true
+	}
+	deps, _ := imports.main.MapSlice(func(ss []string) ([]string, error) {
+		var out []string
+		for _, imp := range ss {
+			if skip[imp] || golang.IsStandard(imp) {
+				continue
+			}
+			lbl, err := golang.ResolveGo(c, ix, rc, imp, from)
+			if err != nil || lbl == label.NoLabel {
+				continue
+			}
+			if s := lbl.Rel(from.Repo, from.Pkg).String(); !skip[s] {
+				out = append(out, s)
+			}
+		}
+		return sortedUnique(out), nil
+	})
+	if deps.IsEmpty() {
+		r.DelAttr("deps")
 		return
 	}
-	r.SetAttr("observe", sortedUnique(observe))
+	r.SetAttr("deps", deps)
 }
 
 // errStandard marks an observed import path of the standard library.
