@@ -3,7 +3,7 @@
 // In a directory where Gazelle's Go extension generates a go_binary, it generates
 //
 //	go_capture_binary(name = "<binary>_capture", binary = ":<binary>", observe = [...])
-//	go_replay_test(name = "replay_tests", observe = [...], logs = glob([...]))
+//	go_replay_test(name = "replay_tests", observe = [...], logs = glob([...]), deps = [...])
 //
 // when the main package has an observed set. The observed set is named by
 //
@@ -21,7 +21,10 @@
 //	    relative to the package (default testdata/capture).
 //
 // Import paths are resolved to go_library labels through Gazelle's rule index in
-// the Resolve phase. docs/gazelle.md is the user documentation.
+// the Resolve phase. The replay test's deps are the main package's imports other
+// than the observed set and the standard library: the packages a program's own
+// type arguments of observed generics come from, which the replay harness must
+// link to name those instantiations. docs/gazelle.md is the user documentation.
 package gazelle_ext
 
 import (

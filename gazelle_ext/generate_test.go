@@ -408,3 +408,50 @@ func TestObservedRels(t *testing.T) {
 		}
 	}
 }
+
+// TestOwnedAttributesAreDocumented keeps docs/gazelle.md's table of what
+// Gazelle recomputes on every run in sync with Kinds: every attribute Gazelle
+// merges must be named in the row of its kind.
+func TestOwnedAttributesAreDocumented(t *testing.T) {
+	doc, err := os.ReadFile(docsFile(t, "docs/gazelle.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string]string{}
+	for _, line := range strings.Split(string(doc), "\n") {
+		for _, kind := range []string{captureBinaryKind, replayTestKind} {
+			if strings.HasPrefix(line, "| `"+kind+".") {
+				rows[kind] += line
+			}
+		}
+	}
+	for kind, info := range (&captureLang{}).Kinds() {
+		row, ok := rows[kind]
+		if !ok {
+			t.Errorf("docs/gazelle.md has no row | `%s.<attribute>` ... in its re-run table", kind)
+			continue
+		}
+		for _, attrs := range []map[string]bool{info.MergeableAttrs, info.ResolveAttrs} {
+			for attr := range attrs {
+				if !strings.Contains(row, "`"+attr+"`") && !strings.Contains(row, "`"+kind+"."+attr+"`") {
+					t.Errorf("docs/gazelle.md: the re-run table's row of %s does not name %s, which Gazelle recomputes", kind, attr)
+				}
+			}
+		}
+	}
+}
+
+// docsFile finds a file of the repository under Bazel (runfiles) or go test
+// (relative to the package directory).
+func docsFile(t *testing.T, rel string) string {
+	t.Helper()
+	for _, env := range []string{"RUNFILES_DIR", "TEST_SRCDIR"} {
+		if dir := os.Getenv(env); dir != "" {
+			p := filepath.Join(dir, "rules_capture", rel)
+			if _, err := os.Stat(p); err == nil {
+				return p
+			}
+		}
+	}
+	return filepath.Join("..", filepath.FromSlash(rel))
+}

@@ -1,5 +1,7 @@
 // Command generics calls the generic functions of gen with type arguments of
 // the universe, of the standard library and of another package (units).
+//
+//capture:observe github.com/rules-capture/rules_capture/rules/tests/generics/gen
 package main
 
 import (
