@@ -142,7 +142,7 @@ func linkableSites(r *instancesRequest, sites []string) (ok, skipped []string) {
 			}
 		}
 		if len(missing) > 0 {
-			skipped = append(skipped, fmt.Sprintf("%s: the replay harness does not link %s: add its go_library to the go_replay_test's deps", site, strings.Join(missing, ", ")))
+			skipped = append(skipped, fmt.Sprintf("%s: the replay harness does not link %s: add its go_library to the go_replay_test's deps (marked '# keep' if Gazelle writes the rule: it recomputes deps from the main package's imports)", site, strings.Join(missing, ", ")))
 			continue
 		}
 		ok = append(ok, site)
