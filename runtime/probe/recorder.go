@@ -306,16 +306,24 @@ func objectTable() value.Objects {
 // capturing already (programs and benchmarks that choose the log
 // themselves; a capture build normally starts from the environment).
 func Capture(path string) error {
+	_, err := CaptureWith(path, eventlog.Options{})
+	return err
+}
+
+// CaptureWith is Capture with the event log's options (batch size, flush
+// interval, policy...); it returns the log's writer, for Flush. Close still
+// ends the capture and closes the writer.
+func CaptureWith(path string, opts eventlog.Options) (*eventlog.Writer, error) {
 	if replaying {
-		return fmt.Errorf("capture: this is a replay harness")
+		return nil, fmt.Errorf("capture: this is a replay harness")
 	}
 	if rec.w != nil && !rec.closed.Load() {
-		return fmt.Errorf("capture: already writing %s", rec.path)
+		return nil, fmt.Errorf("capture: already writing %s", rec.path)
 	}
 	w, err := eventlog.Create(path, eventlog.Meta{ObservedPackages: splitList(observedList), SourceHash: sourceHash,
-		StartTime: time.Now().UTC(), GoVersion: runtime.Version()}, eventlog.Options{})
+		StartTime: time.Now().UTC(), GoVersion: runtime.Version()}, opts)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	rec.mu.Lock()
 	rec.w, rec.path = w, path
@@ -323,7 +331,7 @@ func Capture(path string) error {
 	rec.mu.Unlock()
 	bind(getg(), &Stream{id: 0})
 	enabled = true
-	return nil
+	return w, nil
 }
 
 // SetCapture switches capture on or off at run time. While off, every
