@@ -2,6 +2,7 @@ package calcbench
 
 import (
 	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
 
@@ -114,6 +115,9 @@ func timeRounds(b *testing.B, w *eventlog.Writer) {
 	if err := w.Flush(); err != nil {
 		b.Fatal(err)
 	}
+	// No garbage collection left running from the sub-benchmarks before
+	// (its workers' CPU time would count).
+	runtime.GC()
 	b.ReportAllocs()
 	var cpu time.Duration
 	b.ResetTimer()
