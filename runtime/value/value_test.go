@@ -404,3 +404,24 @@ func BenchmarkEncodeIface(b *testing.B) {
 	})
 	b.Run("asserted", run)
 }
+
+// TestUnknownRefInInterfaceThenNil: a result pair (fs.File, error) whose file
+// is a pointer of a type replay cannot name (*fstest.openMapFile) and whose
+// error is nil. The reference carries no contents, so the TagNil after it is
+// the error's (study fault F30: the decoder took it for the reference's
+// contents and found no error: "cannot decode tag 255 into interface error").
+func TestUnknownRefInInterfaceThenNil(t *testing.T) {
+	tab := newTable()
+	e := &Encoder{Objects: tab}
+	var f io.Reader = strings.NewReader("x") // *strings.Reader: not registered
+	Encode(e, f)
+	e.EncodeError(nil)
+	Encode(e, 7)
+	d := &Decoder{Buf: e.Buf, Resolver: tab}
+	got := Decode[io.Reader](d)
+	err := d.DecodeError()
+	n := Decode[int](d)
+	if d.Err != nil || got != f || err != nil || n != 7 || d.Off != len(e.Buf) {
+		t.Fatalf("decoded %v, %v, %d (offset %d of %d): %v", got, err, n, d.Off, len(e.Buf), d.Err)
+	}
+}
