@@ -126,6 +126,8 @@ type transformer struct {
 
 	selects  []pendingSelect   // rewritten after the file's walk (chans.go)
 	chanComm map[ast.Node]bool // receives and sends of select cases
+
+	sortedHelper bool // _capture_sorted is generated (maporder.go)
 }
 
 type pendingSelect struct {

@@ -62,6 +62,7 @@ func TestGolden(t *testing.T) {
 		{"typeident", "example.com/typeident/classify"},
 		{"channels", "example.com/channels/pipe"},
 		{"context", "example.com/context/svc"},
+		{"maporder", "example.com/maporder/tally"},
 	} {
 		t.Run(c.dir, func(t *testing.T) {
 			lp, out := instrumentCorpus(t, filepath.Join(corpus, c.dir), c.pkg)

@@ -54,6 +54,7 @@ func (t *transformer) walk(f *ast.File) {
 		case *ast.RangeStmt:
 			t.rangeOut(x)
 			t.rangeChan(x, stack)
+			t.rangeMap(x)
 		case *ast.SelectorExpr:
 			t.selector(x, parent, stack)
 		case *ast.TypeAssertExpr:

@@ -1,0 +1,3 @@
+module example.com/mapresync
+
+go 1.26
