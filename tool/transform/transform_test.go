@@ -154,7 +154,7 @@ func (u unsafeOnly) Import(path string) (*types.Package, error) {
 	switch path {
 	case "unsafe":
 		return types.Unsafe, nil
-	case "os", "io", "strings":
+	case "os", "io", "strings", "reflect":
 		return importer.ForCompiler(u.fset, "source", nil).Import(path)
 	}
 	return nil, os.ErrNotExist
@@ -179,6 +179,12 @@ func TestRejects(t *testing.T) {
 			"passing *example.com/p.B to io.WriteString as io.Writer, whose method Write is promoted from the embedded external type *strings.Builder", 12},
 		{"unsafe.Pointer held by a result", "package p\n\nimport \"unsafe\"\n\ntype Ptr struct{ p unsafe.Pointer }\n\nfunc Of(x *int) []Ptr { return nil }\n", "signature holds an unsafe.Pointer by value ([]example.com/p.Ptr: field p)", 7},
 		{"unsafe.Pointer held by a receiver", "package p\n\nimport \"unsafe\"\n\ntype Ptr [1]struct{ p unsafe.Pointer }\n\nfunc (p Ptr) IsNil() bool { return true }\n", "unsafe.Pointer by value", 7},
+		// Reflection runs natively over owned values only (study fault F28).
+		{"reflect.ValueOf of an interface value", "package p\n\nimport \"reflect\"\n\nfunc Kind(v any) string {\n\treturn reflect.ValueOf(v).Kind().String()\n}\n", "reflect.ValueOf of an interface value (any)", 6},
+		{"reflect.ValueOf of an external type", "package p\n\nimport (\n\t\"reflect\"\n\t\"strings\"\n)\n\nfunc Len(r *strings.Reader) int {\n\treturn reflect.ValueOf(r).Elem().NumField()\n}\n", "reflect.ValueOf of a value of type *strings.Reader", 9},
+		{"reflect.TypeOf of an interface value", "package p\n\nimport \"reflect\"\n\nfunc Name(v any) string {\n\treturn reflect.TypeOf(v).Name()\n}\n", "reflect.TypeOf of an interface value (any)", 6},
+		{"outcall returning a reflect.Type", "package p\n\nimport \"reflect\"\n\ntype Typer interface{ T() reflect.Type }\n\nfunc Name(x Typer) string {\n\treturn x.T().Name()\n}\n", "an outcall returning a reflect.Type ((example.com/p.Typer).T)", 8},
+		{"reflect.Type in an exported signature", "package p\n\nimport \"reflect\"\n\nfunc Register(t reflect.Type) {}\n", "signature holds a reflect.Type (reflect.Type)", 5},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -202,6 +208,45 @@ func TestRejects(t *testing.T) {
 				t.Errorf("message lacks file:line: %s", e.Error())
 			}
 		})
+	}
+}
+
+// TestRejectReflectMessage: the whole message of a rejected reflection
+// over a value from outside (toml's Decode(data string, v any)).
+func TestRejectReflectMessage(t *testing.T) {
+	src := "package p\n\nimport \"reflect\"\n\nfunc Decode(data string, v any) error {\n\trv := reflect.ValueOf(v)\n\t_ = rv\n\treturn nil\n}\n"
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p/decode.go", src, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := check(t, fset, "example.com/p", f)
+	p.Sources = [][]byte{[]byte(src)}
+	_, err = transform.Instrument(p, transform.Options{})
+	want := "p/decode.go:6:8: reflect.ValueOf of an interface value (any), reflection over values that may come from outside the observed set (replay cannot rebuild the memory it reads and writes), is not supported in an observed package: reflect only over values of the observed set's own types (not interfaces), or leave this package out of the observed set"
+	if err == nil || err.Error() != want {
+		t.Fatalf("got\n%v\nwant\n%s", err, want)
+	}
+}
+
+// TestReflectOverOwnValuesIsNative: reflection over the package's own
+// values is not rejected and makes no outcall: it runs natively in capture
+// and replay (a recorded reflect.Value cannot write observed memory).
+func TestReflectOverOwnValuesIsNative(t *testing.T) {
+	src := "package p\n\nimport \"reflect\"\n\ntype Config struct{ Port int }\n\nfunc Set(v int) Config {\n\tvar c Config\n\trv := reflect.ValueOf(&c).Elem()\n\tif f := rv.FieldByName(\"Port\"); f.CanSet() {\n\t\tf.SetInt(int64(v))\n\t}\n\t_ = reflect.TypeOf(c).Field(0).Type.Kind()\n\treturn c\n}\n"
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p/p.go", src, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := check(t, fset, "example.com/p", f)
+	p.Sources = [][]byte{[]byte(src)}
+	out, err := transform.Instrument(p, transform.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(out.Gen, []byte("reflect")) || bytes.Contains(out.Files[0], []byte("_capture_out")) {
+		t.Fatalf("reflection over owned values was instrumented:\n%s\n%s", out.Files[0], out.Gen)
 	}
 }
 

@@ -160,6 +160,9 @@ func (t *transformer) call(call *ast.CallExpr, stack []ast.Node) {
 	sig := c.fn.Type().(*types.Signature)
 	if c.sel != nil {
 		recv := sig.Recv().Type()
+		if isReflect(recv) {
+			return // reflect.Value, reflect.Type: native (reflect.go)
+		}
 		if types.IsInterface(recv) {
 			c.iface = true
 		} else if t.observed[c.fn.Pkg().Path()] {
@@ -181,6 +184,9 @@ func (t *transformer) call(call *ast.CallExpr, stack []ast.Node) {
 		} else {
 			c.name = c.fn.Pkg().Path() + "." + c.fn.Name() + t.instanceArgs(fun)
 		}
+		if c.fn.Pkg().Path() == "reflect" && sig.Recv() == nil && t.reflectFunc(call, c) {
+			return
+		}
 		// The errors package only walks chains, which replay rebuilds: native
 		// whatever the arguments.
 		errorsPkg := c.fn.Pkg().Path() == "errors"
@@ -193,6 +199,9 @@ func (t *transformer) call(call *ast.CallExpr, stack []ast.Node) {
 			}
 			return
 		}
+	}
+	if t.reflectResults(call, c) {
+		return
 	}
 	t.outcall(call, c, stack)
 }
@@ -268,6 +277,9 @@ func (t *transformer) ownedType(typ types.Type, seen map[types.Type]bool) bool {
 		}
 		if n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Duration" {
 			return true
+		}
+		if isReflect(n) {
+			return true // made natively from owned values only (reflect.go)
 		}
 	}
 	if tp, ok := typ.(*types.TypeParam); ok {
