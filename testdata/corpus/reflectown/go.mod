@@ -1,0 +1,3 @@
+module example.com/reflectown
+
+go 1.26
