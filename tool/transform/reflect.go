@@ -5,23 +5,28 @@ import (
 	"go/types"
 )
 
-// Reflection runs natively in observed code, over values the observed code
-// owns (study fault F28, toml). Recording it at the boundary does not work:
-// every reflect.Value method would be an outcall answered from the log, and
-// the reflect.Values replay hands back are rebuilt from their recorded
-// contents, not as the memory they describe, so a SetInt writes nothing,
-// Kind and flags differ and Interface() returns a stand-in. Natively, a
-// reflect.Value made from an owned value (reflect.ValueOf(&cfg)) reads and
-// writes the same memory in replay as in the capture.
+// Reflection in observed code (study fault F28, toml). Recorded at the
+// boundary, every reflect.Value method is an outcall answered from the log,
+// and the reflect.Values replay hands back are rebuilt from their recorded
+// contents, not as the memory they describe: a SetInt on the package's own
+// value writes nothing in replay, Interface() returns a stand-in of another
+// dynamic type, kinds and flags drift. So a package is in one of two modes:
 //
-// That is sound only if every reflect.Value and reflect.Type observed code
-// holds was made natively from a value it owns. So the transform rejects
-// every other source: reflect.ValueOf and reflect.TypeOf of a value from
-// outside (an interface value, a value of an unobserved type), an outcall
-// returning a reflect.Value or reflect.Type, and exported functions taking
-// or returning them (gen.go). What is left runs natively: the functions of
-// package reflect whose arguments are owned (reflect.Value and reflect.Type
-// count as owned), and the methods of reflect.Value and reflect.Type.
+//   - it reflects only over values it owns (every reflect.ValueOf and
+//     reflect.TypeOf has an owned argument of a non-interface type):
+//     reflection runs natively, in capture and replay alike, and writes
+//     through a reflect.Value land in observed memory. That is sound only
+//     if every reflect.Value and reflect.Type the package holds was made
+//     natively, so the other sources are rejected: an outcall returning a
+//     reflect.Value or reflect.Type, and exported signatures holding a
+//     reflect.Type (reflect.Value ones are rejected as unsafe.Pointer
+//     holders, gen.go);
+//   - it reflects over values from outside (reflect.ValueOf(v) with v any,
+//     reflect.TypeOf of an interface value): every reflect call stays an
+//     outcall, as for any external package. Inspecting kinds, types and
+//     names replays from the log (pflag's TypeOf(v).Name()); reading values
+//     back out of the reflected memory does not, so reflect.Value.Interface
+//     is rejected there (toml's encoder and decoder).
 
 // isReflect reports whether typ is reflect.Value or reflect.Type.
 func isReflect(typ types.Type) bool {
@@ -31,6 +36,83 @@ func isReflect(typ types.Type) bool {
 	}
 	return n.Obj().Name() == "Value" || n.Obj().Name() == "Type"
 }
+
+// nativeReflect: the package reflects only over its own values.
+func (t *transformer) nativeReflect() bool { return t.outsideReflect == "" }
+
+// findOutsideReflection sets t.outsideReflect to the first reflect.ValueOf
+// or reflect.TypeOf of a value that may come from outside, as
+// "reflect.ValueOf of an interface value (any) at decode.go:137".
+func (t *transformer) findOutsideReflection() {
+	for _, f := range t.p.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if t.outsideReflect != "" {
+				return false
+			}
+			call, ok := n.(*ast.CallExpr)
+			if !ok || len(call.Args) != 1 {
+				return true
+			}
+			var id *ast.Ident
+			switch fun := ast.Unparen(call.Fun).(type) {
+			case *ast.SelectorExpr:
+				id = fun.Sel
+			case *ast.Ident:
+				id = fun
+			default:
+				return true
+			}
+			fn, ok := t.p.Info.Uses[id].(*types.Func)
+			if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "reflect" || (fn.Name() != "ValueOf" && fn.Name() != "TypeOf") {
+				return true
+			}
+			if what := t.outsideArg(fn.Name(), t.p.Info.TypeOf(call.Args[0])); what != "" {
+				t.outsideReflect = "reflect." + fn.Name() + " of " + what + " at " + t.sitePos(call.Pos())
+			}
+			return true
+		})
+	}
+}
+
+// outsideArg describes the argument type at of reflect.ValueOf or TypeOf
+// when the value may come from outside the observed set ("" if owned).
+func (t *transformer) outsideArg(fn string, at types.Type) string {
+	if at == nil {
+		return ""
+	}
+	if _, tp := at.(*types.TypeParam); tp {
+		return "a value of type parameter " + types.TypeString(at, fullQualifier)
+	}
+	if types.IsInterface(at) {
+		return "an interface value (" + types.TypeString(at, fullQualifier) + ")"
+	}
+	// TypeOf of a non-interface value is its static type, whatever the
+	// value; ValueOf needs memory the observed code owns.
+	if fn == "ValueOf" && !t.ownedType(at, map[types.Type]bool{}) {
+		return "a value of type " + types.TypeString(at, fullQualifier)
+	}
+	return ""
+}
+
+// reflectMethod decides a call of a method of reflect.Value or
+// reflect.Type: true when handled (native, or rejected).
+func (t *transformer) reflectMethod(call *ast.CallExpr, c callee) bool {
+	if t.nativeReflect() {
+		return true
+	}
+	if c.fn.Name() == "Interface" && !types.IsInterface(c.sel.Recv()) {
+		t.errorf(call.Pos(), "reflect.Value.Interface in a package that reflects over values from outside the observed set ("+t.outsideReflect+")",
+			"replay answers reflection over such values from the log and cannot rebuild what Interface returns as the value it was; reflect only over values of the observed set's own types (not interfaces), or leave this package out of the observed set")
+		return true
+	}
+	return false
+}
+
+// reflectFunc decides a call of a function of package reflect: true when it
+// is an outcall (the package reflects over values from outside: no reflect
+// call is native there, so that no native reflect.Value meets one answered
+// from the log); false leaves it to the pure-function rules.
+func (t *transformer) reflectFunc() bool { return !t.nativeReflect() }
 
 // mentionsReflect returns the reflect type a value of type typ holds or
 // points to ("reflect.Value"), or "".
@@ -70,41 +152,13 @@ func mentionsReflect(typ types.Type, seen map[types.Type]bool) string {
 	return ""
 }
 
-// reflectFunc decides a call of a function of package reflect: true when it
-// is handled (native, or rejected); false leaves it to the pure-function
-// rules (native when its arguments are owned, else an outcall).
-func (t *transformer) reflectFunc(call *ast.CallExpr, c callee) bool {
-	name := c.fn.Name()
-	if name != "ValueOf" && name != "TypeOf" {
-		return false
-	}
-	if len(call.Args) != 1 {
-		return false
-	}
-	at := t.p.Info.TypeOf(call.Args[0])
-	if at == nil {
-		return false
-	}
-	if !types.IsInterface(at) && (name == "TypeOf" || t.ownedType(at, map[types.Type]bool{})) {
-		// TypeOf of a value of a static non-interface type is that type
-		// whatever the value; ValueOf of an owned value is owned memory.
-		return true
-	}
-	what := "an interface value (" + types.TypeString(at, fullQualifier) + ")"
-	if _, tp := at.(*types.TypeParam); tp {
-		what = "a value of type parameter " + types.TypeString(at, fullQualifier)
-	} else if !types.IsInterface(at) {
-		what = "a value of type " + types.TypeString(at, fullQualifier) + ", which holds references from outside the observed set"
-	}
-	t.errorf(call.Pos(), "reflect."+name+" of "+what+", reflection over values that may come from outside the observed set (replay cannot rebuild the memory it reads and writes),",
-		"reflect only over values of the observed set's own types (not interfaces), or leave this package out of the observed set")
-	return true
-}
-
-// reflectResults rejects an outcall (c, to a function outside package
-// reflect) whose results hold a reflect.Value or reflect.Type: replay would
-// answer it with a rebuilt value that native reflection cannot use.
+// reflectResults rejects, in a package whose reflection is native, an
+// outcall (c) whose results hold a reflect.Value or reflect.Type: replay
+// would answer it with a rebuilt value that native reflection cannot use.
 func (t *transformer) reflectResults(call *ast.CallExpr, c callee) bool {
+	if !t.nativeReflect() {
+		return false
+	}
 	sig, ok := t.p.Info.TypeOf(call.Fun).Underlying().(*types.Signature)
 	if !ok {
 		return false
@@ -117,7 +171,7 @@ func (t *transformer) reflectResults(call *ast.CallExpr, c callee) bool {
 	if name == "" {
 		name = types.ExprString(call.Fun)
 	}
-	t.errorf(call.Pos(), "an outcall returning a "+r+" ("+name+")",
-		"reflection in observed code runs natively over the observed set's own values; make the "+r+" inside the observed set (reflect.ValueOf/TypeOf of an owned value), or keep this package out of the observed set")
+	t.errorf(call.Pos(), "an outcall returning a "+r+" ("+name+") in a package whose reflection runs natively",
+		"make the "+r+" inside the observed set (reflect.ValueOf/TypeOf of an owned value), or leave this package out of the observed set")
 	return true
 }

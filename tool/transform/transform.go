@@ -128,6 +128,10 @@ type transformer struct {
 	chanComm map[ast.Node]bool // receives and sends of select cases
 
 	sortedHelper bool // _capture_sorted is generated (maporder.go)
+
+	// outsideReflect: where the package first reflects over a value from
+	// outside (reflect.go); empty: reflection runs natively.
+	outsideReflect string
 }
 
 type pendingSelect struct {
@@ -193,6 +197,7 @@ func Instrument(p *Package, opts Options) (*Output, error) {
 	}
 
 	t.edits = make([][]edit, len(p.Files))
+	t.findOutsideReflection()
 	for i, f := range p.Files {
 		t.file = i
 		t.rejectFile(f)

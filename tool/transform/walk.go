@@ -160,8 +160,8 @@ func (t *transformer) call(call *ast.CallExpr, stack []ast.Node) {
 	sig := c.fn.Type().(*types.Signature)
 	if c.sel != nil {
 		recv := sig.Recv().Type()
-		if isReflect(recv) {
-			return // reflect.Value, reflect.Type: native (reflect.go)
+		if isReflect(recv) && t.reflectMethod(call, c) {
+			return // reflect.Value, reflect.Type: native or rejected (reflect.go)
 		}
 		if types.IsInterface(recv) {
 			c.iface = true
@@ -169,7 +169,7 @@ func (t *transformer) call(call *ast.CallExpr, stack []ast.Node) {
 			return // method of an observed type
 		}
 		c.name = "(" + types.TypeString(recv, fullQualifier) + ")." + c.fn.Name()
-		if !c.iface && t.pureMethod(c, recv) {
+		if !c.iface && t.pureMethod(c, recv) && !isReflect(recv) {
 			return
 		}
 	} else {
@@ -184,7 +184,8 @@ func (t *transformer) call(call *ast.CallExpr, stack []ast.Node) {
 		} else {
 			c.name = c.fn.Pkg().Path() + "." + c.fn.Name() + t.instanceArgs(fun)
 		}
-		if c.fn.Pkg().Path() == "reflect" && sig.Recv() == nil && t.reflectFunc(call, c) {
+		if c.fn.Pkg().Path() == "reflect" && sig.Recv() == nil && t.reflectFunc() {
+			t.outcall(call, c, stack) // reflection over values from outside (reflect.go)
 			return
 		}
 		// The errors package only walks chains, which replay rebuilds: native
@@ -278,7 +279,7 @@ func (t *transformer) ownedType(typ types.Type, seen map[types.Type]bool) bool {
 		if n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Duration" {
 			return true
 		}
-		if isReflect(n) {
+		if isReflect(n) && t.nativeReflect() {
 			return true // made natively from owned values only (reflect.go)
 		}
 	}
