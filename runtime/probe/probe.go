@@ -44,6 +44,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/rules-capture/rules_capture/runtime/eventlog"
@@ -100,6 +101,20 @@ type Stream struct {
 	chans uint64 // the select being built: cases whose channel crossed the boundary (chan.go)
 
 	varCheck varCheck // checking a watched variable (writein.go)
+
+	// handoff orders, for the race detector only, the stream's use by a
+	// goroutine that ended before another goroutine reusing its g found the
+	// stream (streams.go). The runtime orders the two (a g is reused only
+	// after its goroutine exits), but the detector does not see that edge:
+	// an idle stream releases here and current acquires.
+	handoff atomic.Uint32
+}
+
+// idle marks the end of a stream's outermost call (see handoff).
+func (s *Stream) idle() {
+	if raceEnabled && len(s.frames) == 0 {
+		s.handoff.Store(1)
+	}
 }
 
 // On reports whether capture (or replay) is on. It is what an incall costs
@@ -272,6 +287,7 @@ func (s *Stream) Return(f int) {
 		s.emit(eventlog.KindReturnOut, seq)
 	}
 	s.enc.Buf = s.enc.Buf[:0]
+	s.idle()
 }
 
 // returnSlow is Return in replay, or for a frame already closed.
@@ -286,6 +302,7 @@ func (s *Stream) returnSlow(f int) {
 		}
 	}
 	s.enc.Buf = s.enc.Buf[:0]
+	s.idle()
 }
 
 func returnKind(call eventlog.Kind) eventlog.Kind {
@@ -312,12 +329,14 @@ func (s *Stream) close(f int) frame {
 // same value. After a normal Return it does nothing.
 func (s *Stream) Recover(f int) {
 	if f >= len(s.frames) {
+		s.idle()
 		return // returned normally
 	}
 	r := recover()
 	if r == nil {
 		// runtime.Goexit: no panic value, the frame just ends.
 		s.close(f)
+		s.idle()
 		return
 	}
 	fr := s.close(f)
@@ -339,6 +358,7 @@ func (s *Stream) Recover(f int) {
 		}
 	}
 	s.enc.Buf = s.enc.Buf[:0]
+	s.idle()
 	panic(r)
 }
 

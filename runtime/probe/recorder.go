@@ -96,7 +96,7 @@ func startCapture() {
 	rec.w = w
 	rec.path = path
 	// Package initialisation runs on this goroutine: stream 0.
-	bind(getg(), &Stream{id: 0})
+	bindInit()
 	enabled = true
 	handleSignals()
 }
@@ -164,6 +164,7 @@ func Close() {
 	}
 	enabled = false
 	closeLog()
+	unbindInit()
 }
 
 // Exit closes the log and exits: the front end rewrites os.Exit in main
@@ -329,7 +330,7 @@ func CaptureWith(path string, opts eventlog.Options) (*eventlog.Writer, error) {
 	rec.w, rec.path = w, path
 	rec.closed.Store(false)
 	rec.mu.Unlock()
-	bind(getg(), &Stream{id: 0})
+	bindInit()
 	enabled = true
 	return w, nil
 }
@@ -356,9 +357,12 @@ func CaptureTo(f func(e *eventlog.Event) uint64) {
 	if f == nil {
 		sink = nil
 		enabled = rec.w != nil && !rec.closed.Load()
+		if !enabled {
+			unbindInit()
+		}
 		return
 	}
 	sink = f
-	bind(getg(), &Stream{id: 0})
+	bindInit()
 	enabled = true
 }

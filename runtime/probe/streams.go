@@ -38,10 +38,17 @@ func current() *Stream {
 	sl := &table[hashG(g)&uintptr(len(table)-1)]
 	if atomic.LoadUintptr(&sl.g) == g {
 		if s := sl.s.Load(); s != nil {
+			if raceEnabled {
+				s.handoff.Load()
+			}
 			return s
 		}
 	}
-	return currentSlow(g)
+	s := currentSlow(g)
+	if raceEnabled {
+		s.handoff.Load()
+	}
+	return s
 }
 
 // currentSlow is current past the home slot: linear probing, or a new
@@ -83,6 +90,33 @@ func bind(g uintptr, s *Stream) {
 		overflow = map[uintptr]*Stream{}
 	}
 	overflow[g] = s
+}
+
+// initG is the goroutine bound to stream 0 by the capture that is running
+// (guarded by tableMu). Stopping that capture unbinds it: the goroutine may
+// end (a test that called CaptureTo), and a later goroutine reusing its g
+// must start a stream of its own, not continue package initialisation.
+var initG uintptr
+
+// bindInit makes the calling goroutine the one of stream 0 (package
+// initialisation) for a capture starting now.
+func bindInit() {
+	g := getg()
+	bind(g, &Stream{id: 0})
+	tableMu.Lock()
+	initG = g
+	tableMu.Unlock()
+}
+
+// unbindInit ends the binding of bindInit.
+func unbindInit() {
+	tableMu.Lock()
+	g := initG
+	initG = 0
+	tableMu.Unlock()
+	if g != 0 {
+		bind(g, nil)
+	}
 }
 
 func newStream(g uintptr) *Stream {
