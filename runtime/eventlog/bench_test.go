@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/rules-capture/rules_capture/runtime/internal/cputime"
 )
 
 // BenchmarkWriterThroughput measures the background encoder+writer: the
@@ -43,7 +45,7 @@ func benchmarkWriterThroughput(b *testing.B, opts Options) {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
-	cpu := processCPU()
+	cpu := cputime.Process()
 	for i := 0; i < b.N; i++ {
 		w.Append(&evs[i&(1<<16-1)])
 	}
@@ -52,7 +54,7 @@ func benchmarkWriterThroughput(b *testing.B, opts Options) {
 	}
 	// CPU time of the whole process (appender + encoder + writer) per event:
 	// with -cpu 1 this is the one-core cost even when the machine is busy.
-	b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/event")
+	b.ReportMetric(float64(cputime.Process()-cpu)/float64(b.N), "cpu-ns/event")
 	if st, err := os.Stat(path); err == nil {
 		b.ReportMetric(float64(st.Size())/float64(b.N), "bytes/event")
 	}
@@ -118,7 +120,7 @@ func BenchmarkAppendCaller(b *testing.B) {
 			for done := 0; done < b.N; {
 				n := min(round, b.N-done)
 				w.encodeGate.Lock()
-				cpu0 := processCPU()
+				cpu0 := cputime.Process()
 				var wg sync.WaitGroup
 				for g := 0; g < goroutines; g++ {
 					per := n / goroutines
@@ -136,7 +138,7 @@ func BenchmarkAppendCaller(b *testing.B) {
 					}()
 				}
 				wg.Wait()
-				cpu += processCPU() - cpu0
+				cpu += cputime.Process() - cpu0
 				done += n
 				b.StopTimer()
 				w.encodeGate.Unlock()
@@ -219,7 +221,7 @@ func BenchmarkReader(b *testing.B) {
 			var peak uint64
 			b.ReportAllocs()
 			b.ResetTimer()
-			cpu := processCPU()
+			cpu := cputime.Process()
 			read := 0
 			for read < b.N {
 				r, err := Open(path)
@@ -245,7 +247,7 @@ func BenchmarkReader(b *testing.B) {
 				}
 				r.Close()
 			}
-			b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/event")
+			b.ReportMetric(float64(cputime.Process()-cpu)/float64(b.N), "cpu-ns/event")
 			b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
 		})
 	}
@@ -295,14 +297,14 @@ func benchmarkEncoder(b *testing.B, opts Options) {
 		batches[i] = bt
 	}
 	b.ResetTimer()
-	cpu := processCPU()
+	cpu := cputime.Process()
 	for done, i := 0, 0; done < b.N; done, i = done+rows, i+1 {
 		if err := s.write(batches[i%len(batches)], Status{}, false); err != nil {
 			b.Fatal(err)
 		}
 	}
 	b.StopTimer()
-	b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/event")
+	b.ReportMetric(float64(cputime.Process()-cpu)/float64(b.N), "cpu-ns/event")
 	st, err := f.Stat()
 	if err != nil {
 		b.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/rules-capture/rules_capture/runtime/eventlog"
+	"github.com/rules-capture/rules_capture/runtime/internal/cputime"
 	"github.com/rules-capture/rules_capture/runtime/value"
 )
 
@@ -169,11 +170,11 @@ func BenchmarkShopIncall(b *testing.B) {
 // time.
 func reportCPU(b *testing.B) {
 	b.ReportAllocs()
-	start := processCPU()
+	start := cputime.Process()
 	b.ResetTimer()
 	b.Cleanup(func() {
 		if b.N > 0 {
-			b.ReportMetric(float64(processCPU()-start)/float64(b.N), "cpu-ns/op")
+			b.ReportMetric(float64(cputime.Process()-start)/float64(b.N), "cpu-ns/op")
 		}
 	})
 }

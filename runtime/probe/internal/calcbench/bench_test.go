@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/rules-capture/rules_capture/runtime/eventlog"
+	"github.com/rules-capture/rules_capture/runtime/internal/cputime"
 	"github.com/rules-capture/rules_capture/runtime/probe"
 )
 
@@ -91,9 +92,9 @@ func BenchmarkIncall(b *testing.B) {
 // writer's work, which is part of what a call costs.
 func reportCPU(b *testing.B) func() {
 	b.ReportAllocs()
-	start := processCPU()
+	start := cputime.Process()
 	return func() {
-		b.ReportMetric(float64(processCPU()-start)/float64(b.N), "cpu-ns/op")
+		b.ReportMetric(float64(cputime.Process()-start)/float64(b.N), "cpu-ns/op")
 	}
 }
 
@@ -123,11 +124,11 @@ func timeRounds(b *testing.B, w *eventlog.Writer) {
 	b.ResetTimer()
 	for done := 0; done < b.N; {
 		n := min(round, b.N-done)
-		cpu0 := processCPU()
+		cpu0 := cputime.Process()
 		for i := 0; i < n; i++ {
 			sink += Add(i, 2)
 		}
-		cpu += processCPU() - cpu0
+		cpu += cputime.Process() - cpu0
 		done += n
 		b.StopTimer()
 		if err := w.Flush(); err != nil {

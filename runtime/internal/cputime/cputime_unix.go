@@ -1,15 +1,13 @@
 //go:build unix
 
-package probe
+package cputime
 
 import (
 	"syscall"
 	"time"
 )
 
-// processCPU is the CPU time (user+system) this process has used: on a
-// shared machine it measures a benchmark's work better than wall time.
-func processCPU() time.Duration {
+func process() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0
