@@ -14,17 +14,7 @@ import (
 // are recorded in one stream per goroutine, each CALL_IN followed in its
 // stream by its RETURN_IN, with a dense global sequence (run with -race).
 func TestConcurrentIncallsGetOwnStreams(t *testing.T) {
-	var mu sync.Mutex
-	var events []eventlog.Event
-	probe.CaptureTo(func(e *eventlog.Event) uint64 {
-		mu.Lock()
-		defer mu.Unlock()
-		c := *e
-		c.Values = append([]byte(nil), e.Values...)
-		c.Seq = uint64(len(events) + 1)
-		events = append(events, c)
-		return c.Seq
-	})
+	recorded := captureEvents()
 	defer probe.CaptureTo(nil)
 	const workers, calls = 16, 50
 	var wg sync.WaitGroup
@@ -47,8 +37,7 @@ func TestConcurrentIncallsGetOwnStreams(t *testing.T) {
 	close(start)
 	wg.Wait()
 	probe.CaptureTo(nil)
-	mu.Lock()
-	defer mu.Unlock()
+	events := recorded()
 	if len(events) != 2*workers*calls {
 		t.Fatalf("%d events, want %d", len(events), 2*workers*calls)
 	}
@@ -90,17 +79,7 @@ func TestConcurrentIncallsGetOwnStreams(t *testing.T) {
 // its idle stream. Under -race the stream's handoff must give the detector
 // the order the runtime guarantees, or it reports a race on the stream.
 func TestReusedGoroutineContinuesIdleStream(t *testing.T) {
-	var mu sync.Mutex
-	var events []eventlog.Event
-	probe.CaptureTo(func(e *eventlog.Event) uint64 {
-		mu.Lock()
-		defer mu.Unlock()
-		c := *e
-		c.Values = nil
-		c.Seq = uint64(len(events) + 1)
-		events = append(events, c)
-		return c.Seq
-	})
+	recorded := captureEvents()
 	defer probe.CaptureTo(nil)
 	const goroutines, calls = 20, 5
 	base := runtime.NumGoroutine()
@@ -127,8 +106,7 @@ func TestReusedGoroutineContinuesIdleStream(t *testing.T) {
 		<-end
 	}
 	probe.CaptureTo(nil)
-	mu.Lock()
-	defer mu.Unlock()
+	events := recorded()
 	if len(events) != 2*goroutines*calls {
 		t.Fatalf("%d events, want %d", len(events), 2*goroutines*calls)
 	}
@@ -136,5 +114,26 @@ func TestReusedGoroutineContinuesIdleStream(t *testing.T) {
 		if e.Stream == 0 {
 			t.Fatalf("event %d in stream 0 (package initialisation)", e.Seq)
 		}
+	}
+}
+
+// captureEvents starts capturing into memory, numbering events in the order
+// they arrive; the function it returns gives the events so far.
+func captureEvents() func() []eventlog.Event {
+	var mu sync.Mutex
+	var events []eventlog.Event
+	probe.CaptureTo(func(e *eventlog.Event) uint64 {
+		mu.Lock()
+		defer mu.Unlock()
+		c := *e
+		c.Values = append([]byte(nil), e.Values...)
+		c.Seq = uint64(len(events) + 1)
+		events = append(events, c)
+		return c.Seq
+	})
+	return func() []eventlog.Event {
+		mu.Lock()
+		defer mu.Unlock()
+		return events
 	}
 }
