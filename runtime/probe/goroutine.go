@@ -37,6 +37,24 @@ func Go(site *Site) *Stream {
 	return child
 }
 
+// GoWith starts fn through start, a standard-library call that runs its
+// function on a goroutine of its own (the method value wg.Go of a
+// sync.WaitGroup), as a go statement of observed code at site: a GO event
+// in the caller's stream, fn on the child stream. start keeps its own
+// semantics (WaitGroup.Go's Add and Done).
+func GoWith(site *Site, start func(func()), fn func()) {
+	c := Go(site)
+	if c == nil {
+		start(fn)
+		return
+	}
+	start(func() {
+		defer c.End()
+		c.Start()
+		fn()
+	})
+}
+
 // Start binds the calling goroutine, just started by observed code, to
 // stream c.
 func (c *Stream) Start() {

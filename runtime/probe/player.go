@@ -1180,6 +1180,13 @@ func (p *player) diverge(d *Divergence) {
 	p.cond.Broadcast()
 	if first {
 		p.abort(d)
+	} else if p.exits {
+		// Another goroutine reported first and is writing the report
+		// before it ends the process. Unwinding this one could crash the
+		// process first: a goroutine external code started (sync's
+		// WaitGroup.Go re-panics what its function raised: study fault
+		// F25) does not recover the abort. Wait for the exit instead.
+		select {}
 	}
 }
 
@@ -1216,7 +1223,14 @@ func writeReport(r *Report) {
 		return
 	}
 	b, _ := json.MarshalIndent(r, "", "  ")
-	if err := os.WriteFile(path, b, 0o644); err != nil {
+	// Write, then rename: a reader never sees half a report, even if the
+	// process dies while writing it.
+	tmp := path + ".tmp"
+	err := os.WriteFile(tmp, b, 0o644)
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
 		fmt.Fprintf(os.Stderr, "replay: writing the report: %v\n", err)
 	}
 }

@@ -814,34 +814,7 @@ func (t *transformer) generated() ([]byte, error) {
 func (t *transformer) goStmt(g *ast.GoStmt, stack []ast.Node) {
 	info := t.p.Info
 	call := g.Call
-	fun := ast.Unparen(call.Fun)
-	if ix, ok := fun.(*ast.IndexExpr); ok {
-		fun = ix.X
-	} else if ix, ok := fun.(*ast.IndexListExpr); ok {
-		fun = ix.X
-	}
-	var name string
-	switch x := fun.(type) {
-	case *ast.FuncLit:
-		name = "func literal in " + t.enclosingFunc(stack)
-	case *ast.Ident, *ast.SelectorExpr:
-		var fn *types.Func
-		if id, ok := x.(*ast.Ident); ok {
-			fn, _ = info.Uses[id].(*types.Func)
-		} else {
-			sx := x.(*ast.SelectorExpr)
-			if sel, ok := info.Selections[sx]; ok {
-				if sel.Kind() == types.MethodVal && !types.IsInterface(sel.Recv()) {
-					fn, _ = sel.Obj().(*types.Func)
-				}
-			} else {
-				fn, _ = info.Uses[sx.Sel].(*types.Func)
-			}
-		}
-		if fn != nil && fn.Pkg() != nil && t.observed[fn.Pkg().Path()] {
-			name = fn.FullName()
-		}
-	}
+	name := t.startedFunc(call.Fun, stack)
 	if name == "" {
 		t.errorf(g.Pos(), "a go statement starting external code or a function value", "start it inside a function literal, go func() { ... }(), so that its calls are recorded as outcalls")
 		return

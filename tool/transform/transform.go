@@ -110,6 +110,7 @@ type transformer struct {
 	inits    bytes.Buffer      // statements of the generated init function
 	register bytes.Buffer      // statements run by BeginInit (types, sentinels)
 	nsite    int
+	goWith   bool // _capture_go_with is generated (wggo.go)
 	regTypes map[string]bool
 	phs      map[string]bool // interface types with a placeholder
 	sentinel map[string]bool

@@ -63,6 +63,7 @@ func TestGolden(t *testing.T) {
 		{"channels", "example.com/channels/pipe"},
 		{"context", "example.com/context/svc"},
 		{"maporder", "example.com/maporder/tally"},
+		{"wggo", "example.com/wggo/pool"},
 	} {
 		t.Run(c.dir, func(t *testing.T) {
 			lp, out := instrumentCorpus(t, filepath.Join(corpus, c.dir), c.pkg)
@@ -154,7 +155,7 @@ func (u unsafeOnly) Import(path string) (*types.Package, error) {
 	switch path {
 	case "unsafe":
 		return types.Unsafe, nil
-	case "os", "io", "strings", "reflect":
+	case "os", "io", "strings", "reflect", "sync", "runtime":
 		return importer.ForCompiler(u.fset, "source", nil).Import(path)
 	}
 	return nil, os.ErrNotExist
@@ -170,6 +171,8 @@ func TestRejects(t *testing.T) {
 		{"cgo", "package p\n\nimport \"C\"\n\nfunc F() {}\n", "cgo", 3},
 		{"linkname", "package p\n\nimport _ \"unsafe\"\n\n//go:linkname f runtime.f\nfunc f()\n\nfunc F() { f() }\n", "//go:linkname", 5},
 		{"go statement of a function value", "package p\n\nfunc F(f func()) {\n\tgo f()\n}\n", "go statement starting external code or a function value", 4},
+		{"WaitGroup.Go of a function value", "package p\n\nimport \"sync\"\n\nfunc F(f func()) {\n\tvar wg sync.WaitGroup\n\twg.Go(f)\n\twg.Wait()\n}\n", "(*sync.WaitGroup).Go with external code or a function value", 7},
+		{"WaitGroup.Go of external code", "package p\n\nimport (\n\t\"runtime\"\n\t\"sync\"\n)\n\nfunc F(wg *sync.WaitGroup) {\n\twg.Go(runtime.GC)\n}\n", "(*sync.WaitGroup).Go with external code or a function value", 9},
 		{"unsafe.Pointer", "package p\n\nimport \"unsafe\"\n\nfunc F(p unsafe.Pointer) {}\n", "unsafe.Pointer", 5},
 		{"external variable in a tuple assignment", "package p\n\nimport \"os\"\n\nfunc F() {\n\tvar a int\n\ta, os.Args = 1, nil\n\t_ = a\n}\n", "writing os.Args in a tuple assignment", 7},
 		{"blank type parameter", "package p\n\ntype L[T any] struct{ x []T }\n\nfunc (l *L[_]) Len() int { return len(l.x) }\n", "blank type parameter", 5},

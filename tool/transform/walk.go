@@ -157,6 +157,10 @@ func (t *transformer) call(call *ast.CallExpr, stack []ast.Node) {
 	if c.fn.Pkg() == nil && c.sel == nil {
 		return
 	}
+	if startsGoroutine(c) {
+		t.waitGroupGo(call, c, stack) // wggo.go
+		return
+	}
 	sig := c.fn.Type().(*types.Signature)
 	if c.sel != nil {
 		recv := sig.Recv().Type()

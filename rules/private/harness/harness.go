@@ -133,6 +133,11 @@ func replayOne(t *testing.T, c Config, exe, log, outDir string) {
 	runErr := cmd.Run()
 
 	r, readErr := readReport(jsonPath)
+	if readErr != nil && runErr != nil {
+		if cr, ok := probe.CrashReport(abs, c.Check, runErr, out.Bytes()); ok {
+			r, readErr = cr, nil
+		}
+	}
 	if readErr != nil {
 		t.Fatalf("replaying %s: no report (%v); child %v, output:\n%s", log, readErr, runErr, out.String())
 	}

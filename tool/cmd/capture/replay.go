@@ -135,7 +135,14 @@ func replayOne(bin, log, check, report string) (*probe.Report, error) {
 	out, runErr := cmd.CombinedOutput()
 	b, err := os.ReadFile(report)
 	if err != nil {
-		return nil, fmt.Errorf("the harness wrote no report (%v):\n%s", runErr, out)
+		r, ok := probe.CrashReport(log, check, runErr, out)
+		if runErr == nil || !ok {
+			return nil, fmt.Errorf("the harness wrote no report (%v):\n%s", runErr, out)
+		}
+		if b, err := json.MarshalIndent(r, "", "  "); err == nil {
+			_ = os.WriteFile(report, b, 0o644) // for the readers of -reports
+		}
+		return r, nil
 	}
 	var r probe.Report
 	if err := json.Unmarshal(b, &r); err != nil {

@@ -1,0 +1,3 @@
+module example.com/wggo
+
+go 1.26
