@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/rules-capture/rules_capture/runtime/eventlog"
 	"github.com/rules-capture/rules_capture/runtime/value"
@@ -29,6 +30,14 @@ var callbacks struct {
 	sync.Mutex
 	sites  map[uintptr]*Site        // code pointer -> site
 	passed map[uint64]reflect.Value // replay: closure ID -> function value passed out
+	// replay: Seq of a CALL_OUT -> the observed function values it passed.
+	// A callback CALL_IN's Parent is the CALL_OUT that passed its function
+	// value when external code calls it on a goroutine of its own (bolt's
+	// Batch runs every caller's function on one goroutine: study fault
+	// F26), or the CALL_OUT it is nested in. Unlike closure IDs, which
+	// concurrent goroutines get in whatever order they reach the
+	// boundary, the Seq is the same in capture and replay.
+	bySeq map[uint64][]reflect.Value
 }
 
 // Callback is applied by an outcall helper to each argument of function or
@@ -52,6 +61,7 @@ func Callback[F any](f F) F {
 		return f
 	}
 	id := callbackID(fn)
+	s := current() // the outcall's stream: its Call takes note (passedCells, passedFuncs)
 	if replaying {
 		callbacks.Lock()
 		if callbacks.passed == nil {
@@ -59,11 +69,14 @@ func Callback[F any](f F) F {
 		}
 		callbacks.passed[id] = fn
 		callbacks.Unlock()
+		s.passedFuncs = append(s.passedFuncs, fn)
 		return f
 	}
 	site := callbackSite(fn)
+	passedAt := new(atomic.Uint64) // the Seq of the CALL_OUT passing it, once emitted
+	s.passedCells = append(s.passedCells, passedAt)
 	w := reflect.MakeFunc(fn.Type(), func(args []reflect.Value) []reflect.Value {
-		return callIn(site, id, fn, args)
+		return callIn(site, id, passedAt, fn, args)
 	})
 	var out F
 	reflect.ValueOf(&out).Elem().Set(w)
@@ -113,8 +126,10 @@ func callbackSite(fn reflect.Value) *Site {
 
 // callIn performs a call of observed function value fn by external code as
 // an incall: CALL_IN with the arguments, RETURN_IN with the results (or
-// PANIC_OUT). In replay the events are matched against the log.
-func callIn(site *Site, id uint64, fn reflect.Value, args []reflect.Value) []reflect.Value {
+// PANIC_OUT). In replay the events are matched against the log. passedAt
+// holds the Seq of the CALL_OUT that passed fn (capture; nil in replay):
+// the Parent of a CALL_IN that no call of the goroutine encloses.
+func callIn(site *Site, id uint64, passedAt *atomic.Uint64, fn reflect.Value, args []reflect.Value) []reflect.Value {
 	if !enabled {
 		return call(fn, args)
 	}
@@ -127,6 +142,9 @@ func callIn(site *Site, id uint64, fn reflect.Value, args []reflect.Value) []ref
 	s.begin(site, eventlog.KindCallIn)
 	s.enc.Objects = objectTable()
 	s.recvID, s.recvType = id, value.TypeName(fn.Type())
+	if passedAt != nil && len(s.frames) == 0 {
+		s.origin = passedAt.Load()
+	}
 	for _, a := range args {
 		s.enc.EncodeValue(a)
 	}
@@ -150,9 +168,7 @@ func call(fn reflect.Value, args []reflect.Value) []reflect.Value {
 
 // performCallback performs, in replay, the recorded callback e on stream s.
 func (p *player) performCallback(s *Stream, e *eventlog.Event) {
-	callbacks.Lock()
-	fn, ok := callbacks.passed[e.RecvID]
-	callbacks.Unlock()
+	fn, ok := passedFunc(e)
 	if !ok {
 		p.diverge(&Divergence{Seq: e.Seq, Stream: s.id, Reason: "the log holds a callback of a function value that the replayed code never passed to external code",
 			Expected: p.describe(e), Actual: "no such function value", Pos: e.Pos})
@@ -180,7 +196,51 @@ func (p *player) performCallback(s *Stream, e *eventlog.Event) {
 			Expected: p.describe(e), Actual: "callback " + site.Name, Pos: site.Pos})
 		panic(abortReplay{})
 	}
-	callIn(site, e.RecvID, fn, args)
+	callIn(site, e.RecvID, nil, fn, args)
+}
+
+// notePassed remembers, in replay, the function values that the outcall
+// matched with the log's CALL_OUT seq passed to external code.
+func notePassed(s *Stream, seq uint64) {
+	if len(s.passedFuncs) == 0 {
+		return
+	}
+	callbacks.Lock()
+	if callbacks.bySeq == nil {
+		callbacks.bySeq = map[uint64][]reflect.Value{}
+	}
+	callbacks.bySeq[seq] = append([]reflect.Value(nil), s.passedFuncs...)
+	callbacks.Unlock()
+	s.passedFuncs = s.passedFuncs[:0]
+}
+
+// passedFunc finds the function value to perform recorded callback e on:
+// one of the values the CALL_OUT e.Parent passed, of the recorded code
+// (the closure with the recorded ID if several are); else, for a callback
+// of a value passed earlier (a handler registered before) or a log that
+// does not name the passing CALL_OUT, the value passed with the recorded
+// closure ID.
+func passedFunc(e *eventlog.Event) (reflect.Value, bool) {
+	callbacks.Lock()
+	byID, okID := callbacks.passed[e.RecvID]
+	candidates := callbacks.bySeq[e.Parent]
+	callbacks.Unlock()
+	var found reflect.Value
+	for _, fn := range candidates {
+		if callbackSite(fn).Name != e.Site {
+			continue
+		}
+		if okID && ptrOf(fn.Interface()) == ptrOf(byID.Interface()) {
+			return fn, true
+		}
+		if !found.IsValid() {
+			found = fn
+		}
+	}
+	if found.IsValid() {
+		return found, true
+	}
+	return byID, okID
 }
 
 // performNested performs, in replay, an incall that the log holds inside

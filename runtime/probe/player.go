@@ -430,7 +430,9 @@ func (p *player) drive(s *Stream) {
 			p.skipOrphan(sr)
 			continue
 		}
-		if e.Kind != eventlog.KindCallIn || e.Parent != 0 {
+		// A callback's CALL_IN may name the CALL_OUT (of another stream)
+		// that passed its function value.
+		if e.Kind != eventlog.KindCallIn || (e.Parent != 0 && !strings.HasPrefix(e.Site, CallbackPrefix)) {
 			reason := "replay can only start a logical goroutine at an incall"
 			if e.Kind == eventlog.KindCallOut {
 				reason = "outcall from a goroutine that no incall started (a goroutine started by observed code, or an observed function value called by external code): not replayed yet"
@@ -969,6 +971,9 @@ func playerCall(s *Stream, kind eventlog.Kind) uint64 {
 			p.diverge(d)
 			panic(abortReplay{})
 		}
+	}
+	if kind == eventlog.KindCallOut {
+		notePassed(s, e.Seq)
 	}
 	p.consume(s)
 	return e.Seq

@@ -108,6 +108,13 @@ type Stream struct {
 	// after its goroutine exits), but the detector does not see that edge:
 	// an idle stream releases here and current acquires.
 	handoff atomic.Uint32
+
+	// Callbacks (callback.go): the function values the outcall being built
+	// passes (capture: their wrappers' cells for the CALL_OUT's Seq;
+	// replay: the values), and the Parent of a top-level callback CALL_IN.
+	passedCells []*atomic.Uint64
+	passedFuncs []reflect.Value
+	origin      uint64
 }
 
 // idle marks the end of a stream's outermost call (see handoff).
@@ -243,7 +250,16 @@ func (s *Stream) Call() int {
 	if replaying {
 		seq = playerCall(s, kind)
 	} else {
-		seq = s.emit(kind, s.parent())
+		parent := s.parent()
+		if parent == 0 && kind == eventlog.KindCallIn {
+			parent = s.origin // a callback on external code's goroutine: the CALL_OUT that passed it
+		}
+		s.origin = 0
+		seq = s.emit(kind, parent)
+		for _, c := range s.passedCells {
+			c.Store(seq)
+		}
+		s.passedCells = s.passedCells[:0]
 	}
 	s.frames = append(s.frames, frame{seq: seq, site: s.site, kind: kind, inside: s.inside})
 	s.inside = kind == eventlog.KindCallIn

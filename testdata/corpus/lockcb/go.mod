@@ -1,0 +1,3 @@
+module example.com/lockcb
+
+go 1.26
