@@ -1,8 +1,6 @@
 package probe
 
-import (
-	"github.com/rules-capture/rules_capture/runtime/eventlog"
-)
+import "github.com/rules-capture/rules_capture/runtime/eventlog"
 
 // Channels at the boundary (docs/boundary-model.md, "Channels and select").
 //
@@ -13,9 +11,9 @@ import (
 // and selects of observed code on such a channel are outcalls: the value
 // and ok of a receive, and the case a select took, are recorded and
 // answered from the log. Channels that never crossed (made and used inside
-// the observed set) are operated natively. A channel has crossed when the
-// object table knows it, which is the same in capture and replay because
-// the same events number the same objects.
+// the observed set) are operated natively. A channel has crossed once it
+// got an object ID (crossed.go), which is the same in capture and replay
+// because the same events number the same objects.
 
 // Chan starts the channel operation at site on ch (a receive, send, close
 // or range step): nil, and the operation is native, unless capture or
@@ -24,6 +22,9 @@ import (
 func Chan(site *Site, ch any) *Stream {
 	if !enabled {
 		return nil
+	}
+	if crossings.chans.Load() == 0 {
+		return nil // no channel crossed the boundary yet
 	}
 	s := current()
 	if !s.inside || !crossed(ch) {
@@ -40,6 +41,9 @@ func Chan(site *Site, ch any) *Stream {
 func Select(site *Site, chans ...any) *Stream {
 	if !enabled {
 		return nil
+	}
+	if crossings.chans.Load() == 0 {
+		return nil // no channel crossed the boundary yet
 	}
 	s := current()
 	if !s.inside {
@@ -87,23 +91,4 @@ func (s *Stream) Chosen(f int) int {
 		return -2
 	}
 	return i
-}
-
-// crossed reports whether channel ch is known to the object table.
-func crossed(ch any) bool {
-	p := ptrOf(ch)
-	if p == nil {
-		return false
-	}
-	if replaying {
-		play.objMu.Lock()
-		_, ok := play.ids[p]
-		play.objMu.Unlock()
-		return ok
-	}
-	o := captureObjects
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	_, ok := o.knownLocked(p)
-	return ok
 }

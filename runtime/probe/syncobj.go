@@ -1,11 +1,6 @@
 package probe
 
-import (
-	"reflect"
-	"sync"
-	"sync/atomic"
-	"weak"
-)
+import "reflect"
 
 // Sync primitives reached through a pointer. Observed code that calls
 // wg.Done() or mu.Lock() on a *sync.WaitGroup or *sync.Mutex parameter may
@@ -23,15 +18,9 @@ import (
 //     not run: its methods are outcalls, recorded and answered from the log
 //     (a placeholder's Wait returns when the log says so).
 //
-// Crossing is noted when an object of package sync or sync/atomic gets its
-// object ID, at the same events in capture (encoding) and replay (encoding
-// or decoding), so both take the same decision at the same call.
-
-var shared struct {
-	n  atomic.Int32 // objects noted; 0 keeps Private to one load
-	mu sync.RWMutex
-	m  map[uintptr]weak.Pointer[byte]
-}
+// Crossing is noted when the object gets its object ID, at the same events
+// in capture (encoding) and replay (encoding or decoding), so both take
+// the same decision at the same call (crossed.go, shared with channels).
 
 // syncType: a pointer to a type of package sync or sync/atomic.
 func syncType(t reflect.Type) bool {
@@ -42,38 +31,11 @@ func syncType(t reflect.Type) bool {
 	return pkg == "sync" || pkg == "sync/atomic"
 }
 
-// noteCrossed notes that v, a reference that just got its object ID, crossed
-// the boundary, if it is a sync primitive.
-func noteCrossed(v reflect.Value) {
-	if !v.IsValid() || !syncType(v.Type()) || v.IsNil() {
-		return
-	}
-	p := v.UnsafePointer()
-	wp := weak.Make((*byte)(p))
-	shared.mu.Lock()
-	if shared.m == nil {
-		shared.m = map[uintptr]weak.Pointer[byte]{}
-	}
-	if old, ok := shared.m[uintptr(p)]; !ok || old.Value() == nil {
-		shared.m[uintptr(p)] = wp
-		if !ok {
-			shared.n.Add(1)
-		}
-	}
-	shared.mu.Unlock()
-}
-
 // Private reports whether x, a pointer to a sync primitive, never crossed
 // the boundary: its methods then run natively (generated code; see above).
 func Private(x any) bool {
-	if shared.n.Load() == 0 {
+	if crossings.sync.Load() == 0 {
 		return true
 	}
-	p := ptrOf(x)
-	shared.mu.RLock()
-	wp, ok := shared.m[uintptr(p)]
-	shared.mu.RUnlock()
-	// A weak pointer compares the object, not the address: a new object
-	// at the address of a collected one is private.
-	return !ok || wp.Value() != (*byte)(p)
+	return !crossed(x)
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/signal"
 	"reflect"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -19,9 +20,9 @@ func TestPrivateUntilCrossed(t *testing.T) {
 	if !Private(mine) || !Private(theirs) || !Private(n) {
 		t.Fatal("fresh objects must be private")
 	}
-	noteCrossed(reflect.ValueOf(new(int)))
-	noteCrossed(reflect.ValueOf(theirs))
-	noteCrossed(reflect.ValueOf(n))
+	for _, v := range []any{new(int), theirs, n} {
+		captureObjects.ID(reflect.ValueOf(v), "", true) // as an event's encoding does
+	}
 	if !Private(mine) {
 		t.Error("an object that never crossed is not private")
 	}
@@ -29,6 +30,8 @@ func TestPrivateUntilCrossed(t *testing.T) {
 		t.Error("an object that crossed the boundary is still private")
 	}
 	noteCrossed(reflect.ValueOf((*sync.Mutex)(nil))) // ignored
+	runtime.KeepAlive(theirs)
+	runtime.KeepAlive(n)
 }
 
 // TestAllBlocked: a goroutine waiting on a channel counts as blocked, one
@@ -72,4 +75,25 @@ func TestAllBlocked(t *testing.T) {
 			t.Errorf("%q: a waiting state", s)
 		}
 	}
+}
+
+// TestCrossedForgotten: a collected object that crossed is forgotten (the
+// object table drops its entry), so a new object, even at its address, has
+// not crossed; a live one stays crossed.
+func TestCrossedForgotten(t *testing.T) {
+	keep := make(chan int)
+	captureObjects.ID(reflect.ValueOf(keep), "chan int", true)
+	for range 100 {
+		captureObjects.ID(reflect.ValueOf(make(chan int)), "chan int", true)
+	}
+	runtime.GC()
+	if !crossed(keep) {
+		t.Error("a live channel that crossed is forgotten")
+	}
+	for range 100 {
+		if ch := make(chan int); crossed(ch) {
+			t.Fatal("a new channel has crossed")
+		}
+	}
+	runtime.KeepAlive(keep)
 }

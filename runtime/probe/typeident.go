@@ -119,6 +119,7 @@ func (p *player) StandImpl(name string, raw []byte, t reflect.Type, impl []strin
 		p.ids[k] = objInfo{name: name, raw: raw}
 		p.objMu.Unlock()
 	}
+	noteCrossed(v)
 	return v, nil
 }
 
