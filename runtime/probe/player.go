@@ -119,6 +119,7 @@ type player struct {
 	resynced     bool            // a stream replayed events out of order (resync)
 	relaxed      int             // events released out of the recorded order
 	orphans      int             // events skipped: no incall encloses them
+	skipped      map[uint64]bool // CALL_OUTs among them
 	children     map[uint32]bool // streams of goroutines started by observed code (GO)
 	live         int             // such goroutines running in replay
 	level        string
@@ -441,6 +442,14 @@ func (p *player) drive(s *Stream) {
 			return
 		}
 		p.waitTurn(i)
+		if strings.HasPrefix(e.Site, CallbackPrefix) && e.Parent != 0 && p.skippedOutcall(e.Parent) {
+			// External code calls back a function value that an outcall
+			// replay skipped passed to it (an observed closure that net/http
+			// called, whose outcalls replay does not perform): not replayed
+			// either.
+			p.skipOrphan(sr)
+			continue
+		}
 		if strings.HasPrefix(e.Site, CallbackPrefix) {
 			// External code called an observed function value on a
 			// goroutine of its own (an http.HandlerFunc).
@@ -544,27 +553,55 @@ func (p *player) skipOrphan(sr *streamReplay) {
 	e := &p.events[i]
 	p.waitTurn(i)
 	sr.cur++
+	p.skip(e)
 	p.release(i)
-	p.mu.Lock()
-	p.orphans++
-	p.mu.Unlock()
-	if e.Kind != eventlog.KindCallOut {
+	var ends func(f *eventlog.Event) bool
+	switch e.Kind {
+	case eventlog.KindCallOut:
+		ends = func(f *eventlog.Event) bool {
+			return (f.Kind == eventlog.KindReturnOut || f.Kind == eventlog.KindPanicIn) && f.Parent == e.Seq
+		}
+	case eventlog.KindCallIn: // a callback of a value passed by a skipped outcall
+		ends = func(f *eventlog.Event) bool {
+			return (f.Kind == eventlog.KindReturnIn || f.Kind == eventlog.KindPanicOut) && f.Parent == e.Seq
+		}
+	default:
 		return
 	}
-	seq := e.Seq
 	for sr.cur < len(sr.idx) {
 		j := sr.idx[sr.cur]
 		f := &p.events[j]
 		p.waitTurn(j)
 		sr.cur++
+		p.skip(f)
 		p.release(j)
-		p.mu.Lock()
-		p.orphans++
-		p.mu.Unlock()
-		if (f.Kind == eventlog.KindReturnOut || f.Kind == eventlog.KindPanicIn) && f.Parent == seq {
+		if ends(f) {
 			return
 		}
 	}
+}
+
+// skip counts event e as not replayed; a skipped CALL_OUT is remembered,
+// since external code may call back, on a goroutine of its own, a function
+// value that it passed (study fault F37).
+func (p *player) skip(e *eventlog.Event) {
+	p.mu.Lock()
+	p.orphans++
+	if e.Kind == eventlog.KindCallOut {
+		if p.skipped == nil {
+			p.skipped = map[uint64]bool{}
+		}
+		p.skipped[e.Seq] = true
+	}
+	p.mu.Unlock()
+}
+
+// skippedOutcall reports whether the CALL_OUT seq was skipped (its turn
+// has come and gone when this is asked: it precedes the asking event).
+func (p *player) skippedOutcall(seq uint64) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.skipped[seq]
 }
 
 // invoke calls site's invoker; a panic that the log expected (PANIC_OUT)
