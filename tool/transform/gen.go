@@ -721,9 +721,31 @@ func (t *transformer) initMarkers() {
 		n := len(t.srcs[0])
 		t.edits[0] = append(t.edits[0], edit{start: n, end: n, text: "\nvar _capture_init = _capture_begin_init()\n", span: 1 << 30})
 	}
-	last := len(t.p.Files) - 1
-	n := len(t.srcs[last])
-	t.edits[last] = append(t.edits[last], edit{start: n, end: n, text: "\nfunc init() { _capture_end_init() }\n", span: 1 << 30})
+	// EndInit must come after every init function of the package, in
+	// whatever order the build presents the files to the compiler (go build
+	// sorts them by name, a Bazel rule need not, and a file may sort after
+	// zz_capture_gen.go): each file that declares init functions ends with
+	// one more, and so does the generated file; the last of them to run
+	// ends the initialisation (study fault F24: pflag's EndInit ran in
+	// uint_slice.go, before the generated file's init).
+	for i, f := range t.p.Files {
+		if !declaresInit(f) {
+			continue
+		}
+		n := len(t.srcs[i])
+		t.edits[i] = append(t.edits[i], edit{start: n, end: n, text: "\nfunc init() { _capture_end_init() }\n", span: 1 << 30})
+		t.initFiles++
+	}
+}
+
+// declaresInit reports whether f declares an init function.
+func declaresInit(f *ast.File) bool {
+	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.Name == "init" {
+			return true
+		}
+	}
+	return false
 }
 
 // generated assembles the generated file.
@@ -766,7 +788,13 @@ func (t *transformer) generated() ([]byte, error) {
 	fmt.Fprintf(&b, "// _capture_begin_init registers the package with the runtime and starts\n// recording its initialisation (stream 0).\nfunc _capture_begin_init() struct{} {\n\t%s.Package(%q)\n", t.probe, t.p.Types.Path())
 	b.Write(t.register.Bytes())
 	fmt.Fprintf(&b, "\treturn %s.BeginInit()\n}\n\n", t.probe)
-	b.WriteString("// _capture_end_init ends the recording of the package's initialisation and\n// registers its exported sentinel errors, now initialised.\nfunc _capture_end_init() {\n")
+	if t.initFiles > 0 {
+		fmt.Fprintf(&b, "// _capture_inits counts the calls of _capture_end_init: one at the end of\n// each file with init functions (%d) and one from this file's init.\nvar _capture_inits int\n\n", t.initFiles)
+	}
+	b.WriteString("// _capture_end_init ends the recording of the package's initialisation, after\n// its last init function, and registers its exported sentinel errors, now\n// initialised.\nfunc _capture_end_init() {\n")
+	if t.initFiles > 0 {
+		fmt.Fprintf(&b, "\tif _capture_inits++; _capture_inits <= %d {\n\t\treturn // not the last init function to run\n\t}\n", t.initFiles)
+	}
 	scope := t.p.Types.Scope()
 	for _, n := range scope.Names() {
 		if v, ok := scope.Lookup(n).(*types.Var); ok && v.Exported() && types.Identical(v.Type(), types.Universe.Lookup("error").Type()) {
@@ -794,9 +822,17 @@ func (t *transformer) generated() ([]byte, error) {
 		fmt.Fprintf(&watch, "\t%s.Dec = func(s *%s.Stream) { %s = %s }\n", vv, t.probe, name, t.decExpr(v.Type(), ts))
 		fmt.Fprintf(&watch, "\t%s.Watch(&%s)\n", t.probe, vv)
 	}
+	if watch.Len() > 0 {
+		// Registered by a variable initialiser: they all run before any init
+		// function, so the variables are watched when EndInit takes their
+		// baseline; the function refers to the variables, so Go initialises
+		// them first.
+		b.WriteString("var _capture_watching = _capture_watch()\n\n")
+		fmt.Fprintf(&b, "// _capture_watch registers the exported variables external code may set.\nfunc _capture_watch() struct{} {\n%s\treturn struct{}{}\n}\n\n", watch.String())
+	}
 	b.WriteString("func init() {\n")
-	b.WriteString(watch.String())
 	b.Write(t.inits.Bytes())
+	b.WriteString("\t_capture_end_init()\n")
 	b.WriteString("}\n")
 	out, err := format.Source(b.Bytes())
 	if err != nil {

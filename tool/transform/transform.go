@@ -125,6 +125,10 @@ type transformer struct {
 
 	paramOwned map[*types.Var]bool // parameters that only receive owned addresses (outparam.go)
 
+	// initFiles counts the source files that declare init functions; each
+	// ends with a call of _capture_end_init (initMarkers).
+	initFiles int
+
 	selects  []pendingSelect   // rewritten after the file's walk (chans.go)
 	chanComm map[ast.Node]bool // receives and sends of select cases
 

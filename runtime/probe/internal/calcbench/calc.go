@@ -14,5 +14,3 @@ var _capture_init = _capture_begin_init()
 //
 //go:noinline
 func _capture_Add(a, b int) int { return a + b }
-
-func init() { _capture_end_init() }

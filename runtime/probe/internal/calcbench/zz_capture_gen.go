@@ -13,8 +13,9 @@ func _capture_begin_init() struct{} {
 	return probe.BeginInit()
 }
 
-// _capture_end_init ends the recording of the package's initialisation and
-// registers its exported sentinel errors, now initialised.
+// _capture_end_init ends the recording of the package's initialisation, after
+// its last init function, and registers its exported sentinel errors, now
+// initialised.
 func _capture_end_init() {
 	probe.EndInit()
 }
@@ -58,4 +59,5 @@ func _capture_invoke_0(s *probe.Stream) {
 func init() {
 	_capture_site_0.Invoke = _capture_invoke_0
 	probe.Incall(&_capture_site_0)
+	_capture_end_init()
 }
