@@ -594,6 +594,7 @@ func (p *player) skip(e *eventlog.Event) {
 		p.skipped[e.Seq] = true
 	}
 	p.mu.Unlock()
+	p.numberedBy(e)
 }
 
 // skippedOutcall reports whether the CALL_OUT seq was skipped (its turn
@@ -602,6 +603,21 @@ func (p *player) skippedOutcall(seq uint64) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.skipped[seq]
+}
+
+// numberedBy counts the objects that e, an event replay skips, numbered in
+// the capture: replay numbers the objects that cross the boundary after it
+// from there on, as the capture did. (The init outcalls of an in-package
+// test file's variables are in the capture's log but not in the replay
+// harness, which links no test files: pflag's flag_test.go.)
+func (p *player) numberedBy(e *eventlog.Event) {
+	top, _ := value.MaxObjectID(e.Values)
+	top = max(top, e.RecvID)
+	p.objMu.Lock()
+	if top > p.maxID && top < varIDs {
+		p.maxID = top
+	}
+	p.objMu.Unlock()
 }
 
 // invoke calls site's invoker; a panic that the log expected (PANIC_OUT)
@@ -1378,8 +1394,18 @@ func (p *player) bindLocked(id uint64, v reflect.Value, name string) {
 	if k := p.key(v); k != nil {
 		p.ids[k] = objInfo{id: id, name: name, typ: concrete(v).Type()}
 	}
-	if id > p.maxID {
+	if id > p.maxID && id < varIDs {
 		p.maxID = id
+	}
+}
+
+// reserve binds id to v, the object an exported variable refers to after
+// initialisation, unless v has an ID already (reserveVarObjects).
+func (p *player) reserve(id uint64, v reflect.Value, name string) {
+	p.objMu.Lock()
+	defer p.objMu.Unlock()
+	if _, ok := p.ids[p.key(v)]; !ok {
+		p.bindLocked(id, v, name)
 	}
 }
 

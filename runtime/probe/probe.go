@@ -115,6 +115,10 @@ type Stream struct {
 	passedCells []*atomic.Uint64
 	passedFuncs []reflect.Value
 	origin      uint64
+
+	objs value.Objects  // if set, the object table of Encode and Error (writein.go's comparisons)
+	same sameness       // the object table of s's comparisons of watched variables
+	res  value.Resolver // if set, the resolver of Decode and DecodeError (writein.go's performed WRITE_IN)
 }
 
 // idle marks the end of a stream's outermost call (see handoff).
@@ -207,7 +211,7 @@ func (s *Stream) Bytes(v []byte) { s.enc.Buf = value.AppendBytes(s.enc.Buf, v) }
 
 // Error appends an error value (chain, sentinels, registered types).
 func (s *Stream) Error(err error) {
-	s.enc.Objects = objectTable()
+	s.enc.Objects = s.objectTable()
 	if s.varCheck.active {
 		s.checkVarError(err)
 		return
@@ -217,8 +221,15 @@ func (s *Stream) Error(err error) {
 
 // Encode appends v, of static type T, by reflection.
 func Encode[T any](s *Stream, v T) {
-	s.enc.Objects = objectTable()
+	s.enc.Objects = s.objectTable()
 	value.Encode(&s.enc, v)
+}
+
+func (s *Stream) objectTable() value.Objects {
+	if s.objs != nil {
+		return s.objs
+	}
+	return objectTable()
 }
 
 // Recv appends the receiver of a method call, of static type T, and notes
@@ -477,7 +488,7 @@ func (s *Stream) Decoder() *value.Decoder { return &s.dec }
 
 // Decode reads the next replayed value as a T.
 func Decode[T any](s *Stream) T {
-	s.dec.Resolver = resolver()
+	s.dec.Resolver = s.resolver()
 	v := value.Decode[T](&s.dec)
 	return v
 }
@@ -502,8 +513,15 @@ func (s *Stream) DecodeBytes() []byte { return s.dec.Bytes() }
 
 // DecodeError reads the next replayed error.
 func (s *Stream) DecodeError() error {
-	s.dec.Resolver = resolver()
+	s.dec.Resolver = s.resolver()
 	return s.dec.DecodeError()
+}
+
+func (s *Stream) resolver() value.Resolver {
+	if s.res != nil {
+		return s.res
+	}
+	return resolver()
 }
 
 // Answer, in replay, reads the recorded outcome of outcall frame f: the

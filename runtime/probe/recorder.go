@@ -296,6 +296,30 @@ func addCleanup(p unsafe.Pointer, c *objCell) (ok bool) {
 
 func (o *objects) Recorded(unsafe.Pointer) (string, []byte, bool) { return "", nil, false }
 
+// reserve gives the object v refers to the ID id, unless it has one
+// (reserveVarObjects: the objects of exported variables).
+func (o *objects) reserve(id uint64, v reflect.Value, isWeak bool) {
+	p := v.UnsafePointer()
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if _, ok := o.knownLocked(p); ok {
+		return
+	}
+	noteCrossed(v) // external code can reach it through the variable
+	if !isWeak {
+		o.code[uintptr(p)] = id
+		return
+	}
+	c := &objCell{o: o, addr: uintptr(p)}
+	if !addCleanup(p, c) {
+		o.code[uintptr(p)] = id
+		return
+	}
+	c.wp = weak.Make((*byte)(p))
+	o.ids[uintptr(p)] = objEntry{wp: c.wp, id: id}
+	o.alive.Add(1)
+}
+
 func objectTable() value.Objects {
 	if replaying {
 		return play

@@ -2,8 +2,11 @@ package probe
 
 import (
 	"bytes"
+	"reflect"
+	"slices"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/rules-capture/rules_capture/runtime/eventlog"
 	"github.com/rules-capture/rules_capture/runtime/value"
@@ -24,8 +27,17 @@ type Var struct {
 // without a lock (every top-level incall checks every variable, on every
 // goroutine); it is replaced, under watched's lock, only when the value
 // changed.
+//
+// The encoding is for comparison only: objects by address, never with
+// their contents (sameness), so that an unchanged variable always encodes
+// alike; the log's encoding numbers objects and gives their contents on
+// first sight, and once differed from the next check's for the same
+// object (study fault F24).
 type varValue struct {
 	enc []byte // the encoding
+	// pins keeps the objects enc names by address alive, so that no other
+	// object can take their addresses while enc names them.
+	pins []unsafe.Pointer
 	// sentinel is set when the variable held a registered sentinel error:
 	// its encoding is the sentinel's name, which never changes, so the
 	// variable is unchanged exactly while it still holds that error.
@@ -34,14 +46,16 @@ type varValue struct {
 
 var watched struct {
 	sync.Mutex
-	vars   []*Var
-	byName map[string]*Var
-	list   atomic.Pointer[[]*Var] // vars, for the checks (read without the lock)
-	any    atomic.Bool            // keeps checkWrites off the hot path of sets without variables
+	vars     []*Var
+	byName   map[string]*Var
+	reserved int                    // vars whose objects have their IDs (reserveVarObjects)
+	list     atomic.Pointer[[]*Var] // vars, for the checks (read without the lock)
+	any      atomic.Bool            // keeps checkWrites off the hot path of sets without variables
 }
 
-// Watch registers exported variables of an observed package (from its
-// generated init; their values after initialisation are the baseline).
+// Watch registers exported variables of an observed package (from a
+// variable initialiser of its generated file, so before any init function;
+// EndInit takes their values after initialisation as the baseline).
 func Watch(vars ...*Var) {
 	watched.Lock()
 	defer watched.Unlock()
@@ -52,7 +66,7 @@ func Watch(vars ...*Var) {
 	for _, v := range vars {
 		watched.vars = append(watched.vars, v)
 		watched.byName[v.Name] = v
-		v.last.Store(currentValue(s, v))
+		v.last.Store(currentValue(s, v)) // a baseline already; comparing numbers nothing
 	}
 	list := watched.vars[:len(watched.vars):len(watched.vars)]
 	watched.list.Store(&list)
@@ -64,27 +78,102 @@ func snapshotVars() {
 	watched.Lock()
 	defer watched.Unlock()
 	s := &Stream{}
+	reserveVarObjects(s)
 	for _, v := range watched.vars {
 		v.last.Store(currentValue(s, v))
 	}
 }
 
+// varIDs is the first of the object IDs that reserveVarObjects gives, far
+// above the numbers objects get as they cross the boundary.
+const varIDs = 1 << 32
+
+// reserveVarObjects gives the object each newly watched variable refers to
+// after initialisation (pflag's CommandLine, a *FlagSet) an ID of its own,
+// in capture and in replay alike, so that an event naming it (a test
+// calling pflag.CommandLine.Parse) finds replay's own object. The IDs come
+// from a range of their own, one per variable in registration order, so
+// that they do not depend on what else either process numbered during
+// initialisation (in-package test files may define flags on CommandLine in
+// capture, and the replay harness links no test files). Only variables of
+// pointer, function and channel types: the first object their encoding
+// names is the variable's own value.
+func reserveVarObjects(s *Stream) {
+	for _, v := range watched.vars[watched.reserved:] {
+		id := uint64(varIDs + watched.reserved)
+		watched.reserved++
+		var first firstObject
+		s.enc.Buf = s.enc.Buf[:0]
+		s.objs = &first
+		v.Enc(s)
+		s.objs = nil
+		if !first.top.IsValid() {
+			continue
+		}
+		if replaying {
+			play.reserve(id, first.top, first.name)
+		} else {
+			captureObjects.reserve(id, first.top, first.weak)
+		}
+	}
+	s.enc.Buf = s.enc.Buf[:0]
+}
+
+// firstObject remembers the object a variable's encoding starts with.
+type firstObject struct {
+	top  reflect.Value
+	name string
+	weak bool
+	seen bool
+}
+
+func (o *firstObject) ID(v reflect.Value, name string, weak bool) (uint64, bool, string) {
+	if !o.seen {
+		o.seen = true
+		switch v.Kind() {
+		case reflect.Pointer, reflect.Func, reflect.Chan:
+			o.top, o.name, o.weak = v, name, weak
+		}
+	}
+	return 0, false, name
+}
+
+func (o *firstObject) Recorded(unsafe.Pointer) (string, []byte, bool) { return "", nil, false }
+
+// sameness is the object table of the comparisons: it numbers nothing and
+// gives no contents, so comparing never changes what the log will hold.
+type sameness struct {
+	pins []unsafe.Pointer
+}
+
+func (o *sameness) ID(v reflect.Value, name string, _ bool) (uint64, bool, string) {
+	p := v.UnsafePointer()
+	o.pins = append(o.pins, p)
+	return uint64(uintptr(p)), false, name
+}
+
+func (o *sameness) Recorded(unsafe.Pointer) (string, []byte, bool) { return "", nil, false }
+
 // currentValue encodes v's current value with s's encoder.
 func currentValue(s *Stream, v *Var) *varValue {
 	_, sentinel := encodeVar(s, v, nil)
-	return &varValue{enc: bytes.Clone(s.enc.Buf), sentinel: sentinel}
+	return &varValue{enc: bytes.Clone(s.enc.Buf), pins: slices.Clone(s.same.pins), sentinel: sentinel}
 }
 
-// encodeVar encodes v's current value into s.enc.Buf and reports whether it
+// encodeVar encodes v's current value for comparison (sameness, the
+// objects it names in s.same.pins) into s.enc.Buf and reports whether it
 // differs from last (always, for a nil last), and the sentinel error it
 // holds, if any. A variable that still holds last's sentinel is not encoded.
 func encodeVar(s *Stream, v *Var, last *varValue) (changed bool, sentinel error) {
 	s.enc.Buf = s.enc.Buf[:0]
-	s.enc.Objects = objectTable()
+	s.same.pins = s.same.pins[:0]
+	s.objs = &s.same
 	s.varCheck = varCheck{active: true, last: last}
 	v.Enc(s)
 	c := s.varCheck
 	s.varCheck = varCheck{}
+	s.objs = nil
+	s.enc.Objects = objectTable()
 	// The shortcuts hold only for a variable whose whole encoding is one
 	// error (what the transform generates for a variable of type error).
 	whole := c.errors == 1 && c.end == len(s.enc.Buf)
@@ -156,7 +245,9 @@ func checkWritesLocked(s *Stream) {
 		watched.Lock()
 		last := v.last.Load()
 		if changed, sentinel := encodeVar(s, v, last); changed {
-			v.last.Store(&varValue{enc: bytes.Clone(s.enc.Buf), sentinel: sentinel})
+			v.last.Store(&varValue{enc: bytes.Clone(s.enc.Buf), pins: slices.Clone(s.same.pins), sentinel: sentinel})
+			s.enc.Buf = s.enc.Buf[:0]
+			v.Enc(s) // numbered, with the contents of objects the log has not seen
 			s.ev = eventlog.Event{Stream: s.id, Kind: eventlog.KindWriteIn, Site: v.Name, Values: s.enc.Buf}
 			rec.append(&s.ev)
 			s.evSite = nil // ev no longer holds a site's strings (see emit)
@@ -177,14 +268,34 @@ func (p *player) writeIn(s *Stream, e *eventlog.Event) bool {
 			Expected: p.describe(e), Actual: "no such variable"})
 		return false
 	}
-	s.dec = value.Decoder{Buf: e.Values, Resolver: p}
+	s.dec = value.Decoder{Buf: e.Values}
+	s.res = performed{p}
 	v.Dec(s)
+	s.res = nil
 	if s.dec.Err != nil || s.dec.Off != len(s.dec.Buf) {
+		actual := v.Name
+		if s.dec.Err != nil {
+			actual += ": " + s.dec.Err.Error()
+		}
 		p.diverge(&Divergence{Seq: e.Seq, Stream: e.Stream, Reason: "the recorded value does not fit the variable's type (changed?)",
-			Expected: p.describe(e), Actual: v.Name})
+			Expected: p.describe(e), Actual: actual})
 		return false
 	}
 	return true
+}
+
+// performed resolves the objects of a value the player writes and the
+// replayed code does not encode again (a WRITE_IN): an object it creates
+// from the log's contents is not fresh, since the log's next mention of it
+// is a bare reference (study fault F22: pflag's ResetForTesting points
+// CommandLine at a new FlagSet, and the test's next incall on it was
+// re-encoded with its contents: "different arguments").
+type performed struct{ *player }
+
+func (r performed) Bind(id uint64, v reflect.Value, name string) {
+	r.objMu.Lock()
+	defer r.objMu.Unlock()
+	r.bindLocked(id, v, name)
 }
 
 // refreshVars takes the values observed code left in the watched variables

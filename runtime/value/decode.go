@@ -31,6 +31,8 @@ type Decoder struct {
 	Off      int
 	Resolver Resolver
 	Err      error
+
+	seenID func(uint64) // MaxObjectID's: called with every object ID read
 }
 
 func (d *Decoder) fail(format string, args ...any) {

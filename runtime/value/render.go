@@ -48,6 +48,17 @@ func RenderOne(b []byte, off int) (string, int, error) {
 	return sb.String(), d.Off, d.Err
 }
 
+// MaxObjectID returns the largest object ID that the encoded values b refer
+// to (0 if none).
+func MaxObjectID(b []byte) (uint64, error) {
+	var top uint64
+	d := &Decoder{Buf: b, seenID: func(id uint64) { top = max(top, id) }}
+	for d.Off < len(b) && d.Err == nil {
+		d.Skip()
+	}
+	return top, d.Err
+}
+
 // Split returns the byte ranges of the top-level values in b.
 func Split(b []byte) ([][]byte, error) {
 	var out [][]byte
@@ -141,14 +152,17 @@ func render(sb *strings.Builder, d *Decoder, depth int) {
 			render(sb, d, depth+1)
 		}
 		sb.WriteString("}")
-	case TagRef:
+	case TagRef, TagObject:
 		sb.WriteString(d.name())
 		sb.WriteString("#")
-		sb.WriteString(strconv.FormatUint(d.uvarint(), 10))
-	case TagObject:
-		sb.WriteString(d.name())
-		sb.WriteString("#")
-		sb.WriteString(strconv.FormatUint(d.uvarint(), 10))
+		id := d.uvarint()
+		sb.WriteString(strconv.FormatUint(id, 10))
+		if d.seenID != nil {
+			d.seenID(id)
+		}
+		if tag == TagRef {
+			break
+		}
 		if d.peek() == TagNil {
 			d.Off++
 		} else {
