@@ -401,7 +401,28 @@ func (t *transformer) readContext(x ast.Expr, stack []ast.Node) bool {
 				return true
 			}
 			return false
-		case *ast.IndexExpr, *ast.SliceExpr, *ast.StarExpr:
+		case *ast.IndexExpr, *ast.SliceExpr:
+			// pkg.Var[i], pkg.Var[i:j]: a read of the variable if the
+			// element or slice is only read (os.Args[1:] in pflag's Parse,
+			// study fault F32: replay read the harness's own os.Args); not
+			// when slicing an array variable, whose slice aliases it.
+			if ix, ok := p.(*ast.IndexExpr); ok && ix.X != child {
+				return true // the variable is the index
+			}
+			if sx, ok := p.(*ast.SliceExpr); ok {
+				if sx.X != child {
+					return true
+				}
+				if _, isArray := t.p.Info.TypeOf(x).Underlying().(*types.Array); isArray {
+					return false
+				}
+			}
+			if _, isMap := t.p.Info.TypeOf(x).Underlying().(*types.Map); isMap {
+				return false // m[k] may be the operand of a delete or a write
+			}
+			child = p
+			continue
+		case *ast.StarExpr:
 			return false
 		case *ast.CompositeLit, *ast.KeyValueExpr:
 			return true
