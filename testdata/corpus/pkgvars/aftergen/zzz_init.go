@@ -1,0 +1,5 @@
+package aftergen
+
+func init() {
+	Limit.Max = 5
+}
