@@ -425,3 +425,31 @@ func TestUnknownRefInInterfaceThenNil(t *testing.T) {
 		t.Fatalf("decoded %v, %v, %d (offset %d of %d): %v", got, err, n, d.Off, len(e.Buf), d.Err)
 	}
 }
+
+// MaxObjectID finds object IDs anywhere in a sequence of values: in
+// references, in objects with and without contents, nested in lists,
+// struct fields and interfaces.
+func TestMaxObjectID(t *testing.T) {
+	type node struct{ V int }
+	type holder struct {
+		N   *node
+		Any any
+	}
+	tab := newTable()
+	tab.next = 40 // the IDs a capture had given before
+	e := &Encoder{Objects: tab}
+	Encode(e, 3)
+	Encode(e, []*node{{1}, {2}})
+	Encode(e, holder{Any: &node{3}})
+	Encode(e, "x")
+	got, err := MaxObjectID(e.Buf)
+	if err != nil || got != 43 {
+		t.Fatalf("MaxObjectID = %d, %v; want 43", got, err)
+	}
+	if got, err := MaxObjectID(AppendString(nil, "no objects")); got != 0 || err != nil {
+		t.Fatalf("no objects: %d, %v", got, err)
+	}
+	if _, err := MaxObjectID([]byte{TagRef}); err == nil {
+		t.Fatal("truncated value: no error")
+	}
+}
