@@ -71,16 +71,7 @@ type Reader struct {
 	kindOf  []Kind // kind dictionary entry -> Kind
 
 	row, rows int
-	seq       []uint64
-	stream    []uint32
-	kind      []byte
-	parent    []uint64
-	site      []int32
-	pos       []int32
-	recvType  []int32
-	recvID    []uint64
-	valOff    []int32
-	vals      []byte
+	columns   // of the record batch being read (rows counts them; columns.n is unused)
 
 	ev      Event
 	lastSeq uint64
@@ -264,7 +255,7 @@ func (r *Reader) Next() (ev *Event, err error) {
 	e.Parent = r.parent[i]
 	e.Site = r.dicts[dictIDSite][r.site[i]]
 	e.Pos = r.dicts[dictIDPos][r.pos[i]]
-	e.RecvType = r.dicts[dictIDRecvType][r.recvType[i]]
+	e.RecvType = r.dicts[dictIDRecvType][r.recv[i]]
 	e.RecvID = r.recvID[i]
 	e.Values = r.vals[r.valOff[i]:r.valOff[i+1]:r.valOff[i+1]]
 	return e, nil
@@ -459,7 +450,7 @@ func (r *Reader) readRecordBatch(msg *message) error {
 	if r.pos, err = r.indices(msg, 2*colPos+1, n, dictIDPos, ColPos); err != nil {
 		return err
 	}
-	if r.recvType, err = r.indices(msg, 2*colRecvType+1, n, dictIDRecvType, ColRecvType); err != nil {
+	if r.recv, err = r.indices(msg, 2*colRecvType+1, n, dictIDRecvType, ColRecvType); err != nil {
 		return err
 	}
 	if b, err = r.fixed(msg, 2*colRecvID+1, n, 8, ColRecvID); err != nil {

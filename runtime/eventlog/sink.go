@@ -53,8 +53,9 @@ func (d *dictColumn) lookup(s string) int32 {
 	return i
 }
 
-// columns is a batch transposed into the Arrow columns of the schema, the
-// strings dictionary-encoded. The encoder reuses one.
+// columns are the Arrow columns of the schema for one record batch, the
+// strings as dictionary indices: the encoder transposes each batch into one,
+// the Reader decodes each record batch into one.
 type columns struct {
 	n      int
 	seq    []uint64
