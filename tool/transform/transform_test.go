@@ -131,6 +131,20 @@ func TestBenchSubjectUpToDate(t *testing.T) {
 	}
 }
 
+// instrumentSource instruments one file of package example.com/p, given its
+// name (p/....go) and source.
+func instrumentSource(t *testing.T, name, src string) (*transform.Output, error) {
+	t.Helper()
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, name, src, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := check(t, fset, "example.com/p", f)
+	p.Sources = [][]byte{[]byte(src)}
+	return transform.Instrument(p, transform.Options{})
+}
+
 func check(t *testing.T, fset *token.FileSet, path string, files ...*ast.File) *transform.Package {
 	t.Helper()
 	info := &types.Info{
@@ -190,14 +204,7 @@ func TestRejects(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			fset := token.NewFileSet()
-			f, err := parser.ParseFile(fset, "p/p.go", c.src, parser.ParseComments)
-			if err != nil {
-				t.Fatal(err)
-			}
-			p := check(t, fset, "example.com/p", f)
-			p.Sources = [][]byte{[]byte(c.src)}
-			_, err = transform.Instrument(p, transform.Options{})
+			_, err := instrumentSource(t, "p/p.go", c.src)
 			errs, ok := err.(transform.Errors)
 			if !ok || len(errs) == 0 {
 				t.Fatalf("want transform.Errors, got %v", err)
@@ -217,14 +224,7 @@ func TestRejects(t *testing.T) {
 // value reflected from outside (toml's Decode(data string, v any)).
 func TestRejectReflectMessage(t *testing.T) {
 	src := "package p\n\nimport \"reflect\"\n\nfunc Decode(data string, v any) error {\n\trv := reflect.ValueOf(v)\n\tif m, ok := rv.Interface().(interface{ UnmarshalText([]byte) error }); ok {\n\t\treturn m.UnmarshalText([]byte(data))\n\t}\n\treturn nil\n}\n"
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "p/decode.go", src, parser.ParseComments)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := check(t, fset, "example.com/p", f)
-	p.Sources = [][]byte{[]byte(src)}
-	_, err = transform.Instrument(p, transform.Options{})
+	_, err := instrumentSource(t, "p/decode.go", src)
 	want := "p/decode.go:7:14: reflect.Value.Interface in a package that reflects over values from outside the observed set (reflect.ValueOf of an interface value (any) at p/decode.go:6) is not supported in an observed package: replay answers reflection over such values from the log and cannot rebuild what Interface returns as the value it was; reflect only over values of the observed set's own types (not interfaces), or leave this package out of the observed set"
 	if err == nil || err.Error() != want {
 		t.Fatalf("got\n%v\nwant\n%s", err, want)
@@ -236,14 +236,7 @@ func TestRejectReflectMessage(t *testing.T) {
 // rejected; its reflect calls are outcalls answered from the log.
 func TestReflectOverOutsideValuesInspected(t *testing.T) {
 	src := "package p\n\nimport \"reflect\"\n\nfunc TypeName(v any) string {\n\tt := reflect.TypeOf(v)\n\tif t.Kind() == reflect.Pointer {\n\t\tt = t.Elem()\n\t}\n\treturn t.Name()\n}\n"
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "p/p.go", src, parser.ParseComments)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := check(t, fset, "example.com/p", f)
-	p.Sources = [][]byte{[]byte(src)}
-	out, err := transform.Instrument(p, transform.Options{})
+	out, err := instrumentSource(t, "p/p.go", src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -259,14 +252,7 @@ func TestReflectOverOutsideValuesInspected(t *testing.T) {
 // and replay (a recorded reflect.Value cannot write observed memory).
 func TestReflectOverOwnValuesIsNative(t *testing.T) {
 	src := "package p\n\nimport \"reflect\"\n\ntype Config struct{ Port int }\n\nfunc Set(v int) Config {\n\tvar c Config\n\trv := reflect.ValueOf(&c).Elem()\n\tif f := rv.FieldByName(\"Port\"); f.CanSet() {\n\t\tf.SetInt(int64(v))\n\t}\n\t_ = reflect.TypeOf(c).Field(0).Type.Kind()\n\treturn c\n}\n"
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "p/p.go", src, parser.ParseComments)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := check(t, fset, "example.com/p", f)
-	p.Sources = [][]byte{[]byte(src)}
-	out, err := transform.Instrument(p, transform.Options{})
+	out, err := instrumentSource(t, "p/p.go", src)
 	if err != nil {
 		t.Fatal(err)
 	}
