@@ -140,7 +140,7 @@ func callIn(site *Site, id uint64, passedAt *atomic.Uint64, fn reflect.Value, ar
 		return call(fn, args)
 	}
 	s.begin(site, eventlog.KindCallIn)
-	s.enc.Objects = objectTable()
+	s.enc.Objects = s.turnTable()
 	s.recvID, s.recvType = id, value.TypeName(fn.Type())
 	if passedAt != nil && len(s.frames) == 0 {
 		s.origin = passedAt.Load()
@@ -151,7 +151,7 @@ func callIn(site *Site, id uint64, passedAt *atomic.Uint64, fn reflect.Value, ar
 	f := s.Call()
 	defer s.Recover(f)
 	out := call(fn, args)
-	s.enc.Objects = objectTable()
+	s.enc.Objects = s.turnTable()
 	for _, r := range out {
 		s.enc.EncodeValue(r)
 	}

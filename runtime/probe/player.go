@@ -131,6 +131,7 @@ type player struct {
 	tracing      bool
 
 	objMu sync.Mutex
+	first firstAppearances // numbering.go
 	byID  map[uint64]reflect.Value
 	ids   map[unsafe.Pointer]objInfo
 	maxID uint64
@@ -1322,6 +1323,18 @@ func Main() int {
 func (p *player) ID(v reflect.Value, name string, _ bool) (uint64, bool, string) {
 	p.objMu.Lock()
 	defer p.objMu.Unlock()
+	if id, first, n, ok := p.knownLocked(v, name); ok {
+		return id, first, n
+	}
+	// A new object at the boundary, numbered by no event being built (a
+	// callback's closure): the capture numbered objects in the same order,
+	// so the next number is the one it gave.
+	p.bindLocked(p.maxID+1, v, name)
+	return p.maxID, true, name
+}
+
+// knownLocked returns the ID of v if it has one (called with objMu held).
+func (p *player) knownLocked(v reflect.Value, name string) (uint64, bool, string, bool) {
 	if o, ok := p.ids[p.key(v)]; ok {
 		n := o.name
 		if o.typ != nil && v.Type() != o.typ && value.TypeName(o.typ) == o.name {
@@ -1336,14 +1349,11 @@ func (p *player) ID(v reflect.Value, name string, _ bool) (uint64, bool, string)
 			// introduced it; the replayed code re-encodes that event.
 			o.fresh = false
 			p.ids[p.key(v)] = o
-			return o.id, true, n
+			return o.id, true, n, true
 		}
-		return o.id, false, n
+		return o.id, false, n, true
 	}
-	// A new object at the boundary: the capture numbered objects in the
-	// same order, so the next number is the one it gave.
-	p.bindLocked(p.maxID+1, v, name)
-	return p.maxID, true, name
+	return 0, false, "", false
 }
 
 func (p *player) Recorded(ptr unsafe.Pointer) (string, []byte, bool) {

@@ -116,9 +116,10 @@ type Stream struct {
 	passedFuncs []reflect.Value
 	origin      uint64
 
-	objs value.Objects  // if set, the object table of Encode and Error (writein.go's comparisons)
-	same sameness       // the object table of s's comparisons of watched variables
-	res  value.Resolver // if set, the resolver of Decode and DecodeError (writein.go's performed WRITE_IN)
+	objs     value.Objects  // if set, the object table of Encode and Error (writein.go's comparisons)
+	turnObjs turnObjects    // replay's numbering of new objects at their event's turn (numbering.go)
+	same     sameness       // the object table of s's comparisons of watched variables
+	res      value.Resolver // if set, the resolver of Decode and DecodeError (writein.go's performed WRITE_IN)
 }
 
 // idle marks the end of a stream's outermost call (see handoff).
@@ -229,13 +230,13 @@ func (s *Stream) objectTable() value.Objects {
 	if s.objs != nil {
 		return s.objs
 	}
-	return objectTable()
+	return s.turnTable()
 }
 
 // Recv appends the receiver of a method call, of static type T, and notes
 // its dynamic type and object ID for the event's receiver columns.
 func Recv[T any](s *Stream, v T) {
-	s.enc.Objects = objectTable()
+	s.enc.Objects = s.turnTable()
 	start := len(s.enc.Buf)
 	value.Encode(&s.enc, v)
 	// The dynamic type, without reflect.ValueOf(&v), which would move v to
@@ -367,7 +368,7 @@ func (s *Stream) Recover(f int) {
 		return
 	}
 	fr := s.close(f)
-	s.enc.Objects = objectTable()
+	s.enc.Objects = s.turnTable()
 	s.enc.Buf = s.enc.Buf[:0]
 	encodePanic(&s.enc, r)
 	s.enc.Buf = value.AppendString(s.enc.Buf, panicPosition())

@@ -1,0 +1,108 @@
+package probe
+
+import (
+	"reflect"
+	"sync"
+	"unsafe"
+
+	"github.com/rules-capture/rules_capture/runtime/eventlog"
+	"github.com/rules-capture/rules_capture/runtime/value"
+)
+
+// Numbering of new objects in replay (study fault F36).
+//
+// The capture numbers an object when a goroutine first encodes it, which
+// concurrent goroutines do before their events' turn: the log's IDs follow
+// the order in which goroutines encoded, not the order of the events. A
+// replay that counted on would number in its own goroutines' encoding
+// order, another one. So replay numbers a new object at its event's turn
+// and takes the number the log's event gives it: the k-th object that the
+// event being built meets for the first time gets the k-th ID that first
+// appears in the log's event. Waiting for the turn first makes an object
+// that two goroutines share get its number from the earlier event, as in
+// the log. Without concurrency this is the number the counter gave.
+
+// firstAppearances lists, by event index, the object IDs that first appear
+// in that event of the log, in order of appearance (made on first use).
+type firstAppearances struct {
+	once  sync.Once
+	ids   [][]uint64
+	taken []int // by event index: how many of ids were given out
+}
+
+func (p *player) computeFirstAppearances() {
+	f := &p.first
+	f.ids = make([][]uint64, len(p.events))
+	f.taken = make([]int, len(p.events))
+	seen := map[uint64]bool{}
+	for i := range p.events {
+		e := &p.events[i]
+		_ = value.ObjectIDs(e.Values, func(id uint64) {
+			if id != 0 && id < varIDs && !seen[id] {
+				seen[id] = true
+				f.ids[i] = append(f.ids[i], id)
+			}
+		})
+		// A callback's closure is named by the receiver only.
+		seen[e.RecvID] = true
+	}
+}
+
+// turnObjects is the object table of a stream's encodings in replay: a new
+// object is numbered at the turn of the stream's next event.
+type turnObjects struct{ s *Stream }
+
+func (t *turnObjects) ID(v reflect.Value, name string, _ bool) (uint64, bool, string) {
+	return play.idAtTurn(t.s, v, name)
+}
+
+func (t *turnObjects) Recorded(ptr unsafe.Pointer) (string, []byte, bool) {
+	return play.Recorded(ptr)
+}
+
+// turnTable is the object table for s's encodings of boundary events.
+func (s *Stream) turnTable() value.Objects {
+	if replaying {
+		s.turnObjs.s = s
+		return &s.turnObjs
+	}
+	return captureObjects
+}
+
+func (p *player) idAtTurn(s *Stream, v reflect.Value, name string) (uint64, bool, string) {
+	p.objMu.Lock()
+	id, first, n, ok := p.knownLocked(v, name)
+	p.objMu.Unlock()
+	if ok {
+		return id, first, n
+	}
+	sr := s.replay
+	if sr == nil || sr.cur >= len(sr.idx) {
+		return p.ID(v, name, true)
+	}
+	i := sr.idx[sr.cur]
+	p.waitTurn(i)
+	p.first.once.Do(p.computeFirstAppearances)
+	p.objMu.Lock()
+	defer p.objMu.Unlock()
+	if id, first, n, ok := p.knownLocked(v, name); ok {
+		return id, first, n // an earlier event, released meanwhile, numbered it
+	}
+	e := &p.events[i]
+	call := e.Kind == eventlog.KindCallIn || e.Kind == eventlog.KindCallOut
+	if !call || (s.site != nil && e.Site == s.site.Name) {
+		// The log's next event of the stream is the one being built (a
+		// call of the same site, or the results of the open call).
+		ids := p.first.ids[i]
+		for p.first.taken[i] < len(ids) {
+			id := ids[p.first.taken[i]]
+			p.first.taken[i]++
+			if _, bound := p.byID[id]; !bound {
+				p.bindLocked(id, v, name)
+				return id, true, name
+			}
+		}
+	}
+	p.bindLocked(p.maxID+1, v, name)
+	return p.maxID, true, name
+}

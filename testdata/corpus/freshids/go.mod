@@ -1,0 +1,3 @@
+module example.com/freshids
+
+go 1.26
