@@ -41,6 +41,9 @@ func (rep *Report) Markdown(w io.Writer) {
 		fmt.Fprintf(w, " (%.1f bytes/event)", float64(t.LogBytes)/float64(t.Events))
 	}
 	fmt.Fprintf(w, ".")
+	if t.TestsRejected > 0 {
+		fmt.Fprintf(w, " Tests rejected up front (not run under capture, each with its reason below): %d.", t.TestsRejected)
+	}
 	if t.Mutants > 0 {
 		fmt.Fprintf(w, " Mutants: %d, detected by replay %d (%s), by the module's tests %d (%s).", t.Mutants, t.ByReplay, pct(t.ByReplay, t.Mutants), t.ByTests, pct(t.ByTests, t.Mutants))
 	}
@@ -88,11 +91,52 @@ func (s *SubjectResult) markdown(w io.Writer) {
 		if len(set.CaptureFailed) > 0 {
 			failed = fmt.Sprintf(" (%d failed under capture)", len(set.CaptureFailed))
 		}
+		if len(set.TestsRejected) > 0 {
+			failed += fmt.Sprintf(" (%d more rejected up front)", len(set.TestsRejected))
+		}
 		fmt.Fprintf(w, "| %s | %d%s | %d | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s |\n", obs, set.Tests, failed, set.Logs, set.Events, set.Passed,
 			bold(set.Diverged), bold(set.Errors), num(set.BytesPerEvent, "%.1f"), num(set.ReplayEventsPS, "%.0f"), ovMed, ovWorst, suite, mut)
 	}
 	fmt.Fprintln(w)
+	s.rejectedTests(w)
 	s.failureTable(w)
+}
+
+// rejectedTests lists the tests capture test rejected up front, by reason.
+func (s *SubjectResult) rejectedTests(w io.Writer) {
+	type row struct{ sets, tests []string }
+	groups := map[string]*row{}
+	var reasons []string
+	for _, set := range s.Sets {
+		obs := strings.Join(trimModule(set.Observed, s.Subject.Module), ",")
+		for _, r := range set.TestsRejected {
+			test, why, _ := strings.Cut(r, ": ")
+			g := groups[why]
+			if g == nil {
+				g = &row{}
+				groups[why] = g
+				reasons = append(reasons, why)
+			}
+			if !containsString(g.sets, obs) {
+				g.sets = append(g.sets, obs)
+			}
+			if t := strings.TrimPrefix(test, s.Subject.Module+"."); !containsString(g.tests, t) {
+				g.tests = append(g.tests, t)
+			}
+		}
+	}
+	if len(reasons) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "Tests rejected up front (not run under capture):")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| reason | tests | observed sets |")
+	fmt.Fprintln(w, "|---|---|---|")
+	for _, why := range reasons {
+		g := groups[why]
+		fmt.Fprintf(w, "| %s | %s | %s |\n", cell(why), strings.Join(g.tests, ", "), strings.Join(g.sets, "; "))
+	}
+	fmt.Fprintln(w)
 }
 
 // failureTable lists every failed round trip, grouped by reason.

@@ -160,6 +160,19 @@ func splitTest(s string, pkgs []string) (pkg, test string) {
 	return pkg, s[len(pkg)+1:]
 }
 
+// testRejections reads the tests `capture test` did not run because they
+// cannot be replayed ("rejected <pkg>.<Test>: file:line: ... is not
+// supported in an observed package: fix"), as "<pkg>.<Test>: reason".
+func testRejections(out []byte) []string {
+	var rej []string
+	for _, line := range strings.Split(string(out), "\n") {
+		if rest, ok := strings.CutPrefix(line, "rejected "); ok && strings.Contains(rest, ": ") {
+			rej = append(rej, rest)
+		}
+	}
+	return rej
+}
+
 // rejection extracts the transform's up-front rejections from the output
 // of a capture command ("file:line: X is not supported in an observed
 // package: fix").

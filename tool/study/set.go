@@ -194,6 +194,9 @@ func (m *moduleRun) study(index int, obs []string) *SetResult {
 		return s
 	}
 	s.Tests = len(runs)
+	for _, r := range testRejections(stdout) {
+		s.TestsRejected = append(s.TestsRejected, strings.ReplaceAll(r, m.dir+string(filepath.Separator), ""))
+	}
 	byPkg := map[string][]string{}
 	var pkgOrder []string
 	testOf := map[string]testRun{}

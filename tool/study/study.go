@@ -69,10 +69,11 @@ type SubjectResult struct {
 // SetResult is one observed set of one module.
 type SetResult struct {
 	Observed       []string        `json:"observed"`
-	Kind           string          `json:"kind"`               // "package" or "set"
-	Rejected       []string        `json:"rejected,omitempty"` // up-front rejections by the transform
-	Error          string          `json:"error,omitempty"`    // capture test could not run: a tool fault
-	Tests          int             `json:"tests"`              // tests run under capture
+	Kind           string          `json:"kind"`                     // "package" or "set"
+	Rejected       []string        `json:"rejected,omitempty"`       // up-front rejections by the transform
+	Error          string          `json:"error,omitempty"`          // capture test could not run: a tool fault
+	Tests          int             `json:"tests"`                    // tests run under capture
+	TestsRejected  []string        `json:"tests_rejected,omitempty"` // "<pkg>.<Test>: reason": not run, rejected up front by capture test
 	CaptureFailed  []string        `json:"capture_failed,omitempty"`
 	Logs           int             `json:"logs"`
 	Events         int             `json:"events"`
@@ -95,6 +96,7 @@ type Totals struct {
 	Rejected      int   `json:"rejected_sets"`
 	ToolErrors    int   `json:"tool_errors"`
 	Tests         int   `json:"tests"`
+	TestsRejected int   `json:"tests_rejected"`
 	CaptureFailed int   `json:"capture_failed"`
 	Logs          int   `json:"logs"`
 	Events        int   `json:"events"`
@@ -116,6 +118,7 @@ func (t *Totals) add(s *SetResult) {
 		t.ToolErrors++
 	}
 	t.Tests += s.Tests
+	t.TestsRejected += len(s.TestsRejected)
 	t.CaptureFailed += len(s.CaptureFailed)
 	t.Logs += s.Logs
 	t.Events += s.Events
@@ -135,6 +138,7 @@ func (t *Totals) merge(o Totals) {
 	t.Rejected += o.Rejected
 	t.ToolErrors += o.ToolErrors
 	t.Tests += o.Tests
+	t.TestsRejected += o.TestsRejected
 	t.CaptureFailed += o.CaptureFailed
 	t.Logs += o.Logs
 	t.Events += o.Events

@@ -72,6 +72,23 @@ func TestRejectionPicksTheTransformsMessages(t *testing.T) {
 	}
 }
 
+// TestTestRejectionsAreNotSetRejections: capture test's per-test
+// rejections (stdout) are read as rejected tests, and do not make the
+// observed set rejected (stderr's messages do).
+func TestTestRejectionsAreNotSetRejections(t *testing.T) {
+	stdout := []byte("rejected github.com/gorilla/mux.TestUseEncodedPath: /m/mux_test.go:1885:13: a test writing the unexported field useEncodedPath of an observed github.com/gorilla/mux.Route is not supported in an observed package: set it through the package's API\nok   github.com/gorilla/mux.TestHost -> /l/TestHost.arrow\n")
+	got := testRejections(stdout)
+	if len(got) != 1 || !strings.HasPrefix(got[0], "github.com/gorilla/mux.TestUseEncodedPath: /m/mux_test.go:1885:13: a test writing") {
+		t.Errorf("testRejections = %q", got)
+	}
+	if runs := parseCaptureTest(stdout, []string{"github.com/gorilla/mux"}); len(runs) != 1 || runs[0].Test != "TestHost" {
+		t.Errorf("parseCaptureTest = %+v", runs)
+	}
+	if rejection(nil) != nil {
+		t.Error("no stderr, no set rejection")
+	}
+}
+
 func TestUnbuiltNamesThePackagesCaptureTestCouldNotBuild(t *testing.T) {
 	stderr := []byte("# example.com/m/diff\ndiff.go:19: \"example.com/m/flags\" imported and not used\ncapture test: example.com/m/value: go test: exit status 1\ncapture test: example.com/m: go test: exit status 1\n")
 	got := unbuilt(stderr, []string{"example.com/m", "example.com/m/value", "example.com/m/other"})

@@ -85,14 +85,18 @@ func runTest(args []string) int {
 		return 1
 	}
 	var rejected []string
+	skip := map[string]map[string]string{} // test package -> test -> why it is not run
 	for _, path := range obs {
 		if lp := s.Listed[path]; lp != nil {
-			msgs, err := whiteBoxWrites(s.Listed, lp)
+			msgs, tests, err := whiteBoxWrites(s.Listed, lp)
 			if err != nil {
 				fmt.Fprintf(os.Stderr, "capture test: %s: %v\n", path, err)
 				return 1
 			}
 			rejected = append(rejected, msgs...)
+			if tests != nil {
+				skip[path] = tests
+			}
 		}
 	}
 	if len(rejected) > 0 {
@@ -106,7 +110,7 @@ func runTest(args []string) int {
 		if len(lp.TestGoFiles)+len(lp.XTestGoFiles) == 0 {
 			continue
 		}
-		n, err := testPackage(s, lp, logDir, keepDir, re, *verbose)
+		n, err := testPackage(s, lp, logDir, keepDir, re, skip[lp.ImportPath], *verbose)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "capture test: %s: %v\n", lp.ImportPath, err)
 			failed++
@@ -121,8 +125,10 @@ func runTest(args []string) int {
 
 // testPackage builds lp's test binary under capture and runs each of its
 // test functions in its own process; it returns the number of failures.
-// With keepDir, the binary is also kept there.
-func testPackage(s *frontend.Session, lp *load.ListedPackage, logDir, keepDir string, re *regexp.Regexp, verbose bool) (int, error) {
+// With keepDir, the binary is also kept there. The tests in skip are not
+// run: each is reported as rejected up front with its reason (an
+// in-package test writing an unexported field of an observed type).
+func testPackage(s *frontend.Session, lp *load.ListedPackage, logDir, keepDir string, re *regexp.Regexp, skip map[string]string, verbose bool) (int, error) {
 	testFiles := append(append([]string{}, lp.TestGoFiles...), lp.XTestGoFiles...)
 	if frontend.HasTestMain(lp.Dir, testFiles) {
 		// The user's TestMain: its os.Exit closes the log first.
@@ -180,9 +186,14 @@ func TestMain(m *testing.M) {
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	for sc.Scan() {
 		name := strings.TrimSpace(sc.Text())
-		if strings.HasPrefix(name, "Test") && (re == nil || re.MatchString(name)) {
-			tests = append(tests, name)
+		if !strings.HasPrefix(name, "Test") || re != nil && !re.MatchString(name) {
+			continue
 		}
+		if why, ok := skip[name]; ok {
+			fmt.Printf("rejected %s.%s: %s\n", lp.ImportPath, name, why)
+			continue
+		}
+		tests = append(tests, name)
 	}
 	dir = filepath.Join(logDir, strings.ReplaceAll(lp.ImportPath, "/", "_"))
 	if err := os.MkdirAll(dir, 0o755); err != nil {

@@ -17,13 +17,22 @@ import (
 // types (`p.clock = func() time.Time { ... }`). Replay does not see state
 // that a test writes directly: the observed object keeps the field's old
 // value in replay and takes another path, a false divergence (study fault
-// F11). So capture test rejects such a package up front, naming each
-// write. The package and its tests are type-checked against the export
+// F11). The package and its tests are type-checked against the export
 // data the front end listed; fields of types declared in test files (test
 // doubles) do not count.
-func whiteBoxWrites(listed map[string]*load.ListedPackage, lp *load.ListedPackage) ([]string, error) {
+//
+// Each test runs in a process of its own, so a write only spoils the
+// tests that reach it: rejected maps each top-level test whose function
+// makes such a write, or refers to a function or method of the test files
+// that does (directly or through others), to the message naming the first
+// write. capture test runs the other tests (gorilla/mux: one helper of 66
+// tests writes Route.useEncodedPath). Writes reached from elsewhere (a
+// TestMain, an init function or a variable initialiser of the test files)
+// would spoil every test: they are returned as pkgWide, and the package is
+// rejected.
+func whiteBoxWrites(listed map[string]*load.ListedPackage, lp *load.ListedPackage) (pkgWide []string, rejected map[string]string, err error) {
 	if len(lp.TestGoFiles) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	fset := token.NewFileSet()
 	var files, tests []*ast.File
@@ -31,7 +40,7 @@ func whiteBoxWrites(listed map[string]*load.ListedPackage, lp *load.ListedPackag
 		for _, name := range list {
 			f, err := parser.ParseFile(fset, filepath.Join(lp.Dir, name), nil, parser.SkipObjectResolution)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			files = append(files, f)
 			if strings.HasSuffix(name, "_test.go") {
@@ -40,21 +49,23 @@ func whiteBoxWrites(listed map[string]*load.ListedPackage, lp *load.ListedPackag
 		}
 	}
 	imp := load.Importer(fset, listed, lp)
-	info := &types.Info{Selections: map[*ast.SelectorExpr]*types.Selection{}}
+	info := &types.Info{Selections: map[*ast.SelectorExpr]*types.Selection{}, Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{}}
 	conf := types.Config{Importer: imp, Error: func(error) {}} // partial information suffices
 	pkg, _ := conf.Check(lp.ImportPath, fset, files, info)
-	var out []string
-	check := func(lhs ast.Expr) {
+	inTests := func(obj types.Object) bool {
+		return obj != nil && obj.Pkg() == pkg && strings.HasSuffix(fset.Position(obj.Pos()).Filename, "_test.go")
+	}
+	write := func(lhs ast.Expr) string {
 		x, ok := ast.Unparen(lhs).(*ast.SelectorExpr)
 		if !ok {
-			return
+			return ""
 		}
 		sel := info.Selections[x]
 		if sel == nil || sel.Kind() != types.FieldVal || sel.Obj().Exported() || sel.Obj().Pkg() != pkg {
-			return
+			return ""
 		}
-		if strings.HasSuffix(fset.Position(sel.Obj().Pos()).Filename, "_test.go") {
-			return // a field of a test double
+		if inTests(sel.Obj()) {
+			return "" // a field of a test double
 		}
 		recv := sel.Recv()
 		if p, ok := recv.Underlying().(*types.Pointer); ok {
@@ -62,25 +73,119 @@ func whiteBoxWrites(listed map[string]*load.ListedPackage, lp *load.ListedPackag
 		}
 		pos := fset.Position(x.Sel.Pos())
 		pos.Filename = filepath.Join(filepath.Base(lp.Dir), filepath.Base(pos.Filename))
-		out = append(out, fmt.Sprintf("%s: a test writing the unexported field %s of an observed %s is not supported in an observed package: "+
+		return fmt.Sprintf("%s: a test writing the unexported field %s of an observed %s is not supported in an observed package: "+
 			"replay does not see state that in-package tests set directly, so the object keeps its old value and takes another path; "+
 			"set it through the package's API (a constructor option), or leave %s out of the observed set",
-			pos, x.Sel.Name, types.TypeString(recv, types.RelativeTo(nil)), lp.ImportPath))
+			pos, x.Sel.Name, types.TypeString(recv, types.RelativeTo(nil)), lp.ImportPath)
+	}
+	// Per declaration of the test files (a function, a method, a type
+	// whose methods may be called through an interface, or nil for init
+	// functions and variable initialisers, which run before every test):
+	// its first write, and the declarations of the test files it refers to.
+	type decl struct {
+		write string
+		refs  []types.Object
+	}
+	decls := map[types.Object]*decl{}
+	var order []types.Object // in source order, for stable messages
+	declOf := func(key types.Object) *decl {
+		d := decls[key]
+		if d == nil {
+			d = &decl{}
+			decls[key] = d
+			order = append(order, key)
+		}
+		return d
 	}
 	for _, f := range tests {
-		ast.Inspect(f, func(n ast.Node) bool {
-			switch s := n.(type) {
-			case *ast.AssignStmt:
-				if s.Tok != token.DEFINE {
-					for _, l := range s.Lhs {
-						check(l)
+		for _, d := range f.Decls {
+			var key types.Object
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Name.Name != "init" {
+					key = info.Defs[d.Name]
+				}
+				if fn, ok := key.(*types.Func); ok {
+					if recv := fn.Type().(*types.Signature).Recv(); recv != nil {
+						t := recv.Type()
+						if p, ok := t.(*types.Pointer); ok {
+							t = p.Elem()
+						}
+						if n, ok := t.(*types.Named); ok {
+							tn := declOf(n.Obj())
+							tn.refs = append(tn.refs, fn)
+						}
 					}
 				}
-			case *ast.IncDecStmt:
-				check(s.X)
+			case *ast.GenDecl:
+				if d.Tok != token.VAR {
+					continue // types and constants run nothing
+				}
 			}
-			return true
-		})
+			dd := declOf(key)
+			ast.Inspect(d, func(n ast.Node) bool {
+				var lhs []ast.Expr
+				switch s := n.(type) {
+				case *ast.AssignStmt:
+					if s.Tok != token.DEFINE {
+						lhs = s.Lhs
+					}
+				case *ast.IncDecStmt:
+					lhs = []ast.Expr{s.X}
+				case *ast.Ident:
+					switch obj := info.Uses[s].(type) {
+					case *types.Func, *types.TypeName:
+						if inTests(obj) && obj != key {
+							dd.refs = append(dd.refs, obj)
+						}
+					}
+				}
+				for _, l := range lhs {
+					if m := write(l); m != "" && dd.write == "" {
+						dd.write = m
+					}
+				}
+				return true
+			})
+		}
 	}
-	return out, nil
+	// reaches returns the first write a declaration makes or reaches.
+	reaches := func(key types.Object) string {
+		seen := map[types.Object]bool{key: true}
+		queue := []types.Object{key}
+		for len(queue) > 0 {
+			d := decls[queue[0]]
+			queue = queue[1:]
+			if d == nil {
+				continue
+			}
+			if d.write != "" {
+				return d.write
+			}
+			for _, r := range d.refs {
+				if !seen[r] {
+					seen[r] = true
+					queue = append(queue, r)
+				}
+			}
+		}
+		return ""
+	}
+	for _, key := range order {
+		fn, _ := key.(*types.Func)
+		switch {
+		case key == nil || fn != nil && fn.Name() == "TestMain":
+			if m := reaches(key); m != "" {
+				pkgWide = append(pkgWide, m)
+			}
+		case fn != nil && fn.Type().(*types.Signature).Recv() == nil && strings.HasPrefix(fn.Name(), "Test"):
+			if m := reaches(key); m != "" {
+				if rejected == nil {
+					rejected = map[string]string{}
+				}
+				rejected[fn.Name()] = m
+			}
+		}
+	}
+	return pkgWide, rejected, nil
 }
