@@ -185,6 +185,13 @@ func typeExpr(name, from string, alias func(string) string) (string, error) {
 		sp := strings.Index(name, " ")
 		e, err := typeExpr(name[sp+1:], from, alias)
 		return name[:sp+1] + e, err
+	case name == "struct {}":
+		// The empty struct as a type argument (a set's values: golang-lru's
+		// NewWithEvict[int, struct{}]) names itself anywhere; as does the
+		// empty interface.
+		return "struct{}", nil
+	case name == "interface {}":
+		return "any", nil
 	case strings.ContainsAny(name, "[({ "):
 		return "", fmt.Errorf("type argument %s cannot be named by the replay harness (literal or generic types are not supported as type arguments)", name)
 	}

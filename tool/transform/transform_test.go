@@ -348,6 +348,8 @@ func TestHarnessInstances(t *testing.T) {
 		"example.com/m/gen.Map[example.com/m/ext.point,int]",
 		"example.com/m/gen.Map[struct { X int },int]",
 		"example.com/m/gen.Map[example.com/m/a/internal/x.T,int]",
+		"example.com/m/gen.Map[int,struct {}]", // golang-lru's NewWithEvict[int, struct{}]
+		"example.com/m/gen.Map[interface {},int]",
 	}
 	src, skipped := transform.HarnessInstances("example.com/m/zz_capture_replay", []string{"example.com/m/gen"}, sites)
 	// (Import aliases are numbered in order of use.)
@@ -356,12 +358,14 @@ func TestHarnessInstances(t *testing.T) {
 		"CaptureInstance_Stack_Push[map[string][]*",
 		"CaptureInstance_Pair[[4]uint8, <-chan ",
 		"Point]()",
+		"CaptureInstance_Map[int, struct{}]()",
+		"CaptureInstance_Map[any, int]()",
 	} {
 		if !bytes.Contains(src, []byte(want)) {
 			t.Errorf("instances lack %q:\n%s", want, src)
 		}
 	}
-	if n := bytes.Count(src, []byte("CaptureInstance_Map[")); n != 1 {
+	if n := bytes.Count(src, []byte("CaptureInstance_Map[int, string]")); n != 1 {
 		t.Errorf("Map[int,string] instantiated %d times:\n%s", n, src)
 	}
 	if bytes.Contains(src, []byte("other")) || bytes.Contains(src, []byte("Plain")) || bytes.Contains(src, []byte("func1")) {
