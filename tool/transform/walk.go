@@ -48,9 +48,9 @@ func (t *transformer) walk(f *ast.File) {
 		case *ast.CallExpr:
 			t.call(x, stack)
 		case *ast.AssignStmt:
-			t.assignOut(x)
+			t.assignOut(x, stack)
 		case *ast.IncDecStmt:
-			t.incDecOut(x)
+			t.incDecOut(x, stack)
 		case *ast.RangeStmt:
 			t.rangeOut(x)
 			t.rangeChan(x, stack)

@@ -62,7 +62,7 @@ func (t *transformer) externalTarget(lhs ast.Expr) (writeTarget, bool) {
 }
 
 // assignOut instruments an assignment whose left side is external.
-func (t *transformer) assignOut(a *ast.AssignStmt) {
+func (t *transformer) assignOut(a *ast.AssignStmt, stack []ast.Node) {
 	if a.Tok == token.DEFINE {
 		return
 	}
@@ -80,12 +80,12 @@ func (t *transformer) assignOut(a *ast.AssignStmt) {
 		if a.Tok != token.ASSIGN {
 			op = strings.TrimSuffix(a.Tok.String(), "=")
 		}
-		t.writeOut(a, ast.Unparen(l).(*ast.SelectorExpr), w, op, a.Rhs[0])
+		t.writeOut(a, ast.Unparen(l).(*ast.SelectorExpr), w, op, a.Rhs[0], stack)
 	}
 }
 
 // incDecOut instruments `x.F++` / `pkg.V--` on an external location.
-func (t *transformer) incDecOut(s *ast.IncDecStmt) {
+func (t *transformer) incDecOut(s *ast.IncDecStmt, stack []ast.Node) {
 	w, ok := t.externalTarget(s.X)
 	if !ok {
 		return
@@ -94,7 +94,7 @@ func (t *transformer) incDecOut(s *ast.IncDecStmt) {
 	if s.Tok == token.DEC {
 		op = "-"
 	}
-	t.writeOut(s, ast.Unparen(s.X).(*ast.SelectorExpr), w, op, nil)
+	t.writeOut(s, ast.Unparen(s.X).(*ast.SelectorExpr), w, op, nil, stack)
 }
 
 // rangeOut rejects external locations as range variables.
@@ -116,7 +116,23 @@ func (t *transformer) rangeOut(r *ast.RangeStmt) {
 //
 //	x.F = v     -> h(x, v)        pkg.V = v   -> h(&pkg.V, v)
 //	x.F op= v   -> h(x, v)        x.F++       -> h(x)
-func (t *transformer) writeOut(stmt ast.Stmt, lhs *ast.SelectorExpr, w writeTarget, op string, rhs ast.Expr) {
+//
+// In generic code the helper is generic over the enclosing function's type
+// parameters, h[K, V](x, v), as outcalls' helpers are (golang-lru's
+// expirable: `ent.Value = value` on an *internal.Entry[K, V]).
+func (t *transformer) writeOut(stmt ast.Stmt, lhs *ast.SelectorExpr, w writeTarget, op string, rhs ast.Expr, stack []ast.Node) {
+	saved := t.allowTP
+	t.allowTP = true
+	defer func() { t.allowTP = saved }()
+	tpDecl, tpArgs := "", ""
+	if hasTypeParam(w.typ) || w.field != nil && hasTypeParam(t.p.Info.TypeOf(w.recv)) || rhs != nil && hasTypeParam(t.p.Info.TypeOf(rhs)) {
+		var why string
+		tpDecl, tpArgs, why = t.typeParams(t.enclosingTypeParams(stack))
+		if why != "" || tpDecl == "" {
+			t.errorf(lhs.Pos(), "writing "+w.name+" in generic code whose enclosing function has "+why, "name every type parameter of the enclosing function (no _)")
+			return
+		}
+	}
 	fts, why := t.typeString(w.typ)
 	if why != "" {
 		t.errorf(lhs.Pos(), "writing "+w.name+" of "+why, "write it from an unobserved package")
@@ -163,7 +179,7 @@ func (t *transformer) writeOut(stmt ast.Stmt, lhs *ast.SelectorExpr, w writeTarg
 	h := strings.Replace(site, "_site_", "_write_", 1)
 	var b strings.Builder
 	fmt.Fprintf(&b, "// %s writes %s (%s).\n", h, w.name, pos)
-	fmt.Fprintf(&b, "func %s(%s) {\n\ts := %s.Out(&%s)\n\tif s == nil {\n\t\t%s\n\t\treturn\n\t}\n", h, decls, t.probe, site, direct)
+	fmt.Fprintf(&b, "func %s%s(%s) {\n\ts := %s.Out(&%s)\n\tif s == nil {\n\t\t%s\n\t\treturn\n\t}\n", h, tpDecl, decls, t.probe, site, direct)
 	newVal := "v"
 	if op != "" {
 		// Read the old value as READ_OUT, then compute the new one.
@@ -180,6 +196,7 @@ func (t *transformer) writeOut(stmt ast.Stmt, lhs *ast.SelectorExpr, w writeTarg
 	t.gen.WriteString(b.String())
 
 	span := int(stmt.End() - stmt.Pos())
+	h += tpArgs
 	if w.field != nil {
 		t.add(lhs.Pos(), lhs.Pos(), h+"(", span)
 		if rhs == nil {

@@ -27,7 +27,10 @@ func Filter[T any](xs []T, keep func(T) bool) []T {
 }
 
 // Box holds one value.
-type Box[T any] struct{ V T }
+type Box[T any] struct {
+	V       T
+	Refills int
+}
 
 // Get returns the value.
 func (b *Box[T]) Get() T { return b.V }

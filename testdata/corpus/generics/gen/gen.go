@@ -62,6 +62,15 @@ func Unbox(b *ext.Box[string]) string {
 	return "<" + b.Get() + ">"
 }
 
+// Refill writes v into external code's generic box and counts the refill:
+// WRITE_OUTs of fields of an external generic type from generic code, one
+// of a type-parameter type (study fault F50: golang-lru's expirable writes
+// `ent.Value = value` on an *internal.Entry[K, V]).
+func Refill[T any](b *ext.Box[T], v T) {
+	b.V = v
+	b.Refills++
+}
+
 // Stack is a generic stack.
 type Stack[T any] struct {
 	items []T

@@ -17,6 +17,10 @@ func main() {
 	fmt.Println(gen.Stamp(42), gen.Stamp(ext.Point{X: 1, Y: 2}))
 	fmt.Println(gen.Evens([]int{1, 2, 3, 4, 5, 6}))
 	fmt.Println(gen.Unbox(&ext.Box[string]{V: "gift"}))
+	box := &ext.Box[int]{V: 1}
+	gen.Refill(box, 7)
+	gen.Refill(box, 8)
+	fmt.Println(box.Get(), box.Refills)
 
 	s := gen.NewStack[int]()
 	s.Push(1)
