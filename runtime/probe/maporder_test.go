@@ -96,3 +96,69 @@ func BenchmarkMapRange(b *testing.B) {
 }
 
 var mapSink int
+
+// TestSortedMapOfOrdersIntegerAndStringKinds: a map whose key type is a
+// type parameter iterates in key order when the keys' kind is an integer
+// or a string (study fault F51: golang-lru's LRU[K comparable, V any]
+// evicting in map order), and in native order otherwise.
+func TestSortedMapOfOrdersIntegerAndStringKinds(t *testing.T) {
+	sortedOn(t)
+	ints := map[int64]bool{}
+	for i := range 50 {
+		ints[int64(i*7%50-20)] = true
+	}
+	type name string
+	names := map[name]int{"c": 3, "a": 1, "d": 4, "b": 2}
+	type small uint8
+	smalls := map[small]int{200: 1, 3: 2, 90: 3}
+	for range 20 { // native order is randomised: one pass could agree by chance
+		var gotInts []int64
+		for k := range SortedMapOf(ints) {
+			gotInts = append(gotInts, k)
+		}
+		if !slices.IsSorted(gotInts) || len(gotInts) != 50 {
+			t.Fatalf("int64 keys: %v", gotInts)
+		}
+		var gotNames []name
+		for k, v := range SortedMapOf(names) {
+			if names[k] != v {
+				t.Fatalf("value of %q: %d", k, v)
+			}
+			gotNames = append(gotNames, k)
+		}
+		if want := []name{"a", "b", "c", "d"}; !slices.Equal(gotNames, want) {
+			t.Fatalf("named string keys: %v, want %v", gotNames, want)
+		}
+		var gotSmall []small
+		for k := range SortedMapOf(smalls) {
+			gotSmall = append(gotSmall, k)
+		}
+		if want := []small{3, 90, 200}; !slices.Equal(gotSmall, want) {
+			t.Fatalf("uint8 keys: %v, want %v", gotSmall, want)
+		}
+	}
+	type point struct{ x, y int }
+	pts := map[point]int{{1, 2}: 1, {0, 0}: 2, {3, 1}: 3}
+	n := 0
+	for k, v := range SortedMapOf(pts) {
+		if pts[k] != v {
+			t.Fatalf("value of %v: %d", k, v)
+		}
+		n++
+	}
+	if n != 3 {
+		t.Fatalf("struct keys: %d entries, want 3", n)
+	}
+	// Deleted before reached: not produced.
+	m := map[int]string{1: "one", 2: "two", 3: "three"}
+	var got []string
+	for k, v := range SortedMapOf(m) {
+		if k == 1 {
+			delete(m, 2)
+		}
+		got = append(got, v)
+	}
+	if want := []string{"one", "three"}; !slices.Equal(got, want) {
+		t.Fatalf("with a deletion: %v, want %v", got, want)
+	}
+}

@@ -21,7 +21,29 @@ import (
 // boundary stay native: sorting costs an allocation and O(n log n).
 func (t *transformer) rangeMap(x *ast.RangeStmt) {
 	mt, ok := t.p.Info.TypeOf(x.X).Underlying().(*types.Map)
-	if !ok || !orderedKey(mt.Key()) || !t.mayCross(x.Body) {
+	if !ok || !t.mayCross(x.Body) {
+		return
+	}
+	if _, isTP := mt.Key().(*types.TypeParam); isTP {
+		// Whether the keys sort is known at run time only (study fault
+		// F51: golang-lru's LRU[K comparable, V any]).
+		if !t.sortedOfHelper {
+			t.sortedOfHelper = true
+			fmt.Fprintf(&t.gen, `// _capture_sorted_tp ranges over a map whose key type is a type parameter
+// in key order when the keys are integers or strings, in the capture and in
+// replay alike, for loops whose bodies make boundary events.
+func _capture_sorted_tp[M ~map[K]V, K comparable, V any](m M) func(yield func(K, V) bool) {
+	return %s.SortedMapOf(m)
+}
+
+`, t.probe)
+		}
+		span := int(x.X.End() - x.X.Pos())
+		t.add(x.X.Pos(), x.X.Pos(), "_capture_sorted_tp(", span)
+		t.add(x.X.End(), x.X.End(), ")", span)
+		return
+	}
+	if !orderedKey(mt.Key()) {
 		return
 	}
 	if !t.sortedHelper {

@@ -132,7 +132,8 @@ type transformer struct {
 	selects  []pendingSelect   // rewritten after the file's walk (chans.go)
 	chanComm map[ast.Node]bool // receives and sends of select cases
 
-	sortedHelper bool // _capture_sorted is generated (maporder.go)
+	sortedHelper   bool // _capture_sorted is generated (maporder.go)
+	sortedOfHelper bool // _capture_sorted_tp is generated (maporder.go)
 
 	// outsideReflect: where the package first reflects over a value from
 	// outside (reflect.go); empty: reflection runs natively.

@@ -71,6 +71,16 @@ func Refill[T any](b *ext.Box[T], v T) {
 	b.Refills++
 }
 
+// Each calls f for every entry of m: a range over a map whose key type is
+// a type parameter, with a boundary event per entry, iterates in key order
+// when the keys are integers or strings, in the capture and in replay alike
+// (study fault F51: golang-lru's LRU[K, V].Purge).
+func Each[K comparable, V any](m map[K]V, f func(K, V)) {
+	for k, v := range m {
+		f(k, v)
+	}
+}
+
 // Stack is a generic stack.
 type Stack[T any] struct {
 	items []T

@@ -21,6 +21,13 @@ func main() {
 	gen.Refill(box, 7)
 	gen.Refill(box, 8)
 	fmt.Println(box.Get(), box.Refills)
+	squares := map[int]int{}
+	for i := range 32 {
+		squares[i] = i * i
+	}
+	sum := 0
+	gen.Each(squares, func(k, v int) { sum += v - k })
+	fmt.Println(sum)
 
 	s := gen.NewStack[int]()
 	s.Push(1)
