@@ -1197,7 +1197,11 @@ func playerDone(s *Stream, fr frame) {
 		if s.dec.Err != nil {
 			why = s.dec.Err.Error()
 		}
-		d := &Divergence{Stream: s.id, Reason: "the recorded results do not fit the results of " + fr.site.Name + " (signature changed, or a type it names no longer registered?): " + why,
+		reason := "the recorded results do not fit the results of " + fr.site.Name + " (signature changed, or a type it names no longer registered?): "
+		if errors.Is(s.dec.Err, value.ErrFirstFieldFirst) {
+			reason = "the recorded results of " + fr.site.Name + " name an object replay cannot rebuild (a known limitation, not a code change): "
+		}
+		d := &Divergence{Stream: s.id, Reason: reason + why,
 			Pos: fr.site.Pos, Actual: "outcall " + fr.site.Name}
 		if sr := s.replay; sr != nil && sr.cur > 0 && sr.cur <= len(sr.idx) {
 			// The event whose values were being read: the last one consumed.
@@ -1215,7 +1219,11 @@ func argsMismatch(s *Stream) {
 	if s.dec.Err != nil {
 		why = s.dec.Err.Error()
 	}
-	d := &Divergence{Stream: s.id, Reason: "the recorded arguments do not fit this build's function (signature changed?): " + why}
+	reason := "the recorded arguments do not fit this build's function (signature changed?): "
+	if errors.Is(s.dec.Err, value.ErrFirstFieldFirst) {
+		reason = "the recorded arguments name an object replay cannot rebuild (a known limitation, not a code change): "
+	}
+	d := &Divergence{Stream: s.id, Reason: reason + why}
 	if s.replay != nil && s.replay.cur < len(s.replay.idx) {
 		e := &p.events[s.replay.idx[s.replay.cur]]
 		d.Seq, d.Expected = e.Seq, p.describe(e)

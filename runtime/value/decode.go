@@ -2,6 +2,7 @@ package value
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
@@ -427,6 +428,14 @@ func (d *Decoder) decode(v reflect.Value, depth int) {
 			if d.Err == nil {
 				if !obj.Type().AssignableTo(t) {
 					if obj.Kind() != reflect.Pointer || obj.IsNil() || t.Elem().Size() > obj.Type().Elem().Size() {
+						if obj.Kind() == reflect.Pointer && leadsWith(t.Elem(), obj.Type().Elem()) {
+							// F17's other direction (go-cmp's teststructs:
+							// s.PublicStruct.SetPrivate(...), then
+							// s.SetPrivate(...) on the enclosing struct).
+							d.Err = fmt.Errorf("%w: object %d is first a %s, then a %s at the same address: a pointer to a struct's first field crossed the boundary before a pointer to the struct, and replay made the smaller object (docs/limitations.md)",
+								ErrFirstFieldFirst, id, obj.Type(), t)
+							return
+						}
 						d.fail("object %d is a %s, not a %s", id, obj.Type(), t)
 						return
 					}
@@ -653,4 +662,25 @@ func copyBytes(dst reflect.Value, b []byte) {
 	for i := 0; i < n; i++ {
 		dst.Index(i).SetUint(uint64(b[i]))
 	}
+}
+
+// ErrFirstFieldFirst is returned (wrapped) when a log names one object
+// first by the type of its first field, then by its own, larger type: a
+// known limitation, not a changed signature.
+var ErrFirstFieldFirst = errors.New("one object seen as its first field, then as the whole struct")
+
+// leadsWith reports whether a value of type outer starts with a value of
+// type inner at offset 0 (its first field, or that field's first field).
+func leadsWith(outer, inner reflect.Type) bool {
+	for outer.Kind() == reflect.Struct && outer.NumField() > 0 {
+		f := outer.Field(0)
+		if f.Offset != 0 {
+			return false
+		}
+		if f.Type == inner {
+			return true
+		}
+		outer = f.Type
+	}
+	return false
 }

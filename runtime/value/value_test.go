@@ -453,3 +453,49 @@ func TestMaxObjectID(t *testing.T) {
 		t.Fatal("truncated value: no error")
 	}
 }
+
+// TestFirstFieldThenWholeStruct: a log that names an object first as a
+// pointer to its first field, then as a pointer to the enclosing struct
+// (go-cmp's teststructs: s.PublicStruct.SetPrivate(2), then s.SetPrivate(4)
+// on the *ParentStructD) cannot be rebuilt by replay, which made the
+// smaller object; the error says so and names the limitation, instead of
+// a bare type mismatch that reads like a changed signature.
+func TestFirstFieldThenWholeStruct(t *testing.T) {
+	type inner struct{ A, b int }
+	type outer struct {
+		inner
+		C int
+	}
+	var o outer
+	e := &Encoder{Objects: newTable(), Deep: true}
+	Encode(e, &o.inner)
+	Encode(e, &o)
+	d := &Decoder{Buf: e.Buf, Resolver: newTable()}
+	if got := Decode[*inner](d); got == nil || d.Err != nil {
+		t.Fatalf("first value: %v, %v", got, d.Err)
+	}
+	Decode[*outer](d)
+	if !errors.Is(d.Err, ErrFirstFieldFirst) {
+		t.Fatalf("error %v, want ErrFirstFieldFirst", d.Err)
+	}
+	for _, want := range []string{"first a *value.inner, then a *value.outer", "first field", "docs/limitations.md"} {
+		if !strings.Contains(d.Err.Error(), want) {
+			t.Errorf("error lacks %q: %v", want, d.Err)
+		}
+	}
+	// Unrelated types keep the plain message.
+	type other struct {
+		X int64
+		Y int
+	}
+	e = &Encoder{Objects: newTable(), Deep: true}
+	var b other
+	Encode(e, (*uint64)(unsafe.Pointer(&b.X)))
+	Encode(e, &b)
+	d = &Decoder{Buf: e.Buf, Resolver: newTable()}
+	Decode[*uint64](d)
+	Decode[*other](d)
+	if d.Err == nil || errors.Is(d.Err, ErrFirstFieldFirst) || !strings.Contains(d.Err.Error(), "not a") {
+		t.Errorf("unrelated types: %v", d.Err)
+	}
+}
