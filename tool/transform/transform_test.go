@@ -384,3 +384,27 @@ func TestHarnessInstances(t *testing.T) {
 		t.Errorf("no generic site, yet a file:\n%s", src)
 	}
 }
+
+// TestFieldReadUnderDereference: `*x.F` reads the external field x.F (a
+// READ_OUT), as `x.F.G` does; only the target is copied or written
+// (study fault F52: gorilla/mux's `url := *req.URL` dereferenced the nil
+// URL of replay's placeholder request). A write through it, `*x.F = v`,
+// is still no read of the field's target.
+func TestFieldReadUnderDereference(t *testing.T) {
+	src := "package p\n\nimport \"os\"\n\nfunc Copy(a *os.ProcAttr) bool {\n\ts := *a.Sys\n\t_ = s\n\treturn true\n}\n"
+	out, err := instrumentSource(t, "p/p.go", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(out.Files[0], []byte("s := *_capture_field_")) || !bytes.Contains(out.Gen, []byte("reads (*os.ProcAttr).Sys")) {
+		t.Errorf("*a.Sys is not a READ_OUT of a.Sys:\n%s\n%s", out.Files[0], out.Gen)
+	}
+	write := "package p\n\nimport \"os\"\n\nfunc Set(a *os.ProcAttr) {\n\t*a.Sys = *a.Sys\n}\n"
+	out, err = instrumentSource(t, "p/p.go", write)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(out.Files[0], []byte("_capture_field_")); n != 1 {
+		t.Errorf("*a.Sys = *a.Sys: %d field reads instrumented, want 1 (the right side):\n%s", n, out.Files[0])
+	}
+}

@@ -423,7 +423,11 @@ func (t *transformer) readContext(x ast.Expr, stack []ast.Node) bool {
 			child = p
 			continue
 		case *ast.StarExpr:
-			return false
+			// *x.F, *pkg.P: the pointer is read; what happens to its target
+			// (a copy, `url := *req.URL` in gorilla/mux: study fault F52;
+			// a write through it) is decided further up.
+			child = p
+			continue
 		case *ast.CompositeLit, *ast.KeyValueExpr:
 			return true
 		default:
