@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"math"
 	"reflect"
 	"slices"
 	"sync"
@@ -181,7 +180,12 @@ func rebuildable(t reflect.Type) bool {
 }
 
 func (e *Encoder) ref(tag byte, v reflect.Value, weak bool) (first bool) {
-	name := TypeName(v.Type())
+	return e.refNamed(tag, v, TypeName(v.Type()), weak)
+}
+
+// refNamed writes a reference to the object v refers to, whose type is
+// named name.
+func (e *Encoder) refNamed(tag byte, v reflect.Value, name string, weak bool) (first bool) {
 	var id uint64
 	if e.Objects != nil {
 		id, first, name = e.Objects.ID(v, name, weak)
@@ -192,9 +196,19 @@ func (e *Encoder) ref(tag byte, v reflect.Value, weak bool) (first bool) {
 	return first
 }
 
+// encode appends v, nested depth deep. Addressable values (and the
+// elements of slices) are encoded by their type's plan (plan.go); the
+// others, values taken out of interfaces and maps, are encoded here, or
+// copied to addressable memory first where that is cheaper than
+// reflection (structs, arrays).
 func (e *Encoder) encode(v reflect.Value, depth int) {
 	if depth > MaxDepth {
 		e.Buf = append(e.Buf, TagTruncated)
+		return
+	}
+	if v.CanAddr() {
+		pl := planFor(v.Type())
+		pl.enc(e, pl, unsafe.Pointer(v.UnsafeAddr()), depth)
 		return
 	}
 	switch v.Kind() {
@@ -207,10 +221,7 @@ func (e *Encoder) encode(v reflect.Value, depth int) {
 	case reflect.Float32, reflect.Float64:
 		e.Buf = AppendFloat(e.Buf, v.Float())
 	case reflect.Complex64, reflect.Complex128:
-		c := v.Complex()
-		e.Buf = append(e.Buf, TagComplex)
-		e.Buf = binary.LittleEndian.AppendUint64(e.Buf, math.Float64bits(real(c)))
-		e.Buf = binary.LittleEndian.AppendUint64(e.Buf, math.Float64bits(imag(c)))
+		e.appendComplex(v.Complex())
 	case reflect.String:
 		e.Buf = AppendString(e.Buf, v.String())
 	case reflect.Slice:
@@ -219,34 +230,22 @@ func (e *Encoder) encode(v reflect.Value, depth int) {
 			return
 		}
 		if v.Type().Elem().Kind() == reflect.Uint8 {
-			e.Buf = append(e.Buf, TagBytes)
-			e.Buf = binary.AppendUvarint(e.Buf, uint64(v.Len()))
-			for i := 0; i < v.Len(); i++ {
-				e.Buf = append(e.Buf, byte(v.Index(i).Uint()))
-			}
+			e.Buf = AppendBytes(e.Buf, v.Bytes())
 			return
 		}
-		e.list(v, depth)
-	case reflect.Array:
-		e.list(v, depth)
+		// The elements of a slice are addressable through its data pointer.
+		e.elements(planFor(v.Type()), v.UnsafePointer(), v.Len(), depth)
+	case reflect.Array, reflect.Struct:
+		c := reflect.New(v.Type()).Elem()
+		c.Set(v)
+		pl := planFor(v.Type())
+		pl.enc(e, pl, c.Addr().UnsafePointer(), depth)
 	case reflect.Map:
 		if v.IsNil() {
 			e.Buf = append(e.Buf, TagNil)
 			return
 		}
 		e.encodeMap(v, depth)
-	case reflect.Struct:
-		if v.Type() == timeType {
-			e.encodeTime(v)
-			return
-		}
-		v = readable(v)
-		e.Buf = append(e.Buf, TagStruct)
-		e.Buf = appendName(e.Buf, TypeName(v.Type()))
-		e.Buf = binary.AppendUvarint(e.Buf, uint64(v.NumField()))
-		for i := 0; i < v.NumField(); i++ {
-			e.encode(field(v, i), depth+1)
-		}
 	case reflect.Pointer:
 		if v.IsNil() {
 			e.Buf = append(e.Buf, TagNil)
@@ -321,14 +320,6 @@ func (e *Encoder) encodeIface(static reflect.Type, el reflect.Value, depth int) 
 	e.encode(el, depth+1)
 }
 
-func (e *Encoder) list(v reflect.Value, depth int) {
-	e.Buf = append(e.Buf, TagList)
-	e.Buf = binary.AppendUvarint(e.Buf, uint64(v.Len()))
-	for i := 0; i < v.Len(); i++ {
-		e.encode(v.Index(i), depth+1)
-	}
-}
-
 func (e *Encoder) encodeMap(v reflect.Value, depth int) {
 	type entry struct{ k, v []byte }
 	entries := make([]entry, 0, v.Len())
@@ -351,31 +342,8 @@ func (e *Encoder) encodeMap(v reflect.Value, depth int) {
 	}
 }
 
-func (e *Encoder) encodeTime(v reflect.Value) {
-	v = readable(v)
-	t := *(*time.Time)(unsafe.Pointer(v.UnsafeAddr())) // Interface would allocate a copy
-	name, off := t.Zone()
-	e.Buf = append(e.Buf, TagTime)
-	e.Buf = binary.AppendVarint(e.Buf, t.Unix())
-	e.Buf = binary.AppendUvarint(e.Buf, uint64(t.Nanosecond()))
-	if t.Location() == time.UTC {
-		name = "UTC"
-	}
-	e.Buf = appendName(e.Buf, name)
-	e.Buf = binary.AppendVarint(e.Buf, int64(off))
-	// The representation itself, monotonic clock reading included, so that
-	// Sub, Before and Equal answer in replay exactly as in the capture.
-	if wall, ext, ok := timeFields(v); ok {
-		e.Buf = append(e.Buf, 1)
-		e.Buf = binary.AppendUvarint(e.Buf, wall.Uint())
-		e.Buf = binary.AppendVarint(e.Buf, ext.Int())
-	} else {
-		e.Buf = append(e.Buf, 0)
-	}
-}
-
-// timeFields returns time.Time's wall and ext fields, if this Go version
-// still has them.
+// timeFields returns time.Time's wall and ext fields of the addressable v,
+// if this Go version still has them.
 func timeFields(v reflect.Value) (wall, ext reflect.Value, ok bool) {
 	idx := timeFieldIndex()
 	if idx == nil {
@@ -394,17 +362,6 @@ var timeFieldIndex = sync.OnceValue(func() *[2]int {
 	}
 	return &[2]int{w.Index[0], x.Index[0]}
 })
-
-// readable returns v or an addressable copy of it, so that unexported fields
-// can be read through field.
-func readable(v reflect.Value) reflect.Value {
-	if v.CanAddr() {
-		return v
-	}
-	c := reflect.New(v.Type()).Elem()
-	c.Set(v)
-	return c
-}
 
 // field returns the i-th field of the addressable struct v, readable and
 // settable even when unexported: struct values cross the boundary whole.

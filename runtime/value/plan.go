@@ -1,0 +1,396 @@
+package value
+
+import (
+	"encoding/binary"
+	"math"
+	"reflect"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unsafe"
+)
+
+// Per-type encoders.
+//
+// Encoding a value by generic reflection dispatches on the kind of every
+// value and goes through reflect.Value.Field and Index for every field and
+// element (~800 ns for the shop's Quote). Instead, the first value of each
+// type compiles an encoding plan for it: a function that encodes a value of
+// the type from its address, with struct field offsets, element sizes, the
+// type's name and the plans of its fields and elements worked out once.
+// Plans are cached per reflect.Type for the life of the process.
+//
+// A plan reads memory through unsafe pointers, so it never needs the
+// "unexported field" workaround of reflection; it builds a reflect.Value only
+// where the object table wants one (references) and for maps and interfaces,
+// which stay generic.
+
+// An encPlan encodes a value of type t stored at p. depth is the value's
+// nesting depth, already checked against MaxDepth by the caller.
+type encPlan struct {
+	t   reflect.Type
+	enc func(e *Encoder, pl *encPlan, p unsafe.Pointer, depth int)
+
+	name   string                  // TypeName(t): structs and references
+	fields []fieldPlan             // structs
+	elem   *encPlan                // slices and arrays
+	size   uintptr                 // element size: slices and arrays
+	n      int                     // arrays: length
+	ptrEl  atomic.Pointer[encPlan] // pointers: plan of the pointee, made on first use
+	direct bool                    // pointers: t is the unnamed pointer type of its element
+}
+
+type fieldPlan struct {
+	off uintptr
+	pl  *encPlan
+}
+
+// plans: reflect.Type -> *encPlan, complete plans only.
+var plans sync.Map
+
+// planMu serializes the building of plans, so that a recursive type's plans
+// refer to each other and are published complete.
+var planMu sync.Mutex
+
+// planFor returns the encoding plan of t.
+func planFor(t reflect.Type) *encPlan {
+	if pl, ok := plans.Load(t); ok {
+		return pl.(*encPlan)
+	}
+	planMu.Lock()
+	defer planMu.Unlock()
+	if pl, ok := plans.Load(t); ok {
+		return pl.(*encPlan)
+	}
+	building := map[reflect.Type]*encPlan{}
+	pl := buildPlan(t, building)
+	for bt, bp := range building {
+		plans.Store(bt, bp)
+	}
+	return pl
+}
+
+// buildPlan makes the plan of t and of the types of its fields and elements
+// (not of the pointees of pointers, which get theirs on first use: a plan
+// for every type reachable from *sql.DB would be waste). Called with planMu
+// held.
+func buildPlan(t reflect.Type, building map[reflect.Type]*encPlan) *encPlan {
+	if pl, ok := plans.Load(t); ok {
+		return pl.(*encPlan)
+	}
+	if pl, ok := building[t]; ok {
+		return pl // a recursive type: filled in by the outer call
+	}
+	pl := &encPlan{t: t}
+	building[t] = pl
+	switch t.Kind() {
+	case reflect.Bool:
+		pl.enc = encBool
+	case reflect.Int:
+		pl.enc = encInt
+	case reflect.Int8:
+		pl.enc = encInt8
+	case reflect.Int16:
+		pl.enc = encInt16
+	case reflect.Int32:
+		pl.enc = encInt32
+	case reflect.Int64:
+		pl.enc = encInt64
+	case reflect.Uint:
+		pl.enc = encUint
+	case reflect.Uint8:
+		pl.enc = encUint8
+	case reflect.Uint16:
+		pl.enc = encUint16
+	case reflect.Uint32:
+		pl.enc = encUint32
+	case reflect.Uint64:
+		pl.enc = encUint64
+	case reflect.Uintptr:
+		pl.enc = encUintptr
+	case reflect.Float32:
+		pl.enc = encFloat32
+	case reflect.Float64:
+		pl.enc = encFloat64
+	case reflect.Complex64:
+		pl.enc = encComplex64
+	case reflect.Complex128:
+		pl.enc = encComplex128
+	case reflect.String:
+		pl.enc = encString
+	case reflect.Slice:
+		if t.Elem().Kind() == reflect.Uint8 {
+			pl.enc = encByteSlice
+			break
+		}
+		pl.elem = buildPlan(t.Elem(), building)
+		pl.size = t.Elem().Size()
+		pl.enc = encSlice
+	case reflect.Array:
+		pl.elem = buildPlan(t.Elem(), building)
+		pl.size = t.Elem().Size()
+		pl.n = t.Len()
+		pl.enc = encArray
+	case reflect.Map:
+		pl.enc = encMapPlan
+	case reflect.Struct:
+		if t == timeType {
+			pl.enc = encTimePlan
+			break
+		}
+		pl.name = TypeName(t)
+		pl.fields = make([]fieldPlan, t.NumField())
+		for i := range pl.fields {
+			f := t.Field(i)
+			pl.fields[i] = fieldPlan{off: f.Offset, pl: buildPlan(f.Type, building)}
+		}
+		pl.enc = encStruct
+	case reflect.Pointer:
+		pl.name = TypeName(t)
+		pl.direct = t == reflect.PointerTo(t.Elem())
+		pl.enc = encPointer
+	case reflect.Chan, reflect.UnsafePointer:
+		pl.name = TypeName(t)
+		pl.enc = encRefWord
+	case reflect.Func:
+		pl.name = TypeName(t)
+		pl.enc = encFunc
+	case reflect.Interface:
+		pl.enc = encInterface
+	default:
+		pl.name = TypeName(t)
+		pl.enc = encOpaque
+	}
+	return pl
+}
+
+// at encodes the value of plan pl at p, nested depth deep.
+func (e *Encoder) at(pl *encPlan, p unsafe.Pointer, depth int) {
+	if depth > MaxDepth {
+		e.Buf = append(e.Buf, TagTruncated)
+		return
+	}
+	pl.enc(e, pl, p, depth)
+}
+
+func encBool(e *Encoder, _ *encPlan, p unsafe.Pointer, _ int) {
+	e.Buf = AppendBool(e.Buf, *(*bool)(p))
+}
+func encInt(e *Encoder, _ *encPlan, p unsafe.Pointer, _ int) {
+	e.Buf = AppendInt(e.Buf, int64(*(*int)(p)))
+}
+func encInt8(e *Encoder, _ *encPlan, p unsafe.Pointer, _ int) {
+	e.Buf = AppendInt(e.Buf, int64(*(*int8)(p)))
+}
+func encInt16(e *Encoder, _ *encPlan, p unsafe.Pointer, _ int) {
+	e.Buf = AppendInt(e.Buf, int64(*(*int16)(p)))
+}
+func encInt32(e *Encoder, _ *encPlan, p unsafe.Pointer, _ int) {
+	e.Buf = AppendInt(e.Buf, int64(*(*int32)(p)))
+}
+func encInt64(e *Encoder, _ *encPlan, p unsafe.Pointer, _ int) {
+	e.Buf = AppendInt(e.Buf, *(*int64)(p))
+}
+func encUint(e *Encoder, _ *encPlan, p unsafe.Pointer, _ int) {
+	e.Buf = AppendUint(e.Buf, uint64(*(*uint)(p)))
+}
+func encUint8(e *Encoder, _ *encPlan, p unsafe.Pointer, _ int) {
+	e.Buf = AppendUint(e.Buf, uint64(*(*uint8)(p)))
+}
+func encUint16(e *Encoder, _ *encPlan, p unsafe.Pointer, _ int) {
+	e.Buf = AppendUint(e.Buf, uint64(*(*uint16)(p)))
+}
+func encUint32(e *Encoder, _ *encPlan, p unsafe.Pointer, _ int) {
+	e.Buf = AppendUint(e.Buf, uint64(*(*uint32)(p)))
+}
+func encUint64(e *Encoder, _ *encPlan, p unsafe.Pointer, _ int) {
+	e.Buf = AppendUint(e.Buf, *(*uint64)(p))
+}
+func encUintptr(e *Encoder, _ *encPlan, p unsafe.Pointer, _ int) {
+	e.Buf = AppendUint(e.Buf, uint64(*(*uintptr)(p)))
+}
+func encFloat32(e *Encoder, _ *encPlan, p unsafe.Pointer, _ int) {
+	e.Buf = AppendFloat(e.Buf, float64(*(*float32)(p)))
+}
+func encFloat64(e *Encoder, _ *encPlan, p unsafe.Pointer, _ int) {
+	e.Buf = AppendFloat(e.Buf, *(*float64)(p))
+}
+func encComplex64(e *Encoder, _ *encPlan, p unsafe.Pointer, _ int) {
+	e.appendComplex(complex128(*(*complex64)(p)))
+}
+func encComplex128(e *Encoder, _ *encPlan, p unsafe.Pointer, _ int) {
+	e.appendComplex(*(*complex128)(p))
+}
+
+func (e *Encoder) appendComplex(c complex128) {
+	e.Buf = append(e.Buf, TagComplex)
+	e.Buf = binary.LittleEndian.AppendUint64(e.Buf, math.Float64bits(real(c)))
+	e.Buf = binary.LittleEndian.AppendUint64(e.Buf, math.Float64bits(imag(c)))
+}
+
+func encString(e *Encoder, _ *encPlan, p unsafe.Pointer, _ int) {
+	e.Buf = AppendString(e.Buf, *(*string)(p))
+}
+
+// encByteSlice: a slice of any byte kind (named byte types included: the
+// same memory layout).
+func encByteSlice(e *Encoder, _ *encPlan, p unsafe.Pointer, _ int) {
+	e.Buf = AppendBytes(e.Buf, *(*[]byte)(p))
+}
+
+func encSlice(e *Encoder, pl *encPlan, p unsafe.Pointer, depth int) {
+	h := (*sliceHeader)(p)
+	if h.data == nil {
+		e.Buf = append(e.Buf, TagNil)
+		return
+	}
+	e.elements(pl, h.data, h.len, depth)
+}
+
+type sliceHeader struct {
+	data unsafe.Pointer
+	len  int
+	cap  int
+}
+
+func encArray(e *Encoder, pl *encPlan, p unsafe.Pointer, depth int) {
+	e.elements(pl, p, pl.n, depth)
+}
+
+// elements writes a list of n elements of pl's element plan from data on.
+func (e *Encoder) elements(pl *encPlan, data unsafe.Pointer, n int, depth int) {
+	e.Buf = append(e.Buf, TagList)
+	e.Buf = binary.AppendUvarint(e.Buf, uint64(n))
+	if depth+1 > MaxDepth {
+		for range n {
+			e.Buf = append(e.Buf, TagTruncated)
+		}
+		return
+	}
+	el := pl.elem
+	for i := range n {
+		el.enc(e, el, unsafe.Add(data, uintptr(i)*pl.size), depth+1)
+	}
+}
+
+func encMapPlan(e *Encoder, pl *encPlan, p unsafe.Pointer, depth int) {
+	if *(*unsafe.Pointer)(p) == nil {
+		e.Buf = append(e.Buf, TagNil)
+		return
+	}
+	e.encodeMap(reflect.NewAt(pl.t, p).Elem(), depth)
+}
+
+func encTimePlan(e *Encoder, _ *encPlan, p unsafe.Pointer, _ int) {
+	e.appendTime(p)
+}
+
+func encStruct(e *Encoder, pl *encPlan, p unsafe.Pointer, depth int) {
+	e.Buf = append(e.Buf, TagStruct)
+	e.Buf = appendName(e.Buf, pl.name)
+	e.Buf = binary.AppendUvarint(e.Buf, uint64(len(pl.fields)))
+	if depth+1 > MaxDepth {
+		for range pl.fields {
+			e.Buf = append(e.Buf, TagTruncated)
+		}
+		return
+	}
+	for i := range pl.fields {
+		f := &pl.fields[i]
+		f.pl.enc(e, f.pl, unsafe.Add(p, f.off), depth+1)
+	}
+}
+
+func encPointer(e *Encoder, pl *encPlan, p unsafe.Pointer, depth int) {
+	ptr := *(*unsafe.Pointer)(p)
+	if ptr == nil {
+		e.Buf = append(e.Buf, TagNil)
+		return
+	}
+	// The object table gets a reflect.Value holding the pointer itself, not
+	// one pointing at p (which may be a copy the table must not keep).
+	var v reflect.Value
+	if pl.direct {
+		v = reflect.NewAt(pl.t.Elem(), ptr)
+	} else {
+		v = reflect.ValueOf(reflect.NewAt(pl.t, p).Elem().Interface())
+	}
+	if e.Deep || IsObservedType(pl.t.Elem()) {
+		if e.refNamed(TagObject, v, pl.name, true) {
+			el := pl.ptrEl.Load()
+			if el == nil {
+				el = planFor(pl.t.Elem())
+				pl.ptrEl.Store(el)
+			}
+			e.at(el, ptr, depth+1)
+		} else {
+			e.Buf = append(e.Buf, TagNil)
+		}
+		return
+	}
+	e.refNamed(TagRef, v, pl.name, true)
+}
+
+func encRefWord(e *Encoder, pl *encPlan, p unsafe.Pointer, _ int) {
+	if *(*unsafe.Pointer)(p) == nil {
+		e.Buf = append(e.Buf, TagNil)
+		return
+	}
+	e.refNamed(TagRef, reflect.ValueOf(reflect.NewAt(pl.t, p).Elem().Interface()), pl.name, true)
+}
+
+func encFunc(e *Encoder, pl *encPlan, p unsafe.Pointer, _ int) {
+	if *(*unsafe.Pointer)(p) == nil {
+		e.Buf = append(e.Buf, TagNil)
+		return
+	}
+	e.refNamed(TagRef, reflect.ValueOf(reflect.NewAt(pl.t, p).Elem().Interface()), pl.name, false)
+}
+
+func encInterface(e *Encoder, pl *encPlan, p unsafe.Pointer, depth int) {
+	v := reflect.NewAt(pl.t, p).Elem()
+	if v.IsNil() {
+		e.Buf = append(e.Buf, TagNil)
+		return
+	}
+	e.encodeIface(pl.t, v.Elem(), depth)
+}
+
+func encOpaque(e *Encoder, pl *encPlan, _ unsafe.Pointer, _ int) {
+	e.Buf = append(e.Buf, TagOpaque)
+	e.Buf = appendName(e.Buf, pl.name)
+	e.Buf = appendName(e.Buf, pl.t.Kind().String())
+}
+
+// appendTime encodes the time.Time at p.
+func (e *Encoder) appendTime(p unsafe.Pointer) {
+	t := *(*time.Time)(p)
+	name, off := t.Zone()
+	e.Buf = append(e.Buf, TagTime)
+	e.Buf = binary.AppendVarint(e.Buf, t.Unix())
+	e.Buf = binary.AppendUvarint(e.Buf, uint64(t.Nanosecond()))
+	if t.Location() == time.UTC {
+		name = "UTC"
+	}
+	e.Buf = appendName(e.Buf, name)
+	e.Buf = binary.AppendVarint(e.Buf, int64(off))
+	// The representation itself, monotonic clock reading included, so that
+	// Sub, Before and Equal answer in replay exactly as in the capture.
+	if offs := timeFieldOffsets(); offs != nil {
+		e.Buf = append(e.Buf, 1)
+		e.Buf = binary.AppendUvarint(e.Buf, *(*uint64)(unsafe.Add(p, offs[0])))
+		e.Buf = binary.AppendVarint(e.Buf, *(*int64)(unsafe.Add(p, offs[1])))
+	} else {
+		e.Buf = append(e.Buf, 0)
+	}
+}
+
+// timeFieldOffsets: the offsets of time.Time's wall and ext fields, if this
+// Go version still has them.
+var timeFieldOffsets = sync.OnceValue(func() *[2]uintptr {
+	idx := timeFieldIndex()
+	if idx == nil {
+		return nil
+	}
+	return &[2]uintptr{timeType.Field(idx[0]).Offset, timeType.Field(idx[1]).Offset}
+})
