@@ -13,7 +13,10 @@ import (
 // FormatVersion is the version of the log format this package writes
 // (docs/log-format.md, "Compatibility"). Readers accept every version up to
 // their own and reject newer ones with an error that says to upgrade.
-const FormatVersion = 1
+// Version 2 changed only the encoding of struct values in the Values column
+// (runtime/value: TagRecord, no type name); players read version 1 values
+// through value.Upgrade.
+const FormatVersion = 2
 
 // Column names, in schema order. They are part of the format.
 const (

@@ -252,6 +252,9 @@ func loadLog(path string) (*player, error) {
 	// the events get their slices of it once it has stopped growing.
 	var arena []byte
 	var ends []int
+	// Values of older formats are rewritten into today's encoding, which
+	// the replayed code's values are compared with byte for byte.
+	upgrade := r.Meta().FormatVersion <= value.LastNamedStructFormat
 	for {
 		e, err := r.Next()
 		if err == io.EOF {
@@ -263,7 +266,13 @@ func loadLog(path string) (*player, error) {
 		c := *e
 		c.Site, c.Pos, c.RecvType = in(c.Site), in(c.Pos), in(c.RecvType)
 		c.Values = nil
-		arena = append(arena, e.Values...)
+		vals := e.Values
+		if upgrade {
+			if up, err := value.Upgrade(vals); err == nil {
+				vals = up
+			} // else kept as it is: decoding it reports the corruption at its event
+		}
+		arena = append(arena, vals...)
 		ends = append(ends, len(arena))
 		p.add(c)
 	}

@@ -334,10 +334,12 @@ func (d *Decoder) decode(v reflect.Value, depth int) {
 			v.Set(m)
 			return
 		}
-	case TagStruct:
+	case TagStruct, TagRecord:
 		if t.Kind() == reflect.Struct {
 			d.Off++
-			d.name()
+			if tag == TagStruct {
+				d.name() // format 1: the type name, which the slot gives
+			}
 			n := d.count()
 			for i := 0; i < n && d.Err == nil; i++ {
 				if i < v.NumField() {

@@ -31,7 +31,7 @@ type encPlan struct {
 	t   reflect.Type
 	enc func(e *Encoder, pl *encPlan, p unsafe.Pointer, depth int)
 
-	name   string                  // TypeName(t): structs and references
+	name   string                  // TypeName(t): references
 	fields []fieldPlan             // structs
 	elem   *encPlan                // slices and arrays
 	size   uintptr                 // element size: slices and arrays
@@ -138,7 +138,6 @@ func buildPlan(t reflect.Type, building map[reflect.Type]*encPlan) *encPlan {
 			pl.enc = encTimePlan
 			break
 		}
-		pl.name = TypeName(t)
 		pl.fields = make([]fieldPlan, t.NumField())
 		for i := range pl.fields {
 			f := t.Field(i)
@@ -286,8 +285,7 @@ func encTimePlan(e *Encoder, _ *encPlan, p unsafe.Pointer, _ int) {
 }
 
 func encStruct(e *Encoder, pl *encPlan, p unsafe.Pointer, depth int) {
-	e.Buf = append(e.Buf, TagStruct)
-	e.Buf = appendName(e.Buf, pl.name)
+	e.Buf = append(e.Buf, TagRecord)
 	e.Buf = binary.AppendUvarint(e.Buf, uint64(len(pl.fields)))
 	if depth+1 > MaxDepth {
 		for range pl.fields {

@@ -15,6 +15,7 @@ var tagNames = [...]string{
 	TagObject: "observed object", TagIface: "interface value", TagError: "error",
 	TagSentinel: "sentinel error", TagTypedError: "typed error", TagTime: "time",
 	TagTruncated: "truncated value", TagOpaque: "opaque value", TagImplements: "implements prefix",
+	TagRecord: "struct",
 }
 
 func tagName(t byte) string {
@@ -141,8 +142,10 @@ func render(sb *strings.Builder, d *Decoder, depth int) {
 			render(sb, d, depth+1)
 		}
 		sb.WriteString("]")
-	case TagStruct:
-		sb.WriteString(d.name())
+	case TagStruct, TagRecord:
+		if tag == TagStruct {
+			sb.WriteString(d.name())
+		}
 		n := d.count()
 		sb.WriteString("{")
 		for i := 0; i < n && d.Err == nil; i++ {

@@ -31,7 +31,7 @@ const (
 	TagBytes                  // []byte: uvarint length, bytes
 	TagList                   // slice or array: uvarint n, n values
 	TagMap                    // uvarint n, n (key, value) pairs sorted by encoded key
-	TagStruct                 // type name, uvarint n, n field values in declaration order
+	TagStruct                 // format 1 only (see TagRecord): type name, uvarint n, n field values in declaration order
 	TagRef                    // unobserved reference (pointer, chan, func, unsafe pointer): type name, uvarint object ID
 	TagObject                 // pointer to an observed type: type name, uvarint object ID, then TagNil or the pointee on first sight
 	TagIface                  // non-nil interface holding a non-error value: dynamic type name, value
@@ -42,8 +42,14 @@ const (
 	TagTruncated              // a value nested deeper than MaxDepth
 	TagOpaque                 // a value of an interface's dynamic type unknown to replay: type name, rendered text
 	TagImplements             // prefix of an interface value or error whose dynamic type replay cannot rebuild: uvarint n, n names of asserted interfaces it implements beyond its static type; the value follows
+	TagRecord                 // struct value (format 2 on): uvarint n, n field values in declaration order; the type is the slot's static type
 	numTags
 )
+
+// LastNamedStructFormat is the last log format version whose values write
+// struct values as TagStruct, with their type name; later versions write
+// TagRecord. Upgrade rewrites such values.
+const LastNamedStructFormat = 1
 
 // MaxDepth bounds the nesting of encoded values (cyclic data built from
 // values, deep lists); deeper values are written as TagTruncated.

@@ -246,14 +246,23 @@ func TestRender(t *testing.T) {
 	Encode(e, 3)
 	Encode(e, "abc")
 	Encode(e, point{1, 2, "t"})
+	Encode[any](e, point{3, 4, ""})
 	Encode[error](e, errors.New("boom"))
 	got, err := Render(e.Buf)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `3, "abc", github.com/rules-capture/rules_capture/runtime/value.point{1, 2, "t"}, error(*errors.errorString "boom")`
+	// A struct's type is its slot's (no name); in an interface, the
+	// interface value names the dynamic type.
+	want := `3, "abc", {1, 2, "t"}, github.com/rules-capture/rules_capture/runtime/value.point({3, 4, ""}), error(*errors.errorString "boom")`
 	if got != want {
 		t.Fatalf("got  %s\nwant %s", got, want)
+	}
+	// Format 1 values (TagStruct) render with their type name.
+	old := &refEncoder{Objects: newTable()}
+	old.encode(reflect.ValueOf(point{1, 2, "t"}), 0)
+	if got, err := Render(old.Buf); err != nil || got != `github.com/rules-capture/rules_capture/runtime/value.point{1, 2, "t"}` {
+		t.Fatalf("format 1 struct: %s %v", got, err)
 	}
 	if _, err := Render([]byte{TagString, 5, 'a'}); err == nil || !strings.Contains(err.Error(), "beyond end") {
 		t.Fatalf("truncated string: %v", err)
