@@ -1,6 +1,7 @@
 package value
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -228,4 +229,141 @@ func TestPlanCacheConcurrent(t *testing.T) {
 	if got := roundTrip(t, v); !reflect.DeepEqual(got, v) {
 		t.Fatalf("got %+v, want %+v", got, v)
 	}
+}
+
+// fuzzShape is built from fuzz input: structs in slices, arrays, maps,
+// pointers and interfaces, the places where format 2 drops type names.
+type fuzzShape struct {
+	Name  string
+	N     int64
+	U     uint16
+	F     float64
+	Ok    bool
+	Lines []fuzzLine
+	Pair  [2]fuzzLine
+	ByKey map[fuzzKey]fuzzLine
+	Ptr   *fuzzLine
+	Any   any
+	Blob  []byte
+}
+
+type fuzzLine struct {
+	SKU   string
+	Qty   int
+	Rules []string
+	When  time.Time
+}
+
+type fuzzKey struct {
+	A string
+	B int8
+}
+
+func fuzzValue(name string, n int64, blob []byte, ok bool) fuzzShape {
+	v := fuzzShape{Name: name, N: n, U: uint16(n), F: float64(n) / 3, Ok: ok, Blob: blob}
+	for i, b := range blob {
+		if i == 8 {
+			break
+		}
+		l := fuzzLine{SKU: name[:min(len(name), int(b)%4)], Qty: int(b) - 128, When: time.Unix(n, int64(b)).UTC()}
+		if b%3 == 0 {
+			l.Rules = []string{name}
+		}
+		v.Lines = append(v.Lines, l)
+		if v.ByKey == nil {
+			v.ByKey = map[fuzzKey]fuzzLine{}
+		}
+		v.ByKey[fuzzKey{name, int8(b)}] = l
+		v.Pair[i%2] = l
+	}
+	if ok && len(v.Lines) > 0 {
+		v.Ptr = &v.Lines[0]
+		v.Any = v.Lines[len(v.Lines)-1]
+	}
+	return v
+}
+
+// FuzzRecordRoundTrip: values encoded by the plans (format 2) decode back
+// equal; the format 1 encoding of the same value upgrades to exactly the
+// plans' bytes and decodes to the same value; both render.
+func FuzzRecordRoundTrip(f *testing.F) {
+	RegisterType(reflect.TypeFor[fuzzLine]())
+	f.Add("abc", int64(7), []byte{1, 2, 3, 200}, true)
+	f.Add("", int64(-1), []byte(nil), false)
+	f.Add("ü", int64(1<<40), []byte{0, 3, 6, 9, 12, 15, 18, 21, 24}, true)
+	f.Fuzz(func(t *testing.T, name string, n int64, blob []byte, ok bool) {
+		v := fuzzValue(name, n, blob, ok)
+		e := &Encoder{Objects: newTable(), Deep: true}
+		Encode(e, v)
+		for _, enc := range [][]byte{e.Buf, func() []byte {
+			r := &refEncoder{Objects: newTable(), Deep: true}
+			r.encode(reflect.ValueOf(v), 0)
+			up, err := Upgrade(r.Buf)
+			if err != nil {
+				t.Fatalf("upgrade: %v", err)
+			}
+			if string(up) != string(e.Buf) {
+				t.Fatalf("format 1 upgraded\n%x\nplans\n%x", up, e.Buf)
+			}
+			return r.Buf
+		}()} {
+			d := &Decoder{Buf: enc, Resolver: newTable()}
+			got := Decode[fuzzShape](d)
+			if d.Err != nil || d.Off != len(enc) {
+				t.Fatalf("decode: %v (%d of %d bytes)", d.Err, d.Off, len(enc))
+			}
+			if got.Ptr != nil {
+				if !reflect.DeepEqual(*got.Ptr, *v.Ptr) {
+					t.Fatalf("pointee %+v, want %+v", *got.Ptr, *v.Ptr)
+				}
+				got.Ptr, v.Ptr = nil, nil
+			}
+			if !reflect.DeepEqual(got, v) {
+				t.Fatalf("got  %+v\nwant %+v", got, v)
+			}
+			if _, err := Render(enc); err != nil {
+				t.Fatal(err)
+			}
+			v = fuzzValue(name, n, blob, ok)
+		}
+	})
+}
+
+// FuzzUpgrade: any input upgrades without panicking; what upgrades is
+// unchanged by a second upgrade (so no TagStruct is left: upgrading one
+// drops its name) and has as many top-level values as the input.
+func FuzzUpgrade(f *testing.F) {
+	for _, c := range planValues() {
+		r := &refEncoder{Objects: newTable()}
+		r.encode(reflect.ValueOf(c), 0)
+		f.Add(r.Buf)
+	}
+	f.Add([]byte{TagStruct, 1, 'T', 1, TagStruct})
+	f.Add([]byte("00")) // corrupt, without a TagStruct byte: passed on unchecked
+	f.Add([]byte{TagMap, 2, TagStruct, 0, 0, TagNil, TagRecord, 0, TagNil})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		up, err := Upgrade(b)
+		if err != nil {
+			if !errors.Is(err, ErrCorrupt) {
+				t.Fatalf("error not ErrCorrupt: %v", err)
+			}
+			return
+		}
+		again, err := Upgrade(up)
+		if err != nil || string(again) != string(up) {
+			t.Fatalf("second upgrade changed %x to %x (%v)", up, again, err)
+		}
+		in, err1 := Split(b)
+		out, err2 := Split(up)
+		if err1 != nil {
+			// Only input without the TagStruct byte is passed on unchecked.
+			if bytes.IndexByte(b, TagStruct) >= 0 || string(up) != string(b) {
+				t.Fatalf("corrupt input %x upgraded to %x without error", b, up)
+			}
+			return
+		}
+		if err2 != nil || len(in) != len(out) {
+			t.Fatalf("split: %d values (%v) became %d (%v)", len(in), err1, len(out), err2)
+		}
+	})
 }

@@ -12,7 +12,8 @@ import (
 // rewritten keys. Replay compares values byte for byte, so a player reads
 // an old log's values through Upgrade before comparing them with what the
 // code of today encodes. Values without TagStruct come back unchanged (b
-// itself). Corrupt input gives an error wrapping ErrCorrupt.
+// itself, unchecked). Corrupt input with a TagStruct byte gives an error
+// wrapping ErrCorrupt.
 func Upgrade(b []byte) ([]byte, error) {
 	if bytes.IndexByte(b, TagStruct) < 0 {
 		return b, nil // no struct (the tag byte appears nowhere)

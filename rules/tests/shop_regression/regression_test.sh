@@ -27,7 +27,7 @@ set -e
 grep -q -- '--- FAIL: TestReplay/' "$out/test.log" || { cat "$out/test.log"; fail "the variant failed, but not in a replay subtest"; }
 
 site='RETURN_IN (*github.com/rules-capture/rules_capture/examples/shop/pricing.Pricer).Quote('
-boundary='"(coffee|tea|equipment|merch)", (10|50|100), [0-9]+, [0-9]+, [0-9]+, [0-9]+, \[[^]]*Adjustment\{"volume"'
+boundary='"(coffee|tea|equipment|merch)", (10|50|100), [0-9]+, [0-9]+, [0-9]+, [0-9]+, \[[^]]*\{"volume"'
 reports=0
 for log in "${logs[@]}"; do
   name=$(basename "$log" .arrow)
