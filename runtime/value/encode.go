@@ -65,11 +65,18 @@ func Encode[T any](e *Encoder, v T) {
 	encodeAddressable(e, v)
 }
 
-// encodeAddressable encodes v from an addressable copy (the fields of
-// structs are read through their addresses); the copy is allocated here,
-// not in Encode, where it would be for every T.
+// encodeAddressable encodes v from an addressable copy (plans read values
+// through their addresses). The copy is one of the plan's scratch values,
+// not &v, which would move v to the heap on every call, and is cleared
+// after use so that it keeps nothing alive.
 func encodeAddressable[T any](e *Encoder, v T) {
-	e.encode(reflect.ValueOf(&v).Elem(), 0)
+	pl := planFor(reflect.TypeFor[T]())
+	p := pl.scratch.Get().(*T)
+	*p = v
+	e.at(pl, unsafe.Pointer(p), 0)
+	var zero T
+	*p = zero
+	pl.scratch.Put(p)
 }
 
 // EncodeValue appends rv, using rv's type as the static type.

@@ -38,6 +38,10 @@ type encPlan struct {
 	n      int                     // arrays: length
 	ptrEl  atomic.Pointer[encPlan] // pointers: plan of the pointee, made on first use
 	direct bool                    // pointers: t is the unnamed pointer type of its element
+
+	// scratch holds pointers to values of type t (a *T, as an any), for
+	// Encode[T] to copy its argument into.
+	scratch sync.Pool
 }
 
 type fieldPlan struct {
@@ -82,6 +86,7 @@ func buildPlan(t reflect.Type, building map[reflect.Type]*encPlan) *encPlan {
 		return pl // a recursive type: filled in by the outer call
 	}
 	pl := &encPlan{t: t}
+	pl.scratch.New = func() any { return reflect.New(t).Interface() }
 	building[t] = pl
 	switch t.Kind() {
 	case reflect.Bool:
