@@ -4,7 +4,8 @@
 // (docs/value-encoding.md).
 //
 // An encoded value is self-describing: a tag byte followed by its payload.
-// Scalars carry no type name (the call site knows its static types);
+// Scalars and struct values carry no type name (the call site knows its
+// static types);
 // references, observed objects, interface contents and errors carry the
 // dynamic type name so that a log can be rendered without the program
 // (Render) and replay can rebuild values of the right dynamic type.
