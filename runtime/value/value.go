@@ -5,10 +5,10 @@
 //
 // An encoded value is self-describing: a tag byte followed by its payload.
 // Scalars and struct values carry no type name (the call site knows its
-// static types);
-// references, observed objects, interface contents and errors carry the
-// dynamic type name so that a log can be rendered without the program
-// (Render) and replay can rebuild values of the right dynamic type.
+// static types); references, observed objects, interface contents and
+// errors carry the dynamic type name so that a log can be rendered without
+// the program (Render) and replay can rebuild values of the right dynamic
+// type.
 //
 // Encoding is deterministic (map entries are sorted by their encoded key),
 // so replay compares outgoing values byte for byte.
