@@ -34,6 +34,20 @@ type Decoder struct {
 	Err      error
 
 	seenID func(uint64) // MaxObjectID's: called with every object ID read
+
+	// ifaceName is the dynamic type name of the interface value whose
+	// contents decode reads next: a reference there with an empty type
+	// name has this one (format 2).
+	ifaceName string
+}
+
+// refName reads the type name of a reference or observed object; empty
+// stands for the enclosing interface value's dynamic type name, outer.
+func (d *Decoder) refName(outer string) string {
+	if n := d.name(); n != "" || outer == "" {
+		return n
+	}
+	return outer
 }
 
 func (d *Decoder) fail(format string, args ...any) {
@@ -212,6 +226,8 @@ func (d *Decoder) DecodeError() error {
 }
 
 func (d *Decoder) decode(v reflect.Value, depth int) {
+	outer := d.ifaceName // for this value only, not for values inside it
+	d.ifaceName = ""
 	if d.Err != nil {
 		return
 	}
@@ -393,7 +409,7 @@ func (d *Decoder) decode(v reflect.Value, depth int) {
 		switch t.Kind() {
 		case reflect.Pointer, reflect.Chan, reflect.Func, reflect.UnsafePointer, reflect.Map:
 			d.Off++
-			name := d.name()
+			name := d.refName(outer)
 			id := d.uvarint()
 			if d.Err != nil {
 				return
@@ -409,7 +425,7 @@ func (d *Decoder) decode(v reflect.Value, depth int) {
 	case TagObject:
 		if t.Kind() == reflect.Pointer {
 			d.Off++
-			name := d.name()
+			name := d.refName(outer)
 			id := d.uvarint()
 			obj, known := d.Resolver.Object(id)
 			if d.peek() == TagNil {
@@ -504,6 +520,7 @@ func (d *Decoder) decodeIface(v reflect.Value, depth int, impl []string) {
 		name := d.name()
 		if rt, ok := LookupType(name); ok && rt.Kind() != reflect.Interface {
 			x := reflect.New(rt).Elem()
+			d.ifaceName = name
 			d.decode(x, depth+1)
 			d.setIface(v, x)
 			return
@@ -513,7 +530,7 @@ func (d *Decoder) decodeIface(v reflect.Value, depth int, impl []string) {
 		switch inner := d.peek(); inner {
 		case TagRef, TagObject:
 			d.Off++
-			rname := d.name()
+			rname := d.refName(name)
 			id := d.uvarint()
 			if inner == TagObject {
 				// An object's contents follow on first sight (TagNil after):
@@ -647,7 +664,9 @@ func RefOfKnown(b []byte, known string) (typeName string, id uint64, ok bool) {
 	if d.Err != nil || (tag != TagRef && tag != TagObject) {
 		return "", 0, false
 	}
-	typeName = name()
+	if n := name(); n != "" || typeName == "" {
+		typeName = n
+	} // else the interface value's dynamic type name, given once (format 2)
 	id = d.uvarint()
 	return typeName, id, d.Err == nil
 }

@@ -36,6 +36,11 @@ type Encoder struct {
 	// memory the callee allocated and the observed code reads through
 	// (json.Unmarshal filling a *int field), which replay must rebuild.
 	Deep bool
+
+	// ifaceName is the dynamic type name just written for an interface
+	// value holding a reference: the reference written next leaves its
+	// own name, the same, empty (format 2).
+	ifaceName string
 }
 
 var (
@@ -198,6 +203,12 @@ func (e *Encoder) refNamed(tag byte, v reflect.Value, name string, weak bool) (f
 		id, first, name = e.Objects.ID(v, name, weak)
 	}
 	e.Buf = append(e.Buf, tag)
+	if e.ifaceName != "" {
+		if name == e.ifaceName {
+			name = "" // the interface value's dynamic type name, just written
+		}
+		e.ifaceName = ""
+	}
 	e.Buf = appendName(e.Buf, name)
 	e.Buf = binary.AppendUvarint(e.Buf, id)
 	return first
@@ -324,7 +335,16 @@ func (e *Encoder) encodeIface(static reflect.Type, el reflect.Value, depth int) 
 	e.appendImplements(static, el.Type(), name)
 	e.Buf = append(e.Buf, TagIface)
 	e.Buf = appendName(e.Buf, name)
-	e.encode(el, depth+1)
+	switch el.Kind() {
+	case reflect.Pointer, reflect.Chan, reflect.Func, reflect.UnsafePointer:
+		// The value is a reference (or nil) whose type name would repeat
+		// the interface value's.
+		e.ifaceName = name
+		e.encode(el, depth+1)
+		e.ifaceName = ""
+	default:
+		e.encode(el, depth+1)
+	}
 }
 
 func (e *Encoder) encodeMap(v reflect.Value, depth int) {

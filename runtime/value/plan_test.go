@@ -331,7 +331,8 @@ func FuzzRecordRoundTrip(f *testing.F) {
 
 // FuzzUpgrade: any input upgrades without panicking; what upgrades is
 // unchanged by a second upgrade (so no TagStruct is left: upgrading one
-// drops its name) and has as many top-level values as the input.
+// drops its name; nor a repeated name in an interface value) and has as
+// many top-level values as the input.
 func FuzzUpgrade(f *testing.F) {
 	for _, c := range planValues() {
 		r := &refEncoder{Objects: newTable()}
@@ -339,7 +340,7 @@ func FuzzUpgrade(f *testing.F) {
 		f.Add(r.Buf)
 	}
 	f.Add([]byte{TagStruct, 1, 'T', 1, TagStruct})
-	f.Add([]byte("00")) // corrupt, without a TagStruct byte: passed on unchecked
+	f.Add([]byte("00")) // corrupt, without TagStruct and TagIface bytes: passed on unchecked
 	f.Add([]byte{TagMap, 2, TagStruct, 0, 0, TagNil, TagRecord, 0, TagNil})
 	f.Fuzz(func(t *testing.T, b []byte) {
 		up, err := Upgrade(b)
@@ -356,8 +357,9 @@ func FuzzUpgrade(f *testing.F) {
 		in, err1 := Split(b)
 		out, err2 := Split(up)
 		if err1 != nil {
-			// Only input without the TagStruct byte is passed on unchecked.
-			if bytes.IndexByte(b, TagStruct) >= 0 || string(up) != string(b) {
+			// Only input without TagStruct and TagIface bytes is passed
+			// on unchecked.
+			if bytes.IndexByte(b, TagStruct) >= 0 || bytes.IndexByte(b, TagIface) >= 0 || string(up) != string(b) {
 				t.Fatalf("corrupt input %x upgraded to %x without error", b, up)
 			}
 			return
@@ -366,4 +368,41 @@ func FuzzUpgrade(f *testing.F) {
 			t.Fatalf("split: %d values (%v) became %d (%v)", len(in), err1, len(out), err2)
 		}
 	})
+}
+
+// A reference in an interface value of its own dynamic type names the type
+// once (format 2): decoding, RefOf and Render give it to the reference.
+func TestInterfaceRefNameOnce(t *testing.T) {
+	RegisterType(reflect.TypeFor[*planLeaf]())
+	name := TypeName(reflect.TypeFor[*planLeaf]())
+	leaf := &planLeaf{5}
+	e := &Encoder{Objects: newTable()}
+	Encode[any](e, leaf)
+	Encode[any](e, leaf)
+	if n := bytes.Count(e.Buf, []byte(name)); n != 2 {
+		t.Fatalf("type name written %d times for two values, want 2: %x", n, e.Buf)
+	}
+	if got, id, ok := RefOf(e.Buf); !ok || got != name || id != 1 {
+		t.Fatalf("RefOf: %q %d %v", got, id, ok)
+	}
+	if s, err := Render(e.Buf); err != nil || s != name+"(#1), "+name+"(#1)" {
+		t.Fatalf("Render: %s %v", s, err)
+	}
+	tab := newTable()
+	d := &Decoder{Buf: e.Buf, Resolver: tab}
+	a, b := Decode[any](d), Decode[any](d)
+	if d.Err != nil {
+		t.Fatal(d.Err)
+	}
+	pa, ok := a.(*planLeaf)
+	if !ok || pa != b.(*planLeaf) {
+		t.Fatalf("decoded %T %v and %v, want one *planLeaf", a, a, b)
+	}
+	// The format 1 encoding upgrades to exactly these bytes.
+	r := &refEncoder{Objects: newTable()}
+	r.encode(reflect.ValueOf(&leaf).Elem().Convert(reflect.TypeFor[any]()), 0)
+	r.encode(reflect.ValueOf(&leaf).Elem().Convert(reflect.TypeFor[any]()), 0)
+	if up, err := Upgrade(r.Buf); err != nil || string(up) != string(e.Buf) {
+		t.Fatalf("upgrade: %x %v, want %x", up, err, e.Buf)
+	}
 }

@@ -8,15 +8,16 @@ import (
 
 // Upgrade rewrites encoded values of log format 1 (LastNamedStructFormat)
 // into the current encoding: every TagStruct (type name, fields) becomes a
-// TagRecord (fields only), and map entries are sorted again by their
-// rewritten keys. Replay compares values byte for byte, so a player reads
-// an old log's values through Upgrade before comparing them with what the
-// code of today encodes. Values without TagStruct come back unchanged (b
-// itself, unchecked). Corrupt input with a TagStruct byte gives an error
-// wrapping ErrCorrupt.
+// TagRecord (fields only), a reference inside an interface value of its own
+// type loses its repeated type name, and map entries are sorted again by
+// their rewritten keys. Replay compares values byte for byte, so a player
+// reads an old log's values through Upgrade before comparing them with what
+// the code of today encodes. Values without TagStruct and TagIface bytes
+// come back unchanged (b itself, unchecked); other corrupt input gives an
+// error wrapping ErrCorrupt.
 func Upgrade(b []byte) ([]byte, error) {
-	if bytes.IndexByte(b, TagStruct) < 0 {
-		return b, nil // no struct (the tag byte appears nowhere)
+	if bytes.IndexByte(b, TagStruct) < 0 && bytes.IndexByte(b, TagIface) < 0 {
+		return b, nil // nothing to rewrite (the tag bytes appear nowhere)
 	}
 	d := &Decoder{Buf: b}
 	out := make([]byte, 0, len(b))
@@ -84,9 +85,34 @@ func upgradeOne(out []byte, d *Decoder, depth int) []byte {
 		}
 		out = copied()
 		return upgradeOne(out, d, depth+1)
-	case TagIface, TagTypedError:
+	case TagTypedError:
 		d.name()
 		out = copied()
+		return upgradeOne(out, d, depth+1)
+	case TagIface:
+		name := d.name()
+		out = copied()
+		if inner := d.peek(); inner == TagRef || inner == TagObject {
+			// A reference of the interface value's dynamic type: its own
+			// name is left empty.
+			d.Off++
+			rname := d.name()
+			idStart := d.Off
+			d.uvarint()
+			if d.Err != nil {
+				return out
+			}
+			out = append(out, inner)
+			if rname == name {
+				rname = ""
+			}
+			out = appendName(out, rname)
+			out = append(out, d.Buf[idStart:d.Off]...)
+			if inner == TagObject {
+				return upgradeOne(out, d, depth+1) // TagNil or the pointee
+			}
+			return out
+		}
 		return upgradeOne(out, d, depth+1)
 	case TagObject:
 		d.name()
