@@ -60,13 +60,14 @@ func (t *turnObjects) Recorded(ptr unsafe.Pointer) (string, []byte, bool) {
 	return play.Recorded(ptr)
 }
 
-// turnTable is the object table for s's encodings of boundary events.
+// turnTable is the object table for s's encodings of boundary events
+// (capture: the stream's pins in front of the capture's table, pins.go).
 func (s *Stream) turnTable() value.Objects {
 	if replaying {
 		s.turnObjs.s = s
 		return &s.turnObjs
 	}
-	return captureObjects
+	return &s.pins
 }
 
 func (p *player) idAtTurn(s *Stream, v reflect.Value, name string) (uint64, bool, string) {

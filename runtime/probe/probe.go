@@ -118,13 +118,20 @@ type Stream struct {
 
 	objs     value.Objects  // if set, the object table of Encode and Error (writein.go's comparisons)
 	turnObjs turnObjects    // replay's numbering of new objects at their event's turn (numbering.go)
+	pins     objectPins     // capture: the objects the outermost call has numbered so far (pins.go)
 	same     sameness       // the object table of s's comparisons of watched variables
 	res      value.Resolver // if set, the resolver of Decode and DecodeError (writein.go's performed WRITE_IN)
 }
 
 // idle marks the end of a stream's outermost call (see handoff).
 func (s *Stream) idle() {
-	if raceEnabled && len(s.frames) == 0 {
+	if len(s.frames) != 0 {
+		return
+	}
+	if s.pins.n != 0 {
+		s.pins.clear()
+	}
+	if raceEnabled {
 		s.handoff.Store(1)
 	}
 }

@@ -228,19 +228,32 @@ func (o *objects) knownLocked(p unsafe.Pointer) (uint64, bool) {
 }
 
 func (o *objects) ID(v reflect.Value, name string, isWeak bool) (uint64, bool, string) {
+	id, first, _ := o.lookup(v, isWeak)
+	return id, first, name
+}
+
+// lookup is ID; inTable reports whether the object's entry is in the
+// weak table (a heap object or a package variable, which a stream may pin:
+// objectPins), not in the code table (function code, and pointers that are
+// neither heap objects nor package variables).
+func (o *objects) lookup(v reflect.Value, isWeak bool) (id uint64, first, inTable bool) {
 	p := v.UnsafePointer()
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if !isWeak {
 		if id, ok := o.code[uintptr(p)]; ok {
-			return id, false, name
+			return id, false, false
 		}
 		o.next++
 		o.code[uintptr(p)] = o.next
-		return o.next, true, name
+		return o.next, true, false
 	}
-	if id, ok := o.knownLocked(p); ok {
-		return id, false, name
+	// Heap objects first (the common case), then the code table.
+	if e, ok := o.ids[uintptr(p)]; ok && e.wp.Value() == (*byte)(p) {
+		return e.id, false, true
+	}
+	if id, ok := o.code[uintptr(p)]; ok {
+		return id, false, false
 	}
 	// First sight. Only heap objects and package variables may get weak
 	// pointers (weak.Make is fatal on anything else, e.g. read-only type
@@ -252,7 +265,7 @@ func (o *objects) ID(v reflect.Value, name string, isWeak bool) (uint64, bool, s
 		o.next++
 		o.code[uintptr(p)] = o.next
 		noteCrossed(v) // a package variable
-		return o.next, true, name
+		return o.next, true, false
 	}
 	c.wp = weak.Make((*byte)(p))
 	o.next++
@@ -261,7 +274,7 @@ func (o *objects) ID(v reflect.Value, name string, isWeak bool) (uint64, bool, s
 	o.ids[uintptr(p)] = objEntry{wp: c.wp, id: o.next}
 	o.alive.Add(1)
 	noteCrossed(v)
-	return o.next, true, name
+	return o.next, true, true
 }
 
 // objCell is what an object's cleanup needs to remove its entry.
