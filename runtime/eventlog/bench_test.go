@@ -333,3 +333,87 @@ func BenchmarkShortLog(b *testing.B) {
 		}
 	}
 }
+
+// shopEvents reads the events of testdata/shop.arrow (a log of the example
+// shop under its load generator, a copy of
+// examples/shop/testdata/capture/shop_seed1.arrow): real sites, values and
+// receivers, ~220 bytes of values per event, unlike the realistic mix's few
+// scalars.
+func shopEvents(tb testing.TB) []Event {
+	r, err := Open(filepath.Join("testdata", "shop.arrow"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer r.Close()
+	var evs []Event
+	for {
+		e, err := r.Next()
+		if err == io.EOF {
+			return evs
+		}
+		if err != nil {
+			tb.Fatal(err)
+		}
+		c := *e
+		c.Values = append([]byte(nil), e.Values...)
+		evs = append(evs, c)
+	}
+}
+
+// BenchmarkEncoderShop is the background writer's CPU per event for the
+// shop's events, in batches of the sizes a running service produces: a busy
+// service fills 16384-event batches, one at a few thousand requests per
+// second gets a batch per FlushInterval (100 ms: ~1000-4000 events), a
+// quiet one smaller batches. cpu-ns/event is the process's CPU time (the
+// benchmark's goroutine does the writer's work: transposing, dictionary
+// encoding, compressing, writing, the status update) per event.
+func BenchmarkEncoderShop(b *testing.B) {
+	evs := shopEvents(b)
+	for _, rows := range []int{256, 1024, 4096, 16384} {
+		b.Run(fmt.Sprintf("batch=%d", rows), func(b *testing.B) {
+			f, err := os.Create(filepath.Join(b.TempDir(), "log.arrows"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer f.Close()
+			opts := Options{}
+			opts.fill()
+			s, err := newSink(f, Meta{}, opts)
+			if err != nil {
+				b.Fatal(err)
+			}
+			batches := make([]*batch, 4)
+			k := 0
+			for i := range batches {
+				bt := newBatch(rows, 16<<20)
+				for j := 0; j < rows; j++ {
+					e := evs[k%len(evs)]
+					k++
+					e.Seq = uint64(i*rows + j + 1)
+					bt.n++
+					off := bt.valsUsed
+					bt.valsUsed += len(e.Values)
+					bt.stage(j, off, &e)
+				}
+				batches[i] = bt
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			cpu := cputime.Process()
+			done := 0
+			for i := 0; done < b.N; i++ {
+				if err := s.write(batches[i%len(batches)], Status{}, false); err != nil {
+					b.Fatal(err)
+				}
+				done += rows
+			}
+			b.StopTimer()
+			b.ReportMetric(float64(cputime.Process()-cpu)/float64(done), "cpu-ns/event")
+			st, err := f.Stat()
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportMetric(float64(st.Size())/float64(s.events), "bytes/event")
+		})
+	}
+}
