@@ -16,7 +16,7 @@ type objectsTestT struct{ a, b int64 }
 // distinct IDs; a new object at the address of a collected one is a new
 // object, not the old one again.
 func TestObjectIDs(t *testing.T) {
-	o := &objects{ids: map[uintptr]objEntry{}, code: map[uintptr]uint64{}}
+	o := newObjects()
 	id := func(p any) (uint64, bool) {
 		v := reflect.ValueOf(p)
 		got, first, _ := o.ID(v, "T", true)
@@ -101,4 +101,73 @@ func TestObjectIDs(t *testing.T) {
 	}
 	runtime.KeepAlive(keep)
 	t.Skip("the collected object's address was not reused in 65536 allocations")
+}
+
+var escapedObject *objectsTestT
+
+// onStack tells the calling goroutine's stack from the heap: the heap
+// fast path of objects.lookup must never make a weak pointer to a stack
+// address (fatal).
+func TestOnStack(t *testing.T) {
+	var local [16]byte // its address is only passed as unsafe.Pointer to onStack: stays on the stack
+	if lo, hi := stackBounds(); lo == 0 && hi == ^uintptr(0) {
+		t.Skip("no stack bounds on this architecture: every first sight takes the AddCleanup path")
+	}
+	if !onStack(unsafe.Pointer(&local)) {
+		t.Error("a local variable is not on the stack")
+	}
+	h := new(objectsTestT)
+	escapedObject = h // to the heap
+	if onStack(unsafe.Pointer(h)) {
+		t.Error("a heap object is on the stack")
+	}
+	runtime.KeepAlive(local)
+}
+
+// The first sight of a heap object in a known heap region makes no
+// cleanup; such entries are removed by the table's own sweeping once their
+// objects are collected, so the table stays proportional to the live
+// objects however many short-lived objects (a context per request) it has
+// numbered.
+func TestObjectEntriesOfCollectedObjectsGo(t *testing.T) {
+	o := newObjects()
+	id := func(p any) uint64 {
+		got, _, _ := o.ID(reflect.ValueOf(p), "T", true)
+		return got
+	}
+	keep := make([]*objectsTestT, 16)
+	for i := range keep {
+		keep[i] = &objectsTestT{a: int64(i)}
+		id(keep[i])
+	}
+	want := make([]uint64, len(keep))
+	for i, p := range keep {
+		want[i] = id(p)
+	}
+	if len(o.heapRegions) == 0 {
+		t.Fatal("no heap region known after numbering heap objects")
+	}
+	const rounds, perRound = 20, 1000
+	for r := 0; r < rounds; r++ {
+		for i := 0; i < perRound; i++ {
+			id(&objectsTestT{a: int64(i)})
+		}
+		runtime.GC()
+	}
+	o.mu.Lock()
+	entries, queued := len(o.ids), len(o.queue)-o.queueHead
+	o.mu.Unlock()
+	if queued == 0 {
+		t.Fatal("no entry was made by the heap fast path")
+	}
+	// Without sweeping: rounds*perRound entries. With it: the last round's
+	// (not collected yet when numbered) plus the live ones, twice at most.
+	if limit := 2*(perRound+len(keep)) + 64; entries > limit {
+		t.Errorf("%d entries after numbering %d short-lived objects, want <= %d", entries, rounds*perRound, limit)
+	}
+	for i, p := range keep {
+		if got := id(p); got != want[i] {
+			t.Errorf("live object %d: ID %d, was %d", i, got, want[i])
+		}
+	}
 }

@@ -197,16 +197,42 @@ func handleSignals() {
 // Heap objects are keyed by address, and each entry holds a weak pointer
 // made from that address: an entry is the object at the address only while
 // its weak pointer still yields it (the collector clears weak pointers
-// before the memory can be reused, while the cleanup that removes the entry
-// runs later). So an object seen before costs a map lookup and a weak
-// pointer check; only an object's first sight registers a cleanup and makes
-// a weak pointer (both take a runtime lock and allocate).
+// before the memory can be reused). So an object seen before costs a map
+// lookup and a weak pointer check, and an object's first sight makes a weak
+// pointer (a runtime lock and an allocation).
+//
+// weak.Make is fatal on pointers that are neither heap objects nor package
+// variables (a goroutine stack, read-only data such as a reflect.Type's
+// *rtype, memory from mmap). runtime.AddCleanup tells them apart with a
+// panic we can recover, but costs as much again as the weak pointer, on
+// every first sight, and later a cleanup run per collected object. So it is
+// asked only about pointers outside the heap regions known so far
+// (heapRegions: 4 MiB-aligned address ranges in which AddCleanup found a
+// heap object; the heap's arenas are at least that large and aligned and
+// hold nothing but heap spans and goroutine stacks, and no valid pointer
+// reaches into another goroutine's stack). Entries made that way have a
+// cleanup that removes them; the others are removed by sweepSomeLocked,
+// which checks two queued entries per first sight.
 type objects struct {
 	mu    sync.Mutex
 	ids   map[uintptr]objEntry
 	code  map[uintptr]uint64 // function code pointers and other non-heap pointers (never freed)
 	next  uint64
 	alive atomic.Int64
+
+	heapRegions map[uintptr]struct{} // address >> heapRegionShift
+	queue       []queuedEntry        // entries without a cleanup, oldest first from queueHead
+	queueHead   int
+}
+
+// heapRegionShift: 4 MiB, the smallest heap arena of any platform
+// (runtime.heapArenaBytes: 64 MiB on 64-bit Unix, 4 MiB on Windows and
+// 32-bit systems).
+const heapRegionShift = 22
+
+type queuedEntry struct {
+	addr uintptr
+	wp   weak.Pointer[byte]
 }
 
 type objEntry struct {
@@ -214,7 +240,11 @@ type objEntry struct {
 	id uint64
 }
 
-var captureObjects = &objects{ids: map[uintptr]objEntry{}, code: map[uintptr]uint64{}}
+var captureObjects = newObjects()
+
+func newObjects() *objects {
+	return &objects{ids: map[uintptr]objEntry{}, code: map[uintptr]uint64{}, heapRegions: map[uintptr]struct{}{}}
+}
 
 // knownLocked returns the ID of the object at p if it has one.
 func (o *objects) knownLocked(p unsafe.Pointer) (uint64, bool) {
@@ -255,17 +285,30 @@ func (o *objects) lookup(v reflect.Value, isWeak bool) (id uint64, first, inTabl
 	if id, ok := o.code[uintptr(p)]; ok {
 		return id, false, false
 	}
-	// First sight. Only heap objects and package variables may get weak
-	// pointers (weak.Make is fatal on anything else, e.g. read-only type
-	// data such as a reflect.Type's *rtype). AddCleanup tells them apart
-	// with a panic we can recover: the others are static and never freed,
-	// so their address is their identity.
+	// First sight.
+	if _, ok := o.heapRegions[uintptr(p)>>heapRegionShift]; ok && !onStack(p) {
+		wp := weak.Make((*byte)(p))
+		o.next++
+		o.ids[uintptr(p)] = objEntry{wp: wp, id: o.next}
+		o.alive.Add(1)
+		o.queue = append(o.queue, queuedEntry{uintptr(p), wp})
+		o.sweepSomeLocked()
+		noteCrossed(v)
+		return o.next, true, true
+	}
+	// Only heap objects and package variables may get weak pointers; the
+	// others are static and never freed, so their address is their
+	// identity.
 	c := &objCell{o: o, addr: uintptr(p)}
-	if !addCleanup(p, c) {
+	ok, heap := addCleanup(p, c)
+	if !ok {
 		o.next++
 		o.code[uintptr(p)] = o.next
 		noteCrossed(v) // a package variable
 		return o.next, true, false
+	}
+	if heap {
+		o.heapRegions[uintptr(p)>>heapRegionShift] = struct{}{}
 	}
 	c.wp = weak.Make((*byte)(p))
 	o.next++
@@ -275,6 +318,41 @@ func (o *objects) lookup(v reflect.Value, isWeak bool) (id uint64, first, inTabl
 	o.alive.Add(1)
 	noteCrossed(v)
 	return o.next, true, true
+}
+
+// onStack reports whether p is on the calling goroutine's stack.
+func onStack(p unsafe.Pointer) bool {
+	lo, hi := stackBounds()
+	return lo <= uintptr(p) && uintptr(p) < hi
+}
+
+// sweepSomeLocked removes the entries of collected objects among the two
+// oldest queued entries, and queues again those still alive: called once per
+// entry queued, it keeps the queue (and the entries of collected objects)
+// within about twice the live entries.
+func (o *objects) sweepSomeLocked() {
+	for range 2 {
+		if o.queueHead == len(o.queue) {
+			break
+		}
+		q := o.queue[o.queueHead]
+		o.queue[o.queueHead] = queuedEntry{}
+		o.queueHead++
+		if q.wp.Value() != nil {
+			o.queue = append(o.queue, q)
+			continue
+		}
+		if e, ok := o.ids[q.addr]; ok && e.wp == q.wp {
+			delete(o.ids, q.addr)
+		}
+		o.alive.Add(-1)
+	}
+	if o.queueHead > 1024 && o.queueHead > len(o.queue)/2 {
+		n := copy(o.queue, o.queue[o.queueHead:])
+		clear(o.queue[n:])
+		o.queue = o.queue[:n]
+		o.queueHead = 0
+	}
 }
 
 // objCell is what an object's cleanup needs to remove its entry.
@@ -296,15 +374,16 @@ func forgetObject(c *objCell) {
 
 // addCleanup registers forgetObject(c) to run when the object at p is
 // collected; it reports false, instead of panicking, for pointers that are
-// neither heap objects nor package variables.
-func addCleanup(p unsafe.Pointer, c *objCell) (ok bool) {
+// neither heap objects nor package variables, and whether p is a heap
+// object (the runtime registers no cleanup for a package variable).
+func addCleanup(p unsafe.Pointer, c *objCell) (ok, heap bool) {
 	defer func() {
 		if recover() != nil {
-			ok = false
+			ok, heap = false, false
 		}
 	}()
-	runtime.AddCleanup((*byte)(p), forgetObject, c)
-	return true
+	cl := runtime.AddCleanup((*byte)(p), forgetObject, c)
+	return true, cl != runtime.Cleanup{}
 }
 
 func (o *objects) Recorded(unsafe.Pointer) (string, []byte, bool) { return "", nil, false }
@@ -324,7 +403,7 @@ func (o *objects) reserve(id uint64, v reflect.Value, isWeak bool) {
 		return
 	}
 	c := &objCell{o: o, addr: uintptr(p)}
-	if !addCleanup(p, c) {
+	if ok, _ := addCleanup(p, c); !ok {
 		o.code[uintptr(p)] = id
 		return
 	}
