@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 	"unsafe"
+
+	"github.com/rules-capture/rules_capture/runtime/internal/cputime"
 )
 
 // Types for the plan tests: every kind, named kinds, unexported and blank
@@ -405,4 +407,58 @@ func TestInterfaceRefNameOnce(t *testing.T) {
 	if up, err := Upgrade(r.Buf); err != nil || string(up) != string(e.Buf) {
 		t.Fatalf("upgrade: %x %v, want %x", up, err, e.Buf)
 	}
+}
+
+type benchLine struct {
+	SKU, Name, Category        string
+	Qty                        int
+	Unit, Gross, Discount, Net int64
+	Rules                      []string
+}
+
+type benchQuote struct {
+	Variant, Coupon string
+	Lines           []benchLine
+	Net             int64
+}
+
+// BenchmarkEncodeQuote: a struct shaped like the shop's Quote (two lines)
+// encoded by the reflection encoder of format 1 (reflect) and by its plan
+// (plan); encoded-B is the size of the encoding.
+func BenchmarkEncodeQuote(b *testing.B) {
+	q := benchQuote{Variant: "A", Lines: []benchLine{
+		{SKU: "EQP-SCL", Name: "Brew scale", Category: "equipment", Qty: 2, Unit: 2990, Gross: 5980, Discount: 598, Net: 5382, Rules: []string{"volume"}},
+		{SKU: "TEA-GYK-050", Name: "Gyokuro", Category: "tea", Qty: 1, Unit: 2800, Gross: 2800, Net: 2800},
+	}, Net: 8182}
+	b.Run("reflect", func(b *testing.B) {
+		reportCPU(b)
+		e := &refEncoder{}
+		for b.Loop() {
+			e.Buf = e.Buf[:0]
+			e.encode(reflect.ValueOf(&q).Elem(), 0)
+		}
+		b.ReportMetric(float64(len(e.Buf)), "encoded-B")
+	})
+	b.Run("plan", func(b *testing.B) {
+		reportCPU(b)
+		e := &Encoder{}
+		for b.Loop() {
+			e.Buf = e.Buf[:0]
+			Encode(e, q)
+		}
+		b.ReportMetric(float64(len(e.Buf)), "encoded-B")
+	})
+}
+
+// reportCPU reports allocations and the process's CPU time per iteration
+// (cpu-ns/op), as runtime/probe's benchmarks do: on a shared machine it
+// measures the work better than wall time.
+func reportCPU(b *testing.B) {
+	b.ReportAllocs()
+	start := cputime.Process()
+	b.Cleanup(func() {
+		if b.N > 0 {
+			b.ReportMetric(float64(cputime.Process()-start)/float64(b.N), "cpu-ns/op")
+		}
+	})
 }
