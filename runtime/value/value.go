@@ -35,7 +35,7 @@ const (
 	TagStruct                 // format 1 only (see TagRecord): type name, uvarint n, n field values in declaration order
 	TagRef                    // unobserved reference (pointer, chan, func, unsafe pointer): type name, uvarint object ID
 	TagObject                 // pointer to an observed type: type name, uvarint object ID, then TagNil or the pointee on first sight
-	TagIface                  // non-nil interface holding a non-error value: dynamic type name, value
+	TagIface                  // non-nil interface holding a non-error value: dynamic type name, value (a TagRef/TagObject of that type with an empty name, format 2 on)
 	TagError                  // error: dynamic type name, message string, uvarint n, n wrapped errors
 	TagSentinel               // an exported package-level error variable: its name, e.g. "io.EOF"
 	TagTypedError             // error of a registered type, rebuilt by value in replay: type name, value of the type (pointee for pointer types)
