@@ -20,6 +20,7 @@ const (
 	KindWriteOut       // observed code writes an external field or package variable
 	KindWriteIn        // external code changed an exported variable/field of the observed set
 	KindGo             // observed code starts a goroutine (links parent and child streams)
+	KindChanTurn       // a goroutine of the observed set received from a channel it shares with others (Values: the channel's number, the receive's count)
 	numKinds
 )
 
@@ -35,6 +36,7 @@ var kindNames = [...]string{
 	KindWriteOut:  "WRITE_OUT",
 	KindWriteIn:   "WRITE_IN",
 	KindGo:        "GO",
+	KindChanTurn:  "CHAN_TURN",
 }
 
 // String returns the name used in the log's kind column, e.g. "CALL_IN".

@@ -124,10 +124,11 @@ type player struct {
 	live         int             // such goroutines running in replay
 	level        string
 	report       Report
-	done         bool          // a divergence was reported, or the log ended with a panic
-	stopped      chan struct{} // closed when done is set
-	stall        time.Duration // no release for this long is a deadlock
-	trace        []int32       // indices in release order, when tracing
+	done         bool              // a divergence was reported, or the log ended with a panic
+	stopped      chan struct{}     // closed when done is set
+	stall        time.Duration     // no release for this long is a deadlock
+	trace        []int32           // indices in release order, when tracing
+	chanCount    map[uint64]uint64 // receives made at turn sites, by channel number in the log (turn.go)
 	tracing      bool
 
 	objMu sync.Mutex

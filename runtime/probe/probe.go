@@ -100,6 +100,9 @@ type Stream struct {
 
 	chans uint64 // the select being built: cases whose channel crossed the boundary (chan.go)
 
+	turn    *chanTurns // capture: the channel whose lock the receive at a turn site holds (turn.go)
+	turnNum uint64     // replay: the number of that channel in the log
+
 	varCheck varCheck // checking a watched variable (writein.go)
 
 	// handoff orders, for the race detector only, the stream's use by a

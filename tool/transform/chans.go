@@ -99,6 +99,10 @@ func (t *transformer) recv(x *ast.UnaryExpr, stack []ast.Node) {
 		ret = "r0, ok"
 		native = "r0, ok := <-ch\n\t\treturn r0, ok"
 	}
+	if t.turnSite(x.X, stack) {
+		// A worker's receive: its turn on the channel is recorded (turns.go).
+		native = fmt.Sprintf("turn := %s.Turn(&%s, ch)\n\t\tr0, ok := <-ch\n\t\tturn.Received()\n\t\t_ = ok\n\t\treturn %s", t.probe, site, ret)
+	}
 	fmt.Fprintf(&t.gen, `// %s receives from %s (%s).
 func %s%s(ch %s) %s {
 	s := %s.Chan(&%s, ch)
@@ -222,13 +226,18 @@ func (t *transformer) rangeChan(x *ast.RangeStmt, stack []ast.Node) {
 		return
 	}
 	ts, tpDecl, tpArgs, pos, site, h := c.ts, c.tpDecl, c.tpArgs, c.pos, c.site, c.h
+	nativeRecv := "v, ok := <-ch"
+	if t.turnSite(x.X, stack) {
+		// A worker's loop: each receive's turn on the channel is recorded (turns.go).
+		nativeRecv = fmt.Sprintf("turn := %s.Turn(&%s, ch)\n\t\t\t\tv, ok := <-ch\n\t\t\t\tturn.Received()", t.probe, site)
+	}
 	fmt.Fprintf(&t.gen, `// %s ranges over %s (%s): every step is a receive.
 func %s%s(ch %s) func(yield func(%s) bool) {
 	return func(yield func(%s) bool) {
 		for {
 			s := %s.Chan(&%s, ch)
 			if s == nil {
-				v, ok := <-ch
+				%s
 				if !ok || !yield(v) {
 					return
 				}
@@ -260,7 +269,7 @@ func %s_step%s(s *%s.Stream, ch %s) (%s, bool) {
 	return v, ok
 }
 
-`, h, types.ExprString(x.X), pos, h, tpDecl, ts[0], ts[1], ts[1], t.probe, site, h+tpArgs, h, tpDecl, t.probe, ts[0], ts[1], t.probe, t.decExpr(ch.Elem(), ts[1]), t.encStmt("v", ch.Elem()))
+`, h, types.ExprString(x.X), pos, h, tpDecl, ts[0], ts[1], ts[1], t.probe, site, nativeRecv, h+tpArgs, h, tpDecl, t.probe, ts[0], ts[1], t.probe, t.decExpr(ch.Elem(), ts[1]), t.encStmt("v", ch.Elem()))
 	span := int(x.X.End() - x.X.Pos())
 	t.add(x.X.Pos(), x.X.Pos(), h+tpArgs+"(", span)
 	t.add(x.X.End(), x.X.End(), ")", span)

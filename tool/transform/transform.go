@@ -135,6 +135,9 @@ type transformer struct {
 	sortedHelper   bool // _capture_sorted is generated (maporder.go)
 	sortedOfHelper bool // _capture_sorted_tp is generated (maporder.go)
 
+	goStmtCalls map[*ast.CallExpr]bool // calls of the package's go statements (turns.go)
+	goFuncs     map[*types.Func]bool   // functions of the package that goroutines start (turns.go)
+
 	// outsideReflect: where the package first reflects over a value from
 	// outside (reflect.go); empty: reflection runs natively.
 	outsideReflect string
