@@ -60,8 +60,13 @@ func Callback[F any](f F) F {
 	if fn.IsNil() || !ObservedFunc(x) {
 		return f
 	}
-	id := callbackID(fn)
 	s := current() // the outcall's stream: its Call takes note (passedCells, passedFuncs)
+	var id uint64
+	if replaying {
+		id = play.closureAtTurn(s, fn)
+	} else {
+		id = callbackID(fn)
+	}
 	if replaying {
 		callbacks.Lock()
 		if callbacks.passed == nil {

@@ -27,7 +27,8 @@ import (
 type firstAppearances struct {
 	once  sync.Once
 	ids   [][]uint64
-	taken []int // by event index: how many of ids were given out
+	taken []int           // by event index: how many of ids were given out
+	all   map[uint64]bool // every ID in the log's values
 }
 
 func (p *player) computeFirstAppearances() {
@@ -35,6 +36,7 @@ func (p *player) computeFirstAppearances() {
 	f.ids = make([][]uint64, len(p.events))
 	f.taken = make([]int, len(p.events))
 	seen := map[uint64]bool{}
+	f.all = seen
 	for i := range p.events {
 		e := &p.events[i]
 		_ = value.ObjectIDs(e.Values, func(id uint64) {
@@ -43,9 +45,72 @@ func (p *player) computeFirstAppearances() {
 				f.ids[i] = append(f.ids[i], id)
 			}
 		})
-		// A callback's closure is named by the receiver only.
-		seen[e.RecvID] = true
 	}
+}
+
+// freshIDLocked binds v to a number above every one given so far that the
+// log does not give another object: the object does not appear in the
+// log's event being built (a callback's closure, or code that changed).
+// Without concurrency that is the next number, the one the capture gave.
+func (p *player) freshIDLocked(v reflect.Value, name string) uint64 {
+	id := p.maxID + 1 // above every bound number: bound to nothing
+	for p.first.all[id] {
+		id++
+	}
+	p.bindLocked(id, v, name)
+	return id
+}
+
+// closureAtTurn numbers, in replay, the closure of observed function value
+// fn that the outcall being built by s passes to external code: the number
+// the log's callbacks of that outcall name it by (their receiver), else a
+// fresh one. The capture numbered it right after the outcall's arguments,
+// in whatever order concurrent goroutines got there.
+func (p *player) closureAtTurn(s *Stream, fn reflect.Value) uint64 {
+	closure := reflect.ValueOf((*byte)(ptrOf(fn.Interface())))
+	name := value.TypeName(fn.Type())
+	p.objMu.Lock()
+	id, _, _, ok := p.knownLocked(closure, name)
+	p.objMu.Unlock()
+	if ok {
+		return id
+	}
+	sr := s.replay
+	if sr == nil || sr.cur >= len(sr.idx) {
+		id, _, _ := p.ID(closure, name, true)
+		return id
+	}
+	i := sr.idx[sr.cur]
+	p.waitTurn(i)
+	p.first.once.Do(p.computeFirstAppearances)
+	site := callbackSite(fn).Name
+	e := &p.events[i]
+	var logged uint64
+	if e.Kind == eventlog.KindCallOut {
+		for j := i + 1; j < len(p.events); j++ {
+			c := &p.events[j]
+			if c.Parent != e.Seq {
+				continue
+			}
+			if c.Kind == eventlog.KindReturnOut || c.Kind == eventlog.KindPanicIn {
+				break // the outcall returned: its callbacks came before
+			}
+			if c.Kind == eventlog.KindCallIn && c.Site == site && c.RecvID != 0 {
+				logged = c.RecvID
+				break
+			}
+		}
+	}
+	p.objMu.Lock()
+	defer p.objMu.Unlock()
+	if id, _, _, ok := p.knownLocked(closure, name); ok {
+		return id
+	}
+	if _, bound := p.byID[logged]; logged != 0 && !bound {
+		p.bindLocked(logged, closure, name)
+		return logged
+	}
+	return p.freshIDLocked(closure, name)
 }
 
 // turnObjects is the object table of a stream's encodings in replay: a new
@@ -104,6 +169,5 @@ func (p *player) idAtTurn(s *Stream, v reflect.Value, name string) (uint64, bool
 			}
 		}
 	}
-	p.bindLocked(p.maxID+1, v, name)
-	return p.maxID, true, name
+	return p.freshIDLocked(v, name), true, name
 }
