@@ -499,7 +499,7 @@ func (t *transformer) funcDecl(fd *ast.FuncDecl) {
 				"keep reflect.Value and unsafe.Pointer off the observed set's exported API (pass the underlying values), or keep this package out of the observed set")
 			return
 		}
-		if r := mentionsReflect(v.Type(), map[types.Type]bool{}); r != "" && t.nativeReflect() {
+		if r := mentionsReflect(v.Type(), t.p.Types, map[types.Type]bool{}); r != "" && t.nativeReflect() {
 			// The package's reflection runs natively, over owned values only
 			// (reflect.go): one from outside would be a placeholder in replay.
 			t.errorf(fd.Pos(), "an exported function whose signature holds a "+r+" ("+types.TypeString(v.Type(), fullQualifier)+")",

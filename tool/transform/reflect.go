@@ -116,7 +116,7 @@ func (t *transformer) reflectFunc() bool { return !t.nativeReflect() }
 
 // mentionsReflect returns the reflect type a value of type typ holds or
 // points to ("reflect.Value"), or "".
-func mentionsReflect(typ types.Type, seen map[types.Type]bool) string {
+func mentionsReflect(typ types.Type, own *types.Package, seen map[types.Type]bool) string {
 	if typ == nil || seen[typ] {
 		return ""
 	}
@@ -126,25 +126,30 @@ func mentionsReflect(typ types.Type, seen map[types.Type]bool) string {
 	}
 	switch u := typ.Underlying().(type) {
 	case *types.Pointer:
-		return mentionsReflect(u.Elem(), seen)
+		return mentionsReflect(u.Elem(), own, seen)
 	case *types.Slice:
-		return mentionsReflect(u.Elem(), seen)
+		return mentionsReflect(u.Elem(), own, seen)
 	case *types.Array:
-		return mentionsReflect(u.Elem(), seen)
+		return mentionsReflect(u.Elem(), own, seen)
 	case *types.Map:
-		if r := mentionsReflect(u.Key(), seen); r != "" {
+		if r := mentionsReflect(u.Key(), own, seen); r != "" {
 			return r
 		}
-		return mentionsReflect(u.Elem(), seen)
+		return mentionsReflect(u.Elem(), own, seen)
 	case *types.Struct:
 		for i := 0; i < u.NumFields(); i++ {
-			if r := mentionsReflect(u.Field(i).Type(), seen); r != "" {
+			if f := u.Field(i); !f.Exported() && f.Pkg() != own {
+				// Another package's unexported field (json.Decoder's
+				// errorContext.Struct): the package's code cannot reach it.
+				continue
+			}
+			if r := mentionsReflect(u.Field(i).Type(), own, seen); r != "" {
 				return r
 			}
 		}
 	case *types.Tuple:
 		for i := 0; i < u.Len(); i++ {
-			if r := mentionsReflect(u.At(i).Type(), seen); r != "" {
+			if r := mentionsReflect(u.At(i).Type(), own, seen); r != "" {
 				return r
 			}
 		}
@@ -163,7 +168,7 @@ func (t *transformer) reflectResults(call *ast.CallExpr, c callee) bool {
 	if !ok {
 		return false
 	}
-	r := mentionsReflect(sig.Results(), map[types.Type]bool{})
+	r := mentionsReflect(sig.Results(), t.p.Types, map[types.Type]bool{})
 	if r == "" {
 		return false
 	}
