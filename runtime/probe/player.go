@@ -129,6 +129,7 @@ type player struct {
 	stall        time.Duration     // no release for this long is a deadlock
 	trace        []int32           // indices in release order, when tracing
 	chanCount    map[uint64]uint64 // receives made at turn sites, by channel number in the log (turn.go)
+	hasTurns     bool              // the log holds CHAN_TURN events
 	tracing      bool
 
 	objMu sync.Mutex
@@ -283,6 +284,9 @@ func loadLog(path string) (*player, error) {
 		start = ends[i]
 	}
 	for i := range p.events {
+		if p.events[i].Kind == eventlog.KindChanTurn {
+			p.hasTurns = true
+		}
 		if e := &p.events[i]; e.Kind == eventlog.KindGo {
 			d := value.Decoder{Buf: e.Values}
 			if id := uint32(d.Uint()); d.Err == nil {

@@ -140,8 +140,10 @@ func (s *Stream) Received() {
 func playerTurn(s *Stream, site *Site) *Stream {
 	p := play
 	sr := s.replay
-	if sr == nil {
-		return nil // a goroutine replay did not start: native
+	if sr == nil || !p.hasTurns {
+		// A goroutine replay did not start, or a log written before
+		// channel turns (session 4): native, as then.
+		return nil
 	}
 	s.begin(site, eventlog.KindChanTurn)
 	actual := func() string { return describeActual(eventlog.KindChanTurn, site, nil) }
