@@ -21,6 +21,10 @@ import (
 // data the front end listed; fields of types declared in test files (test
 // doubles) do not count.
 //
+// A call of an unexported method of the package with a pointer receiver
+// that assigns to the receiver's fields counts as such a write (study
+// fault F53: gorilla/mux's tests call Router.useInterface).
+//
 // Each test runs in a process of its own, so a write only spoils the
 // tests that reach it: rejected maps each top-level test whose function
 // makes such a write, or refers to a function or method of the test files
@@ -78,6 +82,66 @@ func whiteBoxWrites(listed map[string]*load.ListedPackage, lp *load.ListedPackag
 			"set it through the package's API (a constructor option), or leave %s out of the observed set",
 			pos, x.Sel.Name, types.TypeString(recv, types.RelativeTo(nil)), lp.ImportPath)
 	}
+	// Unexported methods of the package (non-test files) with a pointer
+	// receiver that assign to the receiver's fields (gorilla/mux's
+	// `func (r *Router) useInterface(mw middleware) { r.middlewares =
+	// append(...) }`): a test calling one changes observed state without an
+	// incall, which replay does not run (study fault F53). Read-only ones
+	// (semver's Constraints.check) are harmless: the test's own code does
+	// not run in replay.
+	mutators := map[types.Object]bool{}
+	for _, f := range files {
+		if strings.HasSuffix(fset.Position(f.Pos()).Filename, "_test.go") {
+			continue
+		}
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Recv == nil || fd.Body == nil || fd.Name.IsExported() || len(fd.Recv.List) != 1 || len(fd.Recv.List[0].Names) != 1 {
+				continue
+			}
+			if _, ptr := fd.Recv.List[0].Type.(*ast.StarExpr); !ptr {
+				continue
+			}
+			recv := info.Defs[fd.Recv.List[0].Names[0]]
+			if recv == nil {
+				continue
+			}
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				var lhs []ast.Expr
+				switch s := n.(type) {
+				case *ast.AssignStmt:
+					if s.Tok != token.DEFINE {
+						lhs = s.Lhs
+					}
+				case *ast.IncDecStmt:
+					lhs = []ast.Expr{s.X}
+				}
+				for _, l := range lhs {
+					if root := rootIdent(l); root != nil && info.Uses[root] == recv && root != ast.Unparen(l) {
+						mutators[info.Defs[fd.Name]] = true
+					}
+				}
+				return true
+			})
+		}
+	}
+	call := func(c *ast.CallExpr) string {
+		sx, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr)
+		if !ok {
+			return ""
+		}
+		fn, ok := info.Uses[sx.Sel].(*types.Func)
+		if !ok || !mutators[fn] {
+			return ""
+		}
+		recv := fn.Type().(*types.Signature).Recv().Type()
+		pos := fset.Position(sx.Sel.Pos())
+		pos.Filename = filepath.Join(filepath.Base(lp.Dir), filepath.Base(pos.Filename))
+		return fmt.Sprintf("%s: a test calling the unexported method %s of an observed %s, which changes the object, is not supported in an observed package: "+
+			"an unexported method is no incall, so replay neither runs it nor sees the state it changes; "+
+			"call the package's exported API instead, or leave %s out of the observed set",
+			pos, fn.Name(), types.TypeString(recv, types.RelativeTo(nil)), lp.ImportPath)
+	}
 	// Per declaration of the test files (a function, a method, a type
 	// whose methods may be called through an interface, or nil for init
 	// functions and variable initialisers, which run before every test):
@@ -132,6 +196,10 @@ func whiteBoxWrites(listed map[string]*load.ListedPackage, lp *load.ListedPackag
 					}
 				case *ast.IncDecStmt:
 					lhs = []ast.Expr{s.X}
+				case *ast.CallExpr:
+					if m := call(s); m != "" && dd.write == "" {
+						dd.write = m
+					}
 				case *ast.Ident:
 					switch obj := info.Uses[s].(type) {
 					case *types.Func, *types.TypeName:
@@ -188,4 +256,23 @@ func whiteBoxWrites(listed map[string]*load.ListedPackage, lp *load.ListedPackag
 		}
 	}
 	return pkgWide, rejected, nil
+}
+
+// rootIdent returns the variable a location expression starts from
+// (r in r.f, r.f[i], r.f.g, *r), or nil.
+func rootIdent(e ast.Expr) *ast.Ident {
+	for {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.Ident:
+			return x
+		case *ast.SelectorExpr:
+			e = x.X
+		case *ast.IndexExpr:
+			e = x.X
+		case *ast.StarExpr:
+			e = x.X
+		default:
+			return nil
+		}
+	}
 }

@@ -19,7 +19,7 @@ func whiteBoxPackage(t *testing.T, testSrc string) *load.ListedPackage {
 		t.Fatal(err)
 	}
 	files := map[string]string{
-		"p.go":      "package p\n\ntype T struct {\n\tclock func() int\n\tN     int\n}\n\nfunc New() *T { return &T{} }\n",
+		"p.go":      "package p\n\ntype T struct {\n\tclock func() int\n\tN     int\n}\n\nfunc New() *T { return &T{} }\n\nfunc (t *T) setClock(f func() int) { t.clock = f }\n\nfunc (t *T) peek() int { return t.N }\n",
 		"p_test.go": testSrc,
 	}
 	for name, src := range files {
@@ -87,6 +87,10 @@ func TestClean(t *testing.T) { x := New(); x.N = 1 }
 
 func TestRecursive(t *testing.T) { recurse(3) }
 
+func TestSetter(t *testing.T) { New().setClock(nil) }
+
+func TestPeek(t *testing.T) { _ = New().peek() }
+
 func recurse(n int) {
 	if n > 0 {
 		recurse(n - 1)
@@ -105,11 +109,17 @@ func recurse(n int) {
 		got = append(got, name)
 	}
 	slices.Sort(got)
-	if want := []string{"TestFuncValue", "TestHelper", "TestType"}; !slices.Equal(got, want) {
+	if want := []string{"TestFuncValue", "TestHelper", "TestSetter", "TestType"}; !slices.Equal(got, want) {
 		t.Errorf("rejected %q, want %q", got, want)
 	}
 	if m := tests["TestHelper"]; !strings.Contains(m, "p/p_test.go:5:24: a test writing the unexported field clock") {
 		t.Errorf("TestHelper's message does not name the helper's write: %s", m)
+	}
+	// Calling an unexported method that assigns to its receiver's fields
+	// (gorilla/mux's Router.useInterface: study fault F53); a read-only
+	// one (peek) is harmless.
+	if m := tests["TestSetter"]; !strings.Contains(m, "a test calling the unexported method setClock of an observed *example.com/p.T") || !strings.Contains(m, "exported API") {
+		t.Errorf("TestSetter's message: %s", m)
 	}
 
 	for name, extra := range map[string]string{
