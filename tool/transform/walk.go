@@ -569,6 +569,22 @@ func (t *transformer) fieldRead(x *ast.SelectorExpr, sel *types.Selection, stack
 		return
 	}
 	f := sel.Obj().(*types.Var)
+	// In generic code the helper is generic over the enclosing type
+	// parameters (study fault F54: golang-lru's expirable reads
+	// ent.ExpiresAt of an *internal.Entry[K, V]; the read was left
+	// uninstrumented, and replay read the zero fields of a placeholder).
+	saved := t.allowTP
+	t.allowTP = true
+	defer func() { t.allowTP = saved }()
+	tpDecl, tpArgs := "", ""
+	if hasTypeParam(xt) || hasTypeParam(f.Type()) {
+		var why string
+		tpDecl, tpArgs, why = t.typeParams(t.enclosingTypeParams(stack))
+		if why != "" || tpDecl == "" {
+			t.errorf(x.Pos(), "reading field "+f.Name()+" in generic code whose enclosing function has "+why, "name every type parameter of the enclosing function (no _)")
+			return
+		}
+	}
 	rts, why := t.typeString(xt)
 	if why != "" {
 		return
@@ -587,7 +603,7 @@ func (t *transformer) fieldRead(x *ast.SelectorExpr, sel *types.Selection, stack
 	site := t.siteVar(name, pos, false)
 	h := strings.Replace(site, "_site_", "_field_", 1)
 	fmt.Fprintf(&t.gen, `// %s reads %s (%s).
-func %s(_r %s) %s {
+func %s%s(_r %s) %s {
 	s := %s.Out(&%s)
 	if s == nil {
 		return _r.%s
@@ -604,9 +620,9 @@ func %s(_r %s) %s {
 	return v
 }
 
-`, h, name, pos, h, rts, fts, t.probe, site, f.Name(), t.decExpr(f.Type(), fts), f.Name(), t.encStmt("v", f.Type()))
+`, h, name, pos, h, tpDecl, rts, fts, t.probe, site, f.Name(), t.decExpr(f.Type(), fts), f.Name(), t.encStmt("v", f.Type()))
 	span := int(x.End() - x.Pos())
-	t.add(x.Pos(), x.Pos(), h+"(", span)
+	t.add(x.Pos(), x.Pos(), h+tpArgs+"(", span)
 	t.add(x.X.End(), x.End(), ")", span)
 }
 

@@ -71,6 +71,14 @@ func Refill[T any](b *ext.Box[T], v T) {
 	b.Refills++
 }
 
+// Peek reads external code's generic box: READ_OUTs of fields of an
+// external generic type from generic code, one of a type-parameter type
+// (study fault F54: golang-lru's expirable reads ent.ExpiresAt and
+// ent.Value of an *internal.Entry[K, V] that external code made).
+func Peek[T any](b *ext.Box[T]) (T, int) {
+	return b.V, b.Refills
+}
+
 // Each calls f for every entry of m: a range over a map whose key type is
 // a type parameter, with a boundary event per entry, iterates in key order
 // when the keys are integers or strings, in the capture and in replay alike

@@ -21,6 +21,7 @@ func main() {
 	gen.Refill(box, 7)
 	gen.Refill(box, 8)
 	fmt.Println(box.Get(), box.Refills)
+	fmt.Println(gen.Peek(box))
 	squares := map[int]int{}
 	for i := range 32 {
 		squares[i] = i * i
