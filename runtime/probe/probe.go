@@ -160,6 +160,7 @@ func in(site *Site) *Stream {
 	}
 	if len(s.frames) == 0 && !replaying {
 		checkWrites(s)
+		checkFields(s)
 	}
 	s.begin(site, eventlog.KindCallIn)
 	return s
@@ -320,6 +321,7 @@ func (s *Stream) Return(f int) {
 		s.emit(eventlog.KindReturnIn, seq)
 		if f == 0 {
 			refreshVars(s)
+			refreshFields(s)
 		}
 	} else {
 		s.emit(eventlog.KindReturnOut, seq)
@@ -337,6 +339,7 @@ func (s *Stream) returnSlow(f int) {
 		s.emitFor(fr, returnKind(fr.kind))
 		if len(s.frames) == 0 && fr.kind == eventlog.KindCallIn {
 			refreshVars(s)
+			refreshFields(s)
 		}
 	}
 	s.enc.Buf = s.enc.Buf[:0]
@@ -392,6 +395,9 @@ func (s *Stream) Recover(f int) {
 	} else {
 		s.emitFor(fr, kind)
 		if kind == eventlog.KindPanicOut {
+			if len(s.frames) == 0 {
+				refreshFields(s) // what observed code left, as after a return
+			}
 			flush() // the panic may end the process
 		}
 	}

@@ -294,6 +294,7 @@ func (o *objects) lookup(v reflect.Value, isWeak bool) (id uint64, first, inTabl
 		o.queue = append(o.queue, queuedEntry{uintptr(p), wp})
 		o.sweepSomeLocked()
 		noteCrossed(v)
+		watchFields(v, wp, o.next)
 		return o.next, true, true
 	}
 	// Only heap objects and package variables may get weak pointers; the
@@ -317,6 +318,7 @@ func (o *objects) lookup(v reflect.Value, isWeak bool) (id uint64, first, inTabl
 	o.ids[uintptr(p)] = objEntry{wp: c.wp, id: o.next}
 	o.alive.Add(1)
 	noteCrossed(v)
+	watchFields(v, c.wp, o.next)
 	return o.next, true, true
 }
 
@@ -410,6 +412,7 @@ func (o *objects) reserve(id uint64, v reflect.Value, isWeak bool) {
 	c.wp = weak.Make((*byte)(p))
 	o.ids[uintptr(p)] = objEntry{wp: c.wp, id: id}
 	o.alive.Add(1)
+	watchFields(v, c.wp, id)
 }
 
 func objectTable() value.Objects {

@@ -260,6 +260,9 @@ func checkWritesLocked(s *Stream) {
 
 // playerWriteIn performs a recorded WRITE_IN.
 func (p *player) writeIn(s *Stream, e *eventlog.Event) bool {
+	if e.RecvID != 0 {
+		return p.writeField(s, e) // a field of an observed object (writefields.go)
+	}
 	watched.Lock()
 	v := watched.byName[e.Site]
 	watched.Unlock()

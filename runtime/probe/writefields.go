@@ -1,0 +1,328 @@
+package probe
+
+import (
+	"bytes"
+	"reflect"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+	"weak"
+
+	"github.com/rules-capture/rules_capture/runtime/eventlog"
+	"github.com/rules-capture/rules_capture/runtime/value"
+)
+
+// WRITE_IN for exported fields of observed objects (study fault F34:
+// pflag's tests set flag.NoOptDefVal, fs.SortFlags, fs.Usage,
+// fs.ParseErrorsAllowlist.UnknownFlags between incalls).
+//
+// What is watched: every object of an observed struct type with exported
+// fields that got an object ID in the capture (it crossed the boundary, or
+// it is the object an exported variable holds after initialisation), for
+// as long as it lives. Its exported fields — and the exported fields of
+// unexported structs it embeds by value — are copied, as raw memory, into
+// a shadow when it gets its ID and again at the end of every top-level
+// incall (what observed code left); before every top-level incall the
+// fields are compared with the shadow, and each field whose memory changed
+// is recorded as a WRITE_IN (site "(*T).Field", receiver = the object, the
+// new value in the log's encoding). Replay's driver performs the write on
+// its own object before the incall.
+//
+// Comparing raw memory detects every assignment of a field (a string, a
+// slice, map or function value replaced, a struct-valued field changed in
+// any of its parts), not writes below it: elements of a slice or map field,
+// fields of an object an exported pointer field points to (unless that
+// object is watched itself). Types without exported fields are never
+// watched: what they cost is one atomic load per top-level incall.
+
+// fieldsType describes the watched fields of an observed struct type.
+type fieldsType struct {
+	recv   string       // the log's name of the pointer type, "*example.com/p.T"
+	fields []fieldSpan  // in memory order
+	ranges []memRange   // the fields' memory, adjacent fields merged
+	size   uintptr      // of the shadow
+	typ    reflect.Type // the struct type
+}
+
+type fieldSpan struct {
+	name   string // the field's name (promoted through unexported embedded structs)
+	site   string // "(*example.com/p.T).Name"
+	off    uintptr
+	typ    reflect.Type
+	shadow uintptr // offset of its copy in the shadow
+}
+
+type memRange struct{ off, size uintptr }
+
+// fieldsTypes caches fieldsOf per struct type (nil: nothing to watch).
+var fieldsTypes sync.Map // reflect.Type -> *fieldsType
+
+// fieldsOf returns the watched fields of struct type t, or nil if it has
+// none.
+func fieldsOf(t reflect.Type) *fieldsType {
+	if ft, ok := fieldsTypes.Load(t); ok {
+		return ft.(*fieldsType)
+	}
+	ft := &fieldsType{recv: value.TypeName(reflect.PointerTo(t)), typ: t}
+	ft.collect(t, 0, map[string]bool{})
+	if len(ft.fields) == 0 {
+		ft = nil
+	} else {
+		var end uintptr
+		for i := range ft.fields {
+			f := &ft.fields[i]
+			f.shadow = ft.size
+			ft.size += f.typ.Size()
+			if n := len(ft.ranges); n > 0 && end == f.off {
+				ft.ranges[n-1].size += f.typ.Size()
+			} else {
+				ft.ranges = append(ft.ranges, memRange{f.off, f.typ.Size()})
+			}
+			end = f.off + f.typ.Size()
+		}
+	}
+	actual, _ := fieldsTypes.LoadOrStore(t, ft)
+	return actual.(*fieldsType)
+}
+
+// collect adds the exported fields of struct type t at offset base, and
+// those of the unexported structs it embeds by value (external code writes
+// them as promoted fields). Zero-size fields are left out; a name seen at
+// a shallower depth hides deeper ones, as in Go.
+func (ft *fieldsType) collect(t reflect.Type, base uintptr, seen map[string]bool) {
+	var embedded []reflect.StructField
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		switch {
+		case f.IsExported():
+			if f.Type.Size() == 0 || seen[f.Name] {
+				continue
+			}
+			seen[f.Name] = true
+			ft.fields = append(ft.fields, fieldSpan{name: f.Name, site: "(" + ft.recv + ")." + f.Name, off: base + f.Offset, typ: f.Type})
+		case f.Anonymous && f.Type.Kind() == reflect.Struct:
+			embedded = append(embedded, f)
+		}
+	}
+	for _, f := range embedded {
+		ft.collect(f.Type, base+f.Offset, seen)
+	}
+}
+
+func (ft *fieldsType) field(name string) *fieldSpan {
+	for i := range ft.fields {
+		if ft.fields[i].name == name {
+			return &ft.fields[i]
+		}
+	}
+	return nil
+}
+
+// watchedObject is an object whose exported fields are watched.
+type watchedObject struct {
+	wp     weak.Pointer[byte] // the object; nil once collected
+	id     uint64             // its object ID in the log
+	ft     *fieldsType
+	shadow atomic.Pointer[[]byte] // the fields' memory at the last check
+}
+
+// watchedFields is the set of watched objects.
+var watchedFields struct {
+	// add guards list's growth; it is taken under the object table's lock
+	// (watchFields), so it must never be held while taking that lock.
+	add  sync.Mutex
+	list atomic.Pointer[[]*watchedObject] // read without a lock
+	any  atomic.Bool                      // keeps the checks off the hot path while nothing is watched
+	// record serialises the recording of changes (a change is recorded
+	// once, should several streams see it); it may take the object table's
+	// lock (encoding), never the other way round.
+	record sync.Mutex
+}
+
+// watchFields starts watching the object v points to, which just got ID
+// id in the capture's object table (called with the table's lock held), if
+// it is a pointer to an observed struct type with exported fields.
+func watchFields(v reflect.Value, wp weak.Pointer[byte], id uint64) {
+	if v.Kind() != reflect.Pointer || v.Type().Elem().Kind() != reflect.Struct {
+		return
+	}
+	t := v.Type().Elem()
+	if !value.IsObservedType(t) {
+		return
+	}
+	ft := fieldsOf(t)
+	if ft == nil {
+		return
+	}
+	w := &watchedObject{wp: wp, id: id, ft: ft}
+	sh := ft.copyOf(v.UnsafePointer(), nil)
+	w.shadow.Store(&sh)
+	watchedFields.add.Lock()
+	var list []*watchedObject
+	if l := watchedFields.list.Load(); l != nil {
+		list = *l
+	}
+	list = append(list[:len(list):len(list)], w)
+	watchedFields.list.Store(&list)
+	watchedFields.any.Store(true)
+	watchedFields.add.Unlock()
+}
+
+// copyOf copies the watched fields' memory of the object at p into buf.
+func (ft *fieldsType) copyOf(p unsafe.Pointer, buf []byte) []byte {
+	buf = buf[:0]
+	for _, r := range ft.ranges {
+		buf = append(buf, unsafe.Slice((*byte)(unsafe.Add(p, r.off)), r.size)...)
+	}
+	return buf
+}
+
+// same reports whether the watched fields of the object at p still hold
+// shadow's memory.
+func (ft *fieldsType) same(p unsafe.Pointer, shadow []byte) bool {
+	at := uintptr(0)
+	for _, r := range ft.ranges {
+		// bytes.Equal compiles to a string comparison: no allocation.
+		if !bytes.Equal(unsafe.Slice((*byte)(unsafe.Add(p, r.off)), r.size), shadow[at:at+r.size]) {
+			return false
+		}
+		at += r.size
+	}
+	return true
+}
+
+// checkFields records a WRITE_IN for every watched field that external
+// code changed since the last check; s is about to make a top-level
+// incall. Inlined: while nothing is watched it is one atomic load.
+func checkFields(s *Stream) {
+	if watchedFields.any.Load() {
+		checkFieldsSlow(s, true)
+	}
+}
+
+// refreshFields takes what observed code left in the watched fields as the
+// new shadow, at the end of s's top-level incall: only changes made
+// between incalls are WRITE_IN.
+func refreshFields(s *Stream) {
+	if watchedFields.any.Load() {
+		checkFieldsSlow(s, false)
+	}
+}
+
+func checkFieldsSlow(s *Stream, record bool) {
+	dead := 0
+	for _, w := range *watchedFields.list.Load() {
+		obj := w.wp.Value()
+		if obj == nil {
+			dead++
+			continue
+		}
+		p := unsafe.Pointer(obj)
+		if w.ft.same(p, *w.shadow.Load()) {
+			continue
+		}
+		watchedFields.record.Lock()
+		if old := *w.shadow.Load(); !w.ft.same(p, old) {
+			sh := w.ft.copyOf(p, nil)
+			if record {
+				recordFieldWrites(s, w, p, old, sh)
+			}
+			w.shadow.Store(&sh)
+		}
+		watchedFields.record.Unlock()
+	}
+	if dead > 0 {
+		dropCollected()
+	}
+}
+
+// recordFieldWrites emits a WRITE_IN for each field of the object at p
+// whose memory differs between old and now.
+func recordFieldWrites(s *Stream, w *watchedObject, p unsafe.Pointer, old, now []byte) {
+	saved := s.site
+	for i := range w.ft.fields {
+		f := &w.ft.fields[i]
+		n := f.typ.Size()
+		if bytes.Equal(old[f.shadow:f.shadow+n], now[f.shadow:f.shadow+n]) {
+			continue
+		}
+		s.enc.Buf = s.enc.Buf[:0]
+		s.enc.Objects = captureObjects
+		// The log's encoding: numbered, with the contents of objects the
+		// log has not seen (a function value from outside gets its ID).
+		s.enc.EncodeValue(reflect.NewAt(f.typ, unsafe.Add(p, f.off)).Elem())
+		s.ev = eventlog.Event{Stream: s.id, Kind: eventlog.KindWriteIn, Site: f.site,
+			RecvType: w.ft.recv, RecvID: w.id, Values: s.enc.Buf}
+		rec.append(&s.ev)
+		s.evSite = nil // ev no longer holds a site's strings (see emit)
+	}
+	s.enc.Buf = s.enc.Buf[:0]
+	s.site = saved
+}
+
+// dropCollected removes the entries of collected objects.
+func dropCollected() {
+	watchedFields.add.Lock()
+	defer watchedFields.add.Unlock()
+	old := *watchedFields.list.Load()
+	list := make([]*watchedObject, 0, len(old))
+	for _, w := range old {
+		if w.wp.Value() != nil {
+			list = append(list, w)
+		}
+	}
+	watchedFields.list.Store(&list)
+}
+
+// writeField performs, in replay, a recorded WRITE_IN of a field of an
+// observed object (e.RecvID): the object replay bound to that ID gets the
+// recorded value.
+func (p *player) writeField(s *Stream, e *eventlog.Event) bool {
+	fail := func(reason, actual string) bool {
+		p.diverge(&Divergence{Seq: e.Seq, Stream: e.Stream, Reason: reason, Expected: p.describe(e), Actual: actual})
+		return false
+	}
+	obj, ok := p.Object(e.RecvID)
+	if !ok {
+		return fail("the log sets a field of an object that replay does not know", "no object "+e.RecvType+"#"+itoa(e.RecvID))
+	}
+	obj = concrete(obj)
+	if obj.Kind() != reflect.Pointer || obj.IsNil() || obj.Type().Elem().Kind() != reflect.Struct {
+		return fail("the log sets a field of an object that is not a struct here", obj.Type().String())
+	}
+	ft := fieldsOf(obj.Type().Elem())
+	name := e.Site[strings.LastIndexByte(e.Site, '.')+1:]
+	var f *fieldSpan
+	if ft != nil {
+		f = ft.field(name)
+	}
+	if f == nil {
+		return fail("the log sets an exported field that this build does not have (removed or renamed?)",
+			"no exported field "+name+" in "+value.TypeName(obj.Type()))
+	}
+	s.dec = value.Decoder{Buf: e.Values}
+	s.dec.Resolver = performed{p}
+	s.dec.DecodeValue(reflect.NewAt(f.typ, unsafe.Add(obj.UnsafePointer(), f.off)).Elem())
+	if s.dec.Err != nil || s.dec.Off != len(s.dec.Buf) {
+		actual := f.site
+		if s.dec.Err != nil {
+			actual += ": " + s.dec.Err.Error()
+		}
+		return fail("the recorded value does not fit the field's type (changed?)", actual)
+	}
+	return true
+}
+
+func itoa(n uint64) string {
+	var b [20]byte
+	i := len(b)
+	for {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+		if n == 0 {
+			return string(b[i:])
+		}
+	}
+}

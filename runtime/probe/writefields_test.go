@@ -1,0 +1,180 @@
+package probe
+
+import (
+	"fmt"
+	"reflect"
+	"runtime"
+	"slices"
+	"testing"
+
+	"github.com/rules-capture/rules_capture/runtime/eventlog"
+	"github.com/rules-capture/rules_capture/runtime/value"
+)
+
+// fieldsTestFlag is shaped like pflag's Flag and FlagSet: exported fields of
+// several kinds, an unexported one, and exported fields promoted from an
+// unexported struct embedded by value.
+type fieldsTestFlag struct {
+	Name   string
+	NoOpt  string
+	Hidden bool
+	Usage  func()
+	Allow  fieldsTestAllow
+	n      int
+	fieldsTestInner
+}
+
+type fieldsTestAllow struct{ Unknown bool }
+
+type fieldsTestInner struct {
+	Promoted int
+	hidden   int
+}
+
+// fieldsTestPlain has no exported field: it is never watched.
+type fieldsTestPlain struct{ a, b int }
+
+func init() {
+	value.RegisterOwnType(reflect.TypeFor[fieldsTestFlag]())
+	value.RegisterOwnType(reflect.TypeFor[fieldsTestPlain]())
+	value.RegisterOwnType(reflect.TypeFor[fieldsTestAllow]())
+}
+
+// restoreWatchedFields empties the watched objects for the test and
+// restores them at its end.
+func restoreWatchedFields(t testing.TB) {
+	saved := watchedFields.list.Load()
+	empty := []*watchedObject{}
+	watchedFields.list.Store(&empty)
+	watchedFields.any.Store(false)
+	t.Cleanup(func() {
+		watchedFields.list.Store(saved)
+		watchedFields.any.Store(saved != nil && len(*saved) > 0)
+	})
+}
+
+// TestWriteInFields: exported fields of an observed object that crossed the
+// boundary, changed by external code between incalls, are WRITE_INs of
+// that object (its ID in the receiver columns, the field's new value);
+// fields changed by observed code during an incall, unexported fields and
+// objects of types without exported fields are not.
+func TestWriteInFields(t *testing.T) {
+	var got []string
+	ids := map[uint64]bool{}
+	CaptureTo(func(e *eventlog.Event) uint64 {
+		if e.Kind == eventlog.KindWriteIn {
+			v, err := value.Render(e.Values)
+			if err != nil {
+				t.Error(err)
+			}
+			got = append(got, fmt.Sprintf("%s %s#%d = %s", e.Site, e.RecvType, e.RecvID, v))
+		}
+		if e.Kind == eventlog.KindReturnIn {
+			if _, id, ok := value.RefOf(e.Values); ok {
+				ids[id] = true
+			}
+		}
+		return 1
+	})
+	defer CaptureTo(nil)
+	restoreWatchedFields(t)
+
+	site := &Site{Name: "example.com/f.Get"}
+	// incall returns x (giving it an ID) after running during as observed code.
+	incall := func(x any, during func()) {
+		s := In(site)
+		f := s.Call()
+		if during != nil {
+			during()
+		}
+		Encode(s, x)
+		s.Return(f)
+	}
+	plain := &fieldsTestPlain{}
+	incall(plain, nil)
+	if watchedFields.any.Load() {
+		t.Fatal("an object of a type without exported fields is watched")
+	}
+	flag := &fieldsTestFlag{Name: "x"}
+	incall(flag, nil)
+	if len(ids) != 2 {
+		t.Fatalf("IDs %v", ids)
+	}
+	id := slices.Max(slices.Collect(func(yield func(uint64) bool) {
+		for k := range ids {
+			yield(k)
+		}
+	}))
+	recv := fmt.Sprintf("*github.com/rules-capture/rules_capture/runtime/probe.fieldsTestFlag#%d", id)
+	site2 := "(*github.com/rules-capture/rules_capture/runtime/probe.fieldsTestFlag)."
+
+	flag.NoOpt = "true" // external code, between incalls
+	plain.a = 1
+	flag.n = 9 // unexported: only observed code can write it
+	incall(plain, nil)
+	incall(plain, func() { flag.Hidden = true; flag.Name = "y" }) // observed code
+	incall(plain, nil)
+	flag.Allow.Unknown = true
+	flag.Promoted = 3
+	flag.hidden = 4
+	incall(plain, nil)
+	flag.Usage = func() {}
+	flag.Name = "z"
+	incall(plain, nil)
+	incall(plain, nil)
+
+	// In the fields' memory order.
+	want := []string{
+		site2 + "NoOpt " + recv + ` = "true"`,
+		site2 + "Allow " + recv + " = github.com/rules-capture/rules_capture/runtime/probe.fieldsTestAllow{true}",
+		site2 + "Promoted " + recv + " = 3",
+		site2 + "Name " + recv + ` = "z"`,
+		site2 + "Usage " + recv + fmt.Sprintf(" = func()#%d", id+1), // a function value from outside: its own ID
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("WRITE_IN events:\n%s\nwant:\n%s", join(got), join(want))
+	}
+}
+
+func join(ss []string) string {
+	out := ""
+	for _, s := range ss {
+		out += "  " + s + "\n"
+	}
+	return out
+}
+
+// TestWatchedFieldsForgetCollected: a watched object that is collected
+// leaves the watched set (the set never keeps an object alive).
+func TestWatchedFieldsForgetCollected(t *testing.T) {
+	CaptureTo(func(*eventlog.Event) uint64 { return 1 })
+	defer CaptureTo(nil)
+	restoreWatchedFields(t)
+	site := &Site{Name: "example.com/f.New"}
+	incall := func(x any) {
+		s := In(site)
+		f := s.Call()
+		if x != nil {
+			Encode(s, x)
+		}
+		s.Return(f)
+	}
+	kept := &fieldsTestFlag{Name: "kept"}
+	incall(kept)
+	func() {
+		for range 10 {
+			incall(&fieldsTestFlag{Name: "dropped"})
+		}
+	}()
+	if n := len(*watchedFields.list.Load()); n != 11 {
+		t.Fatalf("%d watched objects, want 11", n)
+	}
+	for range 3 {
+		runtime.GC()
+	}
+	incall(nil) // the check drops the collected ones
+	if n := len(*watchedFields.list.Load()); n != 1 {
+		t.Fatalf("%d watched objects after the others were collected, want 1", n)
+	}
+	runtime.KeepAlive(kept)
+}
