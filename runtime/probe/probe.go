@@ -159,8 +159,7 @@ func in(site *Site) *Stream {
 		return nil
 	}
 	if len(s.frames) == 0 && !replaying {
-		checkWrites(s)
-		checkFields(s)
+		checkWrites(s) // exported variables and fields of observed objects
 	}
 	s.begin(site, eventlog.KindCallIn)
 	return s

@@ -166,6 +166,7 @@ func watchFields(v reflect.Value, wp weak.Pointer[byte], id uint64) {
 	list = append(list[:len(list):len(list)], w)
 	watchedFields.list.Store(&list)
 	watchedFields.any.Store(true)
+	entryChecks.Or(entryFields)
 	watchedFields.add.Unlock()
 }
 
@@ -192,15 +193,6 @@ func (ft *fieldsType) same(p unsafe.Pointer, shadow []byte) bool {
 	return true
 }
 
-// checkFields records a WRITE_IN for every watched field that external
-// code changed since the last check; s is about to make a top-level
-// incall. Inlined: while nothing is watched it is one atomic load.
-func checkFields(s *Stream) {
-	if watchedFields.any.Load() {
-		checkFieldsSlow(s, true)
-	}
-}
-
 // refreshFields takes what observed code left in the watched fields as the
 // new shadow, at the end of s's top-level incall: only changes made
 // between incalls are WRITE_IN.
@@ -210,6 +202,11 @@ func refreshFields(s *Stream) {
 	}
 }
 
+// checkFieldsSlow records a WRITE_IN for every watched field that external
+// code changed since the last check, when s is about to make a top-level
+// incall (record; from checkWrites: while nothing is watched that is one
+// atomic load for variables and fields together); else it takes the
+// fields' memory as the new shadow.
 func checkFieldsSlow(s *Stream, record bool) {
 	dead := 0
 	for _, w := range *watchedFields.list.Load() {

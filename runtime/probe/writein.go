@@ -71,6 +71,9 @@ func Watch(vars ...*Var) {
 	list := watched.vars[:len(watched.vars):len(watched.vars)]
 	watched.list.Store(&list)
 	watched.any.Store(len(watched.vars) > 0)
+	if len(watched.vars) > 0 {
+		entryChecks.Or(entryVars)
+	}
 }
 
 // snapshotVars records the current values as the baseline (end of init).
@@ -228,8 +231,27 @@ func sameError(err, sentinel error) bool { return err == sentinel }
 // checkWrites emits WRITE_IN for every watched variable whose value changed
 // since the last check; s is about to make a top-level incall.
 func checkWrites(s *Stream) {
-	if watched.any.Load() { // inlined: most packages export no variables
+	if entryChecks.Load() != 0 { // inlined: most packages export no variables
+		checkWritesSlow(s)
+	}
+}
+
+// entryChecks says what checkWrites has to check: entryVars (a watched
+// variable) and entryFields (a watched object, writefields.go). One load
+// for both on the path of every top-level incall.
+var entryChecks atomic.Uint32
+
+const (
+	entryVars uint32 = 1 << iota
+	entryFields
+)
+
+func checkWritesSlow(s *Stream) {
+	if watched.any.Load() {
 		checkWritesLocked(s)
+	}
+	if watchedFields.any.Load() {
+		checkFieldsSlow(s, true)
 	}
 }
 
