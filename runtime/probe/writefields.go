@@ -3,6 +3,7 @@ package probe
 import (
 	"bytes"
 	"reflect"
+	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -41,7 +42,6 @@ type fieldsType struct {
 	recv   string       // the log's name of the pointer type, "*example.com/p.T"
 	fields []fieldSpan  // in memory order
 	ranges []memRange   // the fields' memory, adjacent fields merged
-	size   uintptr      // of the shadow
 	typ    reflect.Type // the struct type
 }
 
@@ -51,6 +51,16 @@ type fieldSpan struct {
 	off    uintptr
 	typ    reflect.Type
 	shadow uintptr // offset of its copy in the shadow
+}
+
+// overlaps reports whether one of the ranges rs lies in [from, to).
+func overlaps(rs []memRange, from, to uintptr) bool {
+	for _, r := range rs {
+		if r.off < to && r.off+r.size > from {
+			return true
+		}
+	}
+	return false
 }
 
 type memRange struct{ off, size uintptr }
@@ -65,21 +75,33 @@ func fieldsOf(t reflect.Type) *fieldsType {
 		return ft.(*fieldsType)
 	}
 	ft := &fieldsType{recv: value.TypeName(reflect.PointerTo(t)), typ: t}
-	ft.collect(t, 0, map[string]bool{})
+	var hidden []memRange // the unexported fields' memory
+	ft.collect(t, 0, map[string]bool{}, &hidden)
 	if len(ft.fields) == 0 {
 		ft = nil
 	} else {
-		var end uintptr
-		for i := range ft.fields {
-			f := &ft.fields[i]
-			f.shadow = ft.size
-			ft.size += f.typ.Size()
-			if n := len(ft.ranges); n > 0 && end == f.off {
-				ft.ranges[n-1].size += f.typ.Size()
+		sort.Slice(ft.fields, func(i, j int) bool { return ft.fields[i].off < ft.fields[j].off })
+		// One comparison per run of exported fields: padding between them
+		// joins the run (nothing writes padding but a copy of the whole
+		// struct, which is a write of every field anyway), an unexported
+		// field ends it.
+		for _, f := range ft.fields {
+			n := len(ft.ranges)
+			if n > 0 && !overlaps(hidden, ft.ranges[n-1].off+ft.ranges[n-1].size, f.off) {
+				ft.ranges[n-1].size = f.off + f.typ.Size() - ft.ranges[n-1].off
 			} else {
 				ft.ranges = append(ft.ranges, memRange{f.off, f.typ.Size()})
 			}
-			end = f.off + f.typ.Size()
+		}
+		// Where each field's copy is in the shadow (the ranges, concatenated).
+		at, r := uintptr(0), 0
+		for i := range ft.fields {
+			f := &ft.fields[i]
+			for f.off >= ft.ranges[r].off+ft.ranges[r].size {
+				at += ft.ranges[r].size
+				r++
+			}
+			f.shadow = at + f.off - ft.ranges[r].off
 		}
 	}
 	actual, _ := fieldsTypes.LoadOrStore(t, ft)
@@ -90,7 +112,7 @@ func fieldsOf(t reflect.Type) *fieldsType {
 // those of the unexported structs it embeds by value (external code writes
 // them as promoted fields). Zero-size fields are left out; a name seen at
 // a shallower depth hides deeper ones, as in Go.
-func (ft *fieldsType) collect(t reflect.Type, base uintptr, seen map[string]bool) {
+func (ft *fieldsType) collect(t reflect.Type, base uintptr, seen map[string]bool, hidden *[]memRange) {
 	var embedded []reflect.StructField
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
@@ -103,10 +125,12 @@ func (ft *fieldsType) collect(t reflect.Type, base uintptr, seen map[string]bool
 			ft.fields = append(ft.fields, fieldSpan{name: f.Name, site: "(" + ft.recv + ")." + f.Name, off: base + f.Offset, typ: f.Type})
 		case f.Anonymous && f.Type.Kind() == reflect.Struct:
 			embedded = append(embedded, f)
+		default:
+			*hidden = append(*hidden, memRange{base + f.Offset, f.Type.Size()})
 		}
 	}
 	for _, f := range embedded {
-		ft.collect(f.Type, base+f.Offset, seen)
+		ft.collect(f.Type, base+f.Offset, seen, hidden)
 	}
 }
 

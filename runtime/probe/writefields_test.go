@@ -90,6 +90,11 @@ func TestWriteInFields(t *testing.T) {
 		Encode(s, x)
 		s.Return(f)
 	}
+	// One comparison for Name..Allow (the padding after Hidden joins the
+	// run), one for Promoted (after the unexported n).
+	if ft := fieldsOf(reflect.TypeFor[fieldsTestFlag]()); len(ft.ranges) != 2 || len(ft.fields) != 6 {
+		t.Fatalf("fields %+v, ranges %+v", ft.fields, ft.ranges)
+	}
 	plain := &fieldsTestPlain{}
 	incall(plain, nil)
 	if watchedFields.any.Load() {
