@@ -156,7 +156,8 @@ var watchedFields struct {
 	// add guards list's growth; it is taken under the object table's lock
 	// (watchFields), so it must never be held while taking that lock.
 	add  sync.Mutex
-	list atomic.Pointer[[]*watchedObject] // read without a lock
+	all  []*watchedObject                 // under add
+	list atomic.Pointer[[]*watchedObject] // all's elements, read without a lock
 	any  atomic.Bool                      // keeps the checks off the hot path while nothing is watched
 	// record serialises the recording of changes (a change is recorded
 	// once, should several streams see it); it may take the object table's
@@ -183,11 +184,10 @@ func watchFields(v reflect.Value, wp weak.Pointer[byte], id uint64) {
 	sh := ft.copyOf(v.UnsafePointer(), nil)
 	w.shadow.Store(&sh)
 	watchedFields.add.Lock()
-	var list []*watchedObject
-	if l := watchedFields.list.Load(); l != nil {
-		list = *l
-	}
-	list = append(list[:len(list):len(list)], w)
+	// Appending in place is amortised and safe: readers see only the
+	// elements of the slice they loaded.
+	watchedFields.all = append(watchedFields.all, w)
+	list := watchedFields.all[:len(watchedFields.all):len(watchedFields.all)]
 	watchedFields.list.Store(&list)
 	watchedFields.any.Store(true)
 	entryChecks.Or(entryFields)
@@ -286,13 +286,14 @@ func recordFieldWrites(s *Stream, w *watchedObject, p unsafe.Pointer, old, now [
 func dropCollected() {
 	watchedFields.add.Lock()
 	defer watchedFields.add.Unlock()
-	old := *watchedFields.list.Load()
-	list := make([]*watchedObject, 0, len(old))
-	for _, w := range old {
+	var all []*watchedObject // a new array: readers may still range over the old one
+	for _, w := range watchedFields.all {
 		if w.wp.Value() != nil {
-			list = append(list, w)
+			all = append(all, w)
 		}
 	}
+	watchedFields.all = all
+	list := all[:len(all):len(all)]
 	watchedFields.list.Store(&list)
 }
 

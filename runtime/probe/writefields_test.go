@@ -43,13 +43,18 @@ func init() {
 // restoreWatchedFields empties the watched objects for the test and
 // restores them at its end.
 func restoreWatchedFields(t testing.TB) {
-	saved := watchedFields.list.Load()
-	empty := []*watchedObject{}
-	watchedFields.list.Store(&empty)
+	watchedFields.add.Lock()
+	saved, savedAll := watchedFields.list.Load(), watchedFields.all
+	watchedFields.all = nil
+	watchedFields.list.Store(&[]*watchedObject{})
 	watchedFields.any.Store(false)
+	watchedFields.add.Unlock()
 	t.Cleanup(func() {
+		watchedFields.add.Lock()
+		watchedFields.all = savedAll
 		watchedFields.list.Store(saved)
 		watchedFields.any.Store(saved != nil && len(*saved) > 0)
+		watchedFields.add.Unlock()
 	})
 }
 
