@@ -64,6 +64,7 @@ func TestGolden(t *testing.T) {
 		{"context", "example.com/context/svc"},
 		{"maporder", "example.com/maporder/tally"},
 		{"wggo", "example.com/wggo/pool"},
+		{"fields", "example.com/fields/opts"},
 	} {
 		t.Run(c.dir, func(t *testing.T) {
 			lp, out := instrumentCorpus(t, filepath.Join(corpus, c.dir), c.pkg)

@@ -19,6 +19,10 @@ type Flag struct {
 	value       string
 }
 
+// Sink receives notes. No exported function takes or returns one: only
+// the field crosses, so its stand-in comes from the field (F34).
+type Sink interface{ Note(string) }
+
 // Allowlist says which parse errors are ignored.
 type Allowlist struct {
 	UnknownFlags bool
@@ -29,6 +33,7 @@ type Set struct {
 	Usage     func() // called for --help
 	SortFlags bool   // Names in sorted order (default) or definition order
 	Allow     Allowlist
+	Out       Sink // told about --help, if set
 	flags     map[string]*Flag
 	order     []*Flag
 	args      []string
@@ -71,6 +76,9 @@ func (s *Set) Parse(args []string) error {
 		}
 		name, val, hasVal := strings.Cut(a[2:], "=")
 		if name == "help" {
+			if s.Out != nil {
+				s.Out.Note("help")
+			}
 			s.Usage()
 			return ErrHelp
 		}

@@ -99,3 +99,18 @@ func TestUntouched(t *testing.T) {
 		t.Fatal(s.Get("x"), s.Args())
 	}
 }
+
+type notes struct{ n int }
+
+func (n *notes) Note(string) { n.n++ }
+
+// An interface-typed field set to a test double, a type replay cannot
+// name: it stands in with a placeholder generated for the field's type.
+func TestSink(t *testing.T) {
+	s := NewSet()
+	n := &notes{}
+	s.Out = n
+	if err := s.Parse([]string{"--help"}); err != ErrHelp || n.n != 1 {
+		t.Fatal(err, n.n)
+	}
+}
