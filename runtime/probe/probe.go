@@ -104,6 +104,7 @@ type Stream struct {
 	turnNum uint64     // replay: the number of that channel in the log
 
 	varCheck varCheck // checking a watched variable (writein.go)
+	inFields bool     // counted in fieldIncalls (writefields.go)
 
 	// handoff orders, for the race detector only, the stream's use by a
 	// goroutine that ended before another goroutine reusing its g found the
@@ -376,6 +377,9 @@ func (s *Stream) Recover(f int) {
 	if r == nil {
 		// runtime.Goexit: no panic value, the frame just ends.
 		s.close(f)
+		if len(s.frames) == 0 {
+			refreshFields(s)
+		}
 		s.idle()
 		return
 	}

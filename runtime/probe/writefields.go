@@ -195,35 +195,82 @@ func watchFields(v reflect.Value, wp weak.Pointer[byte], id uint64) {
 }
 
 // copyOf copies the watched fields' memory of the object at p into buf.
+//
+// go:norace, as same: the object may be written by another goroutine at
+// the same time (a goroutine started by observed code, external code's own
+// goroutine), which the program's own synchronisation orders with its own
+// uses but not with this copy. A torn copy is harmless: it differs from the
+// memory, and the next check or refresh takes it again.
+//
+//go:norace
 func (ft *fieldsType) copyOf(p unsafe.Pointer, buf []byte) []byte {
 	buf = buf[:0]
 	for _, r := range ft.ranges {
-		buf = append(buf, unsafe.Slice((*byte)(unsafe.Add(p, r.off)), r.size)...)
+		for i := uintptr(0); i < r.size; i++ {
+			buf = append(buf, *(*byte)(unsafe.Add(p, r.off+i)))
+		}
 	}
 	return buf
 }
 
 // same reports whether the watched fields of the object at p still hold
-// shadow's memory.
+// shadow's memory (word by word, then the tail).
+//
+//go:norace
 func (ft *fieldsType) same(p unsafe.Pointer, shadow []byte) bool {
 	at := uintptr(0)
 	for _, r := range ft.ranges {
-		// bytes.Equal compiles to a string comparison: no allocation.
-		if !bytes.Equal(unsafe.Slice((*byte)(unsafe.Add(p, r.off)), r.size), shadow[at:at+r.size]) {
-			return false
+		sh := unsafe.Pointer(unsafe.SliceData(shadow[at : at+r.size]))
+		i := uintptr(0)
+		for ; i+8 <= r.size; i += 8 {
+			if *(*uint64)(unsafe.Add(p, r.off+i)) != *(*uint64)(unsafe.Add(sh, i)) {
+				return false
+			}
+		}
+		for ; i < r.size; i++ {
+			if *(*byte)(unsafe.Add(p, r.off+i)) != *(*byte)(unsafe.Add(sh, i)) {
+				return false
+			}
 		}
 		at += r.size
 	}
 	return true
 }
 
-// refreshFields takes what observed code left in the watched fields as the
-// new shadow, at the end of s's top-level incall: only changes made
-// between incalls are WRITE_IN.
+// fieldIncalls counts the top-level incalls in progress while objects are
+// watched. Fields are compared only by an incall that starts when no other
+// is in progress, and taken as the new shadow only by the last to end:
+// while another goroutine runs observed code or waits for an outcall, a
+// field may be in the middle of a write by observed code or by the
+// outcall's callee (an out-parameter), which is no write between incalls.
+var fieldIncalls atomic.Int32
+
+// enterFields starts s's top-level incall while objects are watched.
+func enterFields(s *Stream) {
+	if s.inFields {
+		return
+	}
+	s.inFields = true
+	if fieldIncalls.Add(1) == 1 {
+		checkFieldsSlow(s, true)
+	}
+}
+
+// refreshFields ends s's top-level incall: the last one to end takes what
+// observed code left in the watched fields as the new shadow (only changes
+// made between incalls are WRITE_IN). Inlined: one load of the stream.
 func refreshFields(s *Stream) {
-	if watchedFields.any.Load() {
+	if s.inFields {
+		leaveFields(s)
+	}
+}
+
+func leaveFields(s *Stream) {
+	s.inFields = false
+	if fieldIncalls.Load() == 1 {
 		checkFieldsSlow(s, false)
 	}
+	fieldIncalls.Add(-1)
 }
 
 // checkFieldsSlow records a WRITE_IN for every watched field that external

@@ -251,7 +251,7 @@ func checkWritesSlow(s *Stream) {
 		checkWritesLocked(s)
 	}
 	if watchedFields.any.Load() {
-		checkFieldsSlow(s, true)
+		enterFields(s)
 	}
 }
 
