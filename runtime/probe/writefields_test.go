@@ -136,7 +136,7 @@ func TestWriteInFields(t *testing.T) {
 	// In the fields' memory order.
 	want := []string{
 		site2 + "NoOpt " + recv + ` = "true"`,
-		site2 + "Allow " + recv + " = github.com/rules-capture/rules_capture/runtime/probe.fieldsTestAllow{true}",
+		site2 + "Allow " + recv + " = {true}",
 		site2 + "Promoted " + recv + " = 3",
 		site2 + "Name " + recv + ` = "z"`,
 		site2 + "Usage " + recv + fmt.Sprintf(" = func()#%d", id+1), // a function value from outside: its own ID
