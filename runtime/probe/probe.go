@@ -156,10 +156,10 @@ func In(site *Site) *Stream {
 
 func in(site *Site) *Stream {
 	s := current()
-	if s.inside {
+	if s.inside && !initIncall(s) {
 		return nil
 	}
-	if len(s.frames) == 0 && !replaying {
+	if len(s.frames) == 0 && !replaying && !initializing.Load() {
 		checkWrites(s) // exported variables and fields of observed objects
 	}
 	s.begin(site, eventlog.KindCallIn)
@@ -178,6 +178,9 @@ func Out(site *Site) *Stream {
 
 func out(site *Site) *Stream {
 	s := current()
+	if replaying && s.id == 0 && len(s.frames) == 0 && initializing.Load() {
+		play.performInitIncalls(s, site) // test files' initialisers (testinit.go)
+	}
 	if !s.inside {
 		if s.id != 0 && len(s.frames) == 0 && !replaying {
 			// A goroutine never seen at an incall runs observed code: one

@@ -77,6 +77,7 @@ func Placeholder[I any](make func() I) struct{} {
 func BeginInit() struct{} {
 	if enabled {
 		current().inside = true
+		initializing.Store(true)
 	}
 	return struct{}{}
 }
@@ -86,6 +87,7 @@ func BeginInit() struct{} {
 func EndInit() {
 	if enabled {
 		current().inside = false
+		initializing.Store(false)
 	}
 	snapshotVars()
 }

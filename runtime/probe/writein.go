@@ -327,7 +327,7 @@ func (r performed) Bind(id uint64, v reflect.Value, name string) {
 // as the new baseline, at the end of s's top-level incall: only changes made
 // between incalls are WRITE_IN.
 func refreshVars(s *Stream) {
-	if watched.any.Load() { // inlined, as checkWrites
+	if watched.any.Load() && !initializing.Load() { // inlined, as checkWrites; no baseline before EndInit
 		refreshWatched(s)
 	}
 }

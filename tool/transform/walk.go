@@ -57,6 +57,8 @@ func (t *transformer) walk(f *ast.File) {
 			t.rangeMap(x)
 		case *ast.SelectorExpr:
 			t.selector(x, parent, stack)
+		case *ast.StarExpr:
+			t.derefRead(x, parent, stack)
 		case *ast.TypeAssertExpr:
 			if x.Type != nil {
 				t.registerType(t.p.Info.TypeOf(x.Type))
@@ -173,7 +175,7 @@ func (t *transformer) call(call *ast.CallExpr, stack []ast.Node) {
 			return // method of an observed type
 		}
 		c.name = "(" + types.TypeString(recv, fullQualifier) + ")." + c.fn.Name()
-		if !c.iface && t.pureMethod(c, recv) && !isReflect(recv) {
+		if !c.iface && t.pureMethod(c, recv, stack) && !isReflect(recv) {
 			return
 		}
 	} else {
@@ -214,7 +216,7 @@ func (t *transformer) call(call *ast.CallExpr, stack []ast.Node) {
 // fullQualifier names packages by import path, as sites do.
 func fullQualifier(p *types.Package) string { return p.Path() }
 
-func (t *transformer) pureMethod(c callee, recv types.Type) bool {
+func (t *transformer) pureMethod(c callee, recv types.Type, stack []ast.Node) bool {
 	named, ptr := recv, false
 	if p, ok := recv.(*types.Pointer); ok {
 		named, ptr = p.Elem(), true
@@ -241,7 +243,9 @@ func (t *transformer) pureMethod(c callee, recv types.Type) bool {
 				return true
 			}
 		}
-		return false
+		// A local pointer that only holds what native pure calls made
+		// (w := csv.NewWriter(&buf)): the real object in replay too.
+		return purePackages[n.Obj().Pkg().Path()] && t.pureLocal(c.recvX, enclosingFuncNode(stack))
 	}
 	return true
 }
