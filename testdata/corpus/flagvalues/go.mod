@@ -1,0 +1,3 @@
+module example.com/flagvalues
+
+go 1.26
