@@ -9,6 +9,9 @@ var (
 	testDepth = Define("depth", 5)
 )
 
+// Run after the package's own init functions: an ordinary incall.
+func init() { Define("frominit", 1) }
+
 func TestNetwork(t *testing.T) {
 	n, err := Network("10.1.2.3/8")
 	if err != nil || n.String() != "10.0.0.0/8" {
@@ -31,7 +34,7 @@ func TestFormat(t *testing.T) {
 }
 
 func TestNames(t *testing.T) {
-	if got := Names(); got != "depth,limit" {
+	if got := Names(); got != "depth,frominit,limit" {
 		t.Fatalf("Names = %q", got)
 	}
 	if *testLimit != 3 || *testDepth != 5 {
