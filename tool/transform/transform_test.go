@@ -397,8 +397,11 @@ func TestFieldReadUnderDereference(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Contains(out.Files[0], []byte("s := *_capture_field_")) || !bytes.Contains(out.Gen, []byte("reads (*os.ProcAttr).Sys")) {
-		t.Errorf("*a.Sys is not a READ_OUT of a.Sys:\n%s\n%s", out.Files[0], out.Gen)
+	// a.Sys is a READ_OUT of the field; *a.Sys, a copy of the external
+	// struct it points to, a READ_OUT of the pointee (study fault F38).
+	if !bytes.Contains(out.Files[0], []byte("s := _capture_deref_0(_capture_field_")) || !bytes.Contains(out.Gen, []byte("reads (*os.ProcAttr).Sys")) ||
+		!bytes.Contains(out.Gen, []byte("reads *(*syscall.SysProcAttr)")) {
+		t.Errorf("*a.Sys is not a READ_OUT of a.Sys and of its pointee:\n%s\n%s", out.Files[0], out.Gen)
 	}
 	write := "package p\n\nimport \"os\"\n\nfunc Set(a *os.ProcAttr) {\n\t*a.Sys = *a.Sys\n}\n"
 	out, err = instrumentSource(t, "p/p.go", write)
