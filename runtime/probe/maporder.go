@@ -39,15 +39,7 @@ func SortedMap[M ~map[K]V, K cmp.Ordered, V any](m M) iter.Seq2[K, V] {
 			keys = append(keys, k)
 		}
 		slices.Sort(keys)
-		for _, k := range keys {
-			v, ok := m[k]
-			if !ok {
-				continue // deleted by an earlier step
-			}
-			if !yield(k, v) {
-				return
-			}
-		}
+		yieldInOrder(m, keys, yield)
 	}
 }
 
@@ -75,14 +67,20 @@ func SortedMapOf[M ~map[K]V, K comparable, V any](m M) iter.Seq2[K, V] {
 			keys = append(keys, k)
 		}
 		slices.SortFunc(keys, compare)
-		for _, k := range keys {
-			v, ok := m[k]
-			if !ok {
-				continue // deleted by an earlier step
-			}
-			if !yield(k, v) {
-				return
-			}
+		yieldInOrder(m, keys, yield)
+	}
+}
+
+// yieldInOrder produces m's entries in the order of keys, skipping entries
+// deleted by an earlier step, until yield says stop.
+func yieldInOrder[M ~map[K]V, K comparable, V any](m M, keys []K, yield func(K, V) bool) {
+	for _, k := range keys {
+		v, ok := m[k]
+		if !ok {
+			continue // deleted by an earlier step
+		}
+		if !yield(k, v) {
+			return
 		}
 	}
 }

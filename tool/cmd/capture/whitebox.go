@@ -107,16 +107,7 @@ func whiteBoxWrites(listed map[string]*load.ListedPackage, lp *load.ListedPackag
 				continue
 			}
 			ast.Inspect(fd.Body, func(n ast.Node) bool {
-				var lhs []ast.Expr
-				switch s := n.(type) {
-				case *ast.AssignStmt:
-					if s.Tok != token.DEFINE {
-						lhs = s.Lhs
-					}
-				case *ast.IncDecStmt:
-					lhs = []ast.Expr{s.X}
-				}
-				for _, l := range lhs {
+				for _, l := range assigned(n) {
 					if root := rootIdent(l); root != nil && info.Uses[root] == recv && root != ast.Unparen(l) {
 						mutators[info.Defs[fd.Name]] = true
 					}
@@ -188,14 +179,7 @@ func whiteBoxWrites(listed map[string]*load.ListedPackage, lp *load.ListedPackag
 			}
 			dd := declOf(key)
 			ast.Inspect(d, func(n ast.Node) bool {
-				var lhs []ast.Expr
 				switch s := n.(type) {
-				case *ast.AssignStmt:
-					if s.Tok != token.DEFINE {
-						lhs = s.Lhs
-					}
-				case *ast.IncDecStmt:
-					lhs = []ast.Expr{s.X}
 				case *ast.CallExpr:
 					if m := call(s); m != "" && dd.write == "" {
 						dd.write = m
@@ -208,7 +192,7 @@ func whiteBoxWrites(listed map[string]*load.ListedPackage, lp *load.ListedPackag
 						}
 					}
 				}
-				for _, l := range lhs {
+				for _, l := range assigned(n) {
 					if m := write(l); m != "" && dd.write == "" {
 						dd.write = m
 					}
@@ -275,4 +259,19 @@ func rootIdent(e ast.Expr) *ast.Ident {
 			return nil
 		}
 	}
+}
+
+// assigned returns the expressions n assigns to: the left side of an
+// assignment that is not a declaration (`=`, `+=`, ...), or the operand of
+// `++`/`--`.
+func assigned(n ast.Node) []ast.Expr {
+	switch s := n.(type) {
+	case *ast.AssignStmt:
+		if s.Tok != token.DEFINE {
+			return s.Lhs
+		}
+	case *ast.IncDecStmt:
+		return []ast.Expr{s.X}
+	}
+	return nil
 }
