@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"reflect"
 	"runtime"
 	"sort"
@@ -1298,22 +1299,52 @@ func (p *player) exitOnDivergence(d *Divergence) {
 	os.Exit(1)
 }
 
+// reportMu serialises writeReport: two goroutines can end a replay at once
+// (a diverging goroutine exits while the main goroutine reports the end of
+// the log). With one shared temporary file, the second writer truncated the
+// file the first was renaming into place, and the first's os.Exit left an
+// empty report (study fault F56).
+var reportMu sync.Mutex
+
 func writeReport(r *Report) {
 	path := os.Getenv(EnvReplayReport)
 	if path == "" {
 		return
 	}
-	b, _ := json.MarshalIndent(r, "", "  ")
-	// Write, then rename: a reader never sees half a report, even if the
-	// process dies while writing it.
-	tmp := path + ".tmp"
-	err := os.WriteFile(tmp, b, 0o644)
-	if err == nil {
-		err = os.Rename(tmp, path)
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "replay: encoding the report: %v\n", err)
+		return
 	}
+	reportMu.Lock()
+	defer reportMu.Unlock()
+	// Write a temporary file of this call's own, then rename: a reader never
+	// sees half a report, even if the process dies while writing it.
+	err = writeFileAtomic(path, b)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "replay: writing the report: %v\n", err)
 	}
+}
+
+func writeFileAtomic(path string, b []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(b)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(f.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
 }
 
 // Main is the body of a replay harness: run by the parent with log paths it
