@@ -86,10 +86,7 @@ func Compact(dst, src string, opts CompactOptions) (res CompactResult, err error
 	}
 	st := meta.Status
 	st.Events = res.Events
-	schema, err := schemaMessage(meta)
-	if err != nil {
-		return res, err
-	}
+	schema := schemaMessage(meta)
 	// The status is part of the schema; rewrite it with the final numbers.
 	if err := patchStatus(schema, st); err != nil {
 		return res, err

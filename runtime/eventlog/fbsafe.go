@@ -3,11 +3,12 @@ package eventlog
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 )
 
 // A minimal, bounds-checked reader for the FlatBuffers tables of Arrow IPC
-// message headers. Arrow's own accessors trust every offset; this one lets
-// the reader check sizes before handing a message to Arrow, so that hostile
+// message headers. Generated FlatBuffers accessors (Arrow's own included)
+// trust every offset; this one checks each before use, so that hostile
 // input fails with an error instead of a panic or a huge allocation.
 
 var errFlatbuf = errors.New("malformed message header")
@@ -192,7 +193,7 @@ func (t fbTable) tables(slot, max int) ([]fbTable, error) {
 		return nil, err
 	}
 	if n > max {
-		return nil, errFlatbuf
+		return nil, fmt.Errorf("%d entries, at most %d", n, max)
 	}
 	out := make([]fbTable, 0, n)
 	for i := 0; i < n; i++ {

@@ -11,8 +11,7 @@ import (
 // the fixed event schema. Arrow's own writer creates a new zstd encoder for
 // every message, which costs more than encoding a whole batch of events;
 // this one reuses one encoder and one flatbuffers builder, and writes the
-// message into a reused buffer. The schema message itself still comes from
-// Arrow (schemaMessage), so the layout is Arrow's.
+// message into a reused buffer. The schema message is schemaMessage's.
 type ipcEncoder struct {
 	fb   *flatbuffers.Builder
 	zstd *zstd.Encoder // nil: uncompressed
@@ -137,14 +136,7 @@ func (e *ipcEncoder) finish(htype byte, header flatbuffers.UOffsetT) {
 	fb.PrependUOffsetTSlot(2, header, 0)
 	fb.PrependInt64Slot(3, int64(len(e.body)), 0)
 	fb.Finish(fb.EndObject())
-	meta := fb.FinishedBytes()
-	padded := (len(meta) + 8 + 7) &^ 7 // continuation+length+metadata end on 8 bytes
-	e.msg = binary.LittleEndian.AppendUint32(e.msg, ipcContinuation)
-	e.msg = binary.LittleEndian.AppendUint32(e.msg, uint32(padded-8))
-	e.msg = append(e.msg, meta...)
-	for i := len(meta) + 8; i < padded; i++ {
-		e.msg = append(e.msg, 0)
-	}
+	e.msg = frameMessage(e.msg, fb.FinishedBytes())
 	e.msg = append(e.msg, e.body...)
 	e.fb.Reset()
 	e.body = e.body[:0]

@@ -20,20 +20,20 @@ type message struct {
 	compressed bool
 	dictID     int64
 	delta      bool
+	schema     *schemaInfo // schema messages
 }
 
 // messageReader frames IPC messages itself (instead of ipc.NewMessageReader)
 // so that every length is checked against the limits and the file size
-// before anything is allocated or parsed by Arrow.
+// before anything is allocated or parsed.
 type messageReader struct {
 	r          *bufio.Reader
 	off, end   int64
 	stream     bool // capture-time log: a cut-off tail is a torn write, not corruption
 	path       string
-	err        error // a corruption error, reported by Reader instead of Arrow's wrapping
+	err        error // the first corruption error: sticky
 	torn       bool
 	tornAt     TornTail
-	sawEOS     bool
 	schemaRead bool
 	bodyBuf    []byte
 	dictRows   map[int64]int64
@@ -76,6 +76,11 @@ func (m *messageReader) next() (*message, error) {
 			m.tornAt = TornTail{Offset: m.off}
 			return nil, io.EOF
 		}
+		// So may the messages of a file: its footer marks their end, and
+		// Arrow Go's file writer omits the marker (C++ and Compact write it).
+		if !m.stream && m.schemaRead {
+			return nil, io.EOF
+		}
 		return nil, m.cut("message length")
 	}
 	var hdr [8]byte
@@ -87,7 +92,6 @@ func (m *messageReader) next() (*message, error) {
 	}
 	mlen := int64(int32(binary.LittleEndian.Uint32(hdr[4:])))
 	if mlen == 0 {
-		m.sawEOS = true
 		m.off += 8
 		return nil, io.EOF
 	}
@@ -127,8 +131,8 @@ func (m *messageReader) next() (*message, error) {
 	return msg, nil
 }
 
-// checkHeader validates the message header enough that Arrow's unchecked
-// FlatBuffers accessors stay in bounds, and returns the body length.
+// checkHeader validates the message header (a schema message is decoded
+// completely) and returns the body length.
 func (m *messageReader) checkHeader(msg *message) (int64, error) {
 	t, err := fbRoot(msg.meta)
 	if err != nil {
@@ -176,7 +180,7 @@ func (m *messageReader) checkHeader(msg *message) (int64, error) {
 		return 0, m.corrupt("unexpected message type %d", htype)
 	}
 	if htype == headerSchema {
-		if err := checkSchemaTable(h); err != nil {
+		if msg.schema, err = decodeSchemaTable(h); err != nil {
 			return 0, m.corrupt("schema: %v", err)
 		}
 	}
@@ -404,114 +408,134 @@ const (
 // (Arrow numbers them in schema order).
 var schemaDictIDs = map[int]int64{colKind: dictIDKind, colSite: dictIDSite, colPos: dictIDPos, colRecvType: dictIDRecvType}
 
-// checkSchemaTable walks the schema's FlatBuffers before Arrow decodes it:
-// Arrow sizes allocations from vector lengths and recurses into children
-// without checks. The event log's schema is flat, so anything nested or
-// oversized is rejected here.
-func checkSchemaTable(s fbTable) error {
-	if _, err := s.i16(0, 0); err != nil {
-		return err
+// decodeSchemaTable decodes the schema's FlatBuffers, checking every offset
+// and length first. The event log's schema is flat, so anything nested or
+// oversized is rejected here; checkSchema then compares the columns with
+// the format's.
+func decodeSchemaTable(s fbTable) (*schemaInfo, error) {
+	endianness, err := s.i16(0, 0)
+	if err != nil {
+		return nil, err
+	}
+	if endianness != 0 {
+		return nil, errors.New("big-endian data: the format is little-endian")
 	}
 	fields, err := s.tables(1, numCols)
 	if err != nil {
-		return fmt.Errorf("bad field list: %v", err)
+		return nil, fmt.Errorf("bad field list: %v", err)
 	}
 	if len(fields) != numCols {
-		return fmt.Errorf("%d columns, the format has %d", len(fields), numCols)
+		return nil, fmt.Errorf("%d columns, the format has %d", len(fields), numCols)
 	}
-	if err := checkKeyValues(s, 2); err != nil {
-		return err
+	info := &schemaInfo{}
+	if info.meta, err = keyValues(s, 2); err != nil {
+		return nil, err
 	}
 	if _, _, err := s.structVector(3, 8); err != nil {
-		return err
+		return nil, err
 	}
 	for i, f := range fields {
-		if _, err := f.str(0); err != nil {
-			return fmt.Errorf("column %d: bad name", i)
+		var sf schemaField
+		if sf.name, err = f.str(0); err != nil {
+			return nil, fmt.Errorf("column %d: bad name", i)
 		}
 		if _, err := f.u8(1, 0); err != nil {
-			return err
+			return nil, err
 		}
 		tt, err := f.u8(2, 0)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		typ, ok, err := f.table(3)
 		if err != nil || !ok {
-			return fmt.Errorf("column %d: missing type", i)
+			return nil, fmt.Errorf("column %d: missing type", i)
 		}
+		sf.typ.id = tt
 		switch tt {
 		case typeInt:
-			if err := checkIntTable(typ); err != nil {
-				return err
+			if sf.typ.bits, sf.typ.signed, err = intTable(typ); err != nil {
+				return nil, err
 			}
 		case typeBinary, typeUtf8:
 		default:
-			return fmt.Errorf("column %d: type %d is not in the format", i, tt)
+			return nil, fmt.Errorf("column %d: type %d is not in the format", i, tt)
 		}
 		wantID, isDict := schemaDictIDs[i]
 		if d, ok, err := f.table(4); err != nil {
-			return err
+			return nil, err
 		} else if ok != isDict {
-			return fmt.Errorf("column %d: dictionary encoding does not match the format", i)
+			return nil, fmt.Errorf("column %d: dictionary encoding does not match the format", i)
 		} else if ok {
 			id, err := d.i64(0, 0)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			if id != wantID {
-				return fmt.Errorf("column %d: dictionary id %d, want %d", i, id, wantID)
+				return nil, fmt.Errorf("column %d: dictionary id %d, want %d", i, id, wantID)
 			}
+			sf.typ.dict = true
+			// An absent index type means int32 (format/Schema.fbs).
+			sf.typ.idxBits, sf.typ.idxSign = 32, true
 			it, ok, err := d.table(1)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			if ok {
-				if err := checkIntTable(it); err != nil {
-					return err
+				if sf.typ.idxBits, sf.typ.idxSign, err = intTable(it); err != nil {
+					return nil, err
 				}
 			}
-			if _, err := d.u8(2, 0); err != nil {
-				return err
+			ordered, err := d.u8(2, 0)
+			if err != nil {
+				return nil, err
 			}
-			if _, err := d.i16(3, 0); err != nil {
-				return err
+			sf.typ.ordered = ordered != 0
+			if kind, err := d.i16(3, 0); err != nil {
+				return nil, err
+			} else if kind != 0 {
+				return nil, fmt.Errorf("column %d: dictionary kind %d (only DenseArray exists)", i, kind)
 			}
 		}
 		if _, n, err := f.structVector(5, 4); err != nil || n != 0 {
-			return fmt.Errorf("column %d: nested columns are not in the format", i)
+			return nil, fmt.Errorf("column %d: nested columns are not in the format", i)
 		}
-		if err := checkKeyValues(f, 6); err != nil {
-			return err
+		if _, err := keyValues(f, 6); err != nil {
+			return nil, err
 		}
+		info.fields = append(info.fields, sf)
 	}
-	return nil
+	return info, nil
 }
 
-func checkIntTable(t fbTable) error {
-	bw, err := t.i32(0, 0)
+func intTable(t fbTable) (bits int32, signed bool, err error) {
+	bits, err = t.i32(0, 0)
 	if err != nil {
-		return err
+		return 0, false, err
 	}
-	if bw != 8 && bw != 16 && bw != 32 && bw != 64 {
-		return fmt.Errorf("integer width %d", bw)
+	if bits != 8 && bits != 16 && bits != 32 && bits != 64 {
+		return 0, false, fmt.Errorf("integer width %d", bits)
 	}
-	_, err = t.u8(1, 0)
-	return err
+	s, err := t.u8(1, 0)
+	return bits, s != 0, err
 }
 
-func checkKeyValues(t fbTable, slot int) error {
+// keyValues decodes a vector of KeyValue tables (custom metadata).
+func keyValues(t fbTable, slot int) ([][2]string, error) {
 	kvs, err := t.tables(slot, 64)
 	if err != nil {
-		return fmt.Errorf("bad metadata: %v", err)
+		return nil, fmt.Errorf("bad metadata: %v", err)
 	}
+	out := make([][2]string, 0, len(kvs))
 	for _, kv := range kvs {
-		if _, err := kv.str(0); err != nil {
-			return fmt.Errorf("bad metadata key")
+		k, err := kv.str(0)
+		if err != nil {
+			return nil, fmt.Errorf("bad metadata key")
 		}
-		if _, err := kv.str(1); err != nil {
-			return fmt.Errorf("bad metadata value")
+		v, err := kv.str(1)
+		if err != nil {
+			return nil, fmt.Errorf("bad metadata value")
 		}
+		out = append(out, [2]string{k, v})
 	}
-	return nil
+	return out, nil
 }

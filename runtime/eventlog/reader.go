@@ -10,8 +10,6 @@ import (
 	"sync"
 	"unsafe"
 
-	"github.com/apache/arrow/go/v15/arrow/ipc"
-	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -54,9 +52,8 @@ type TornTail struct {
 }
 
 // Reader iterates over the events of a log, one record batch in memory at a
-// time. It decodes the record and dictionary batches itself, checking every
-// size and offset; Arrow decodes only the schema, after its FlatBuffers
-// have been checked.
+// time. It decodes every message itself (no Arrow library: a capture binary
+// links this package), checking every size and offset.
 type Reader struct {
 	src    io.ReaderAt
 	closer io.Closer
@@ -116,8 +113,8 @@ func (r *Reader) corrupt(format string, args ...any) error {
 
 func (r *Reader) open(size int64) (err error) {
 	defer func() {
-		// Last line of defence: checkSchemaTable is meant to stop hostile
-		// schemas before Arrow decodes them.
+		// Last line of defence: the checks are meant to stop hostile
+		// schemas before anything indexes them.
 		if p := recover(); p != nil {
 			if !recoverPanics {
 				panic(p)
@@ -169,14 +166,7 @@ func (r *Reader) open(size int64) (err error) {
 		return r.corrupt("log does not start with a schema message")
 	}
 	r.msgs.schemaRead = true
-	// Arrow decodes the (checked) schema message.
-	one := &oneMessage{msg: ipc.NewMessage(memory.NewBufferBytes(msg.meta), memory.NewBufferBytes(nil))}
-	ir, err := ipc.NewReaderFromMessageReader(one, ipc.WithAllocator(memory.DefaultAllocator))
-	if err != nil {
-		return r.corrupt("%v", err)
-	}
-	defer ir.Release()
-	if r.meta, err = checkSchema(ir.Schema()); err != nil {
+	if r.meta, err = checkSchema(msg.schema); err != nil {
 		return fmt.Errorf("eventlog: %s: %w: %v", r.path, ErrCorrupt, err)
 	}
 	if r.dec, err = sharedDecoder(); err != nil {
@@ -192,20 +182,6 @@ var sharedDecoder = sync.OnceValues(func() (*zstd.Decoder, error) {
 	return zstd.NewReader(nil, zstd.WithDecoderConcurrency(4),
 		zstd.WithDecoderMaxMemory(maxBatchValueBytes+1<<20), zstd.WithDecoderMaxWindow(maxZstdWindow))
 })
-
-// oneMessage hands Arrow the schema message and nothing else.
-type oneMessage struct{ msg *ipc.Message }
-
-func (o *oneMessage) Message() (*ipc.Message, error) {
-	m := o.msg
-	o.msg = nil
-	if m == nil {
-		return nil, io.EOF
-	}
-	return m, nil
-}
-func (o *oneMessage) Retain()  {}
-func (o *oneMessage) Release() {}
 
 // Meta returns the log's metadata and the writer's last recorded status.
 func (r *Reader) Meta() Meta { return r.meta }
@@ -267,9 +243,6 @@ func (r *Reader) nextBatch() error {
 	for {
 		msg, err := r.msgs.next()
 		if err == io.EOF {
-			if r.isFile && !r.msgs.sawEOS {
-				return r.corrupt("compacted log has no end-of-stream marker")
-			}
 			return io.EOF
 		}
 		if err != nil {

@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/apache/arrow/go/v15/arrow"
 )
 
 // FormatVersion is the version of the log format this package writes
@@ -126,23 +124,69 @@ func parseStatus(v string) (Status, error) {
 	return s, nil
 }
 
+// colType is the type of one column, as much of Arrow's type system as the
+// format uses: unsigned and signed integers, binary, utf8, and dictionaries
+// of utf8 with integer indices.
+type colType struct {
+	id      byte  // typeInt, typeBinary or typeUtf8 (of the values, for a dictionary)
+	bits    int32 // typeInt
+	signed  bool  // typeInt
+	dict    bool  // dictionary-encoded: idxBits, idxSigned and ordered apply
+	idxBits int32
+	idxSign bool
+	ordered bool
+}
+
 var (
-	kindDictType  = &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int8, ValueType: arrow.BinaryTypes.String}
-	stringDictTyp = &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}
+	uint32Type    = colType{id: typeInt, bits: 32}
+	uint64Type    = colType{id: typeInt, bits: 64}
+	binaryType    = colType{id: typeBinary}
+	kindDictType  = colType{id: typeUtf8, dict: true, idxBits: 8, idxSign: true}
+	stringDictTyp = colType{id: typeUtf8, dict: true, idxBits: 32, idxSign: true}
 )
+
+// String names the type as Arrow Go does (arrow.DataType.String).
+func (t colType) String() string {
+	v := intName(t.bits, t.signed)
+	switch t.id {
+	case typeBinary:
+		v = "binary"
+	case typeUtf8:
+		v = "utf8"
+	case typeInt:
+	default:
+		v = fmt.Sprintf("type%d", t.id)
+	}
+	if !t.dict {
+		return v
+	}
+	return fmt.Sprintf("dictionary<values=%s, indices=%s, ordered=%t>", v, intName(t.idxBits, t.idxSign), t.ordered)
+}
+
+func intName(bits int32, signed bool) string {
+	if signed {
+		return "int" + strconv.Itoa(int(bits))
+	}
+	return "uint" + strconv.Itoa(int(bits))
+}
+
+type schemaField struct {
+	name string
+	typ  colType
+}
 
 // schemaFields is the fixed column list. All columns are non-nullable: an
 // absent receiver is recv_type "" and recv_id 0, an absent parent is 0.
-var schemaFields = []arrow.Field{
-	{Name: ColSeq, Type: arrow.PrimitiveTypes.Uint64},
-	{Name: ColStream, Type: arrow.PrimitiveTypes.Uint32},
-	{Name: ColKind, Type: kindDictType},
-	{Name: ColParent, Type: arrow.PrimitiveTypes.Uint64},
-	{Name: ColSite, Type: stringDictTyp},
-	{Name: ColPos, Type: stringDictTyp},
-	{Name: ColRecvType, Type: stringDictTyp},
-	{Name: ColRecvID, Type: arrow.PrimitiveTypes.Uint64},
-	{Name: ColValues, Type: arrow.BinaryTypes.Binary},
+var schemaFields = []schemaField{
+	{ColSeq, uint64Type},
+	{ColStream, uint32Type},
+	{ColKind, kindDictType},
+	{ColParent, uint64Type},
+	{ColSite, stringDictTyp},
+	{ColPos, stringDictTyp},
+	{ColRecvType, stringDictTyp},
+	{ColRecvID, uint64Type},
+	{ColValues, binaryType},
 }
 
 const (
@@ -158,25 +202,40 @@ const (
 	numCols
 )
 
-func schemaFor(m Meta, st Status) *arrow.Schema {
+// metadataFor is the schema metadata of a log, keys in format order.
+func metadataFor(m Meta, st Status) (keys, vals []string) {
 	pk, _ := json.Marshal(m.ObservedPackages)
 	if m.ObservedPackages == nil {
 		pk = []byte("[]")
 	}
-	keys := []string{MetaFormatVersion, MetaObservedPackages, MetaSourceHash, MetaGoVersion,
+	keys = []string{MetaFormatVersion, MetaObservedPackages, MetaSourceHash, MetaGoVersion,
 		MetaBuildLabel, MetaStartTime, MetaRunID, MetaStatus}
-	vals := []string{strconv.Itoa(m.FormatVersion), string(pk), m.SourceHash, m.GoVersion,
+	vals = []string{strconv.Itoa(m.FormatVersion), string(pk), m.SourceHash, m.GoVersion,
 		m.BuildLabel, m.StartTime.UTC().Format(time.RFC3339Nano), m.RunID, formatStatus(st)}
-	md := arrow.NewMetadata(keys, vals)
-	return arrow.NewSchema(schemaFields, &md)
+	return keys, vals
+}
+
+// schemaInfo is a decoded schema message: what the reader checks.
+type schemaInfo struct {
+	fields []schemaField
+	meta   [][2]string // key, value in file order
+}
+
+// value returns the first value of key, as Arrow's Metadata.GetValue.
+func (s *schemaInfo) value(key string) (string, bool) {
+	for _, kv := range s.meta {
+		if kv[0] == key {
+			return kv[1], true
+		}
+	}
+	return "", false
 }
 
 // checkSchema verifies that s is a rules_capture event log schema that this
 // reader understands and returns its metadata.
-func checkSchema(s *arrow.Schema) (Meta, error) {
+func checkSchema(s *schemaInfo) (Meta, error) {
 	var m Meta
-	md := s.Metadata()
-	vs, ok := md.GetValue(MetaFormatVersion)
+	vs, ok := s.value(MetaFormatVersion)
 	if !ok {
 		return m, fmt.Errorf("not a rules_capture event log: schema metadata has no %q key", MetaFormatVersion)
 	}
@@ -188,33 +247,32 @@ func checkSchema(s *arrow.Schema) (Meta, error) {
 		return m, fmt.Errorf("log format version %d is newer than this reader (version %d): upgrade rules_capture to read it", v, FormatVersion)
 	}
 	m.FormatVersion = v
-	fields := s.Fields()
-	if len(fields) != len(schemaFields) {
-		return m, fmt.Errorf("schema has %d columns, format version %d has %d", len(fields), v, len(schemaFields))
+	if len(s.fields) != len(schemaFields) {
+		return m, fmt.Errorf("schema has %d columns, format version %d has %d", len(s.fields), v, len(schemaFields))
 	}
-	for i, f := range fields {
+	for i, f := range s.fields {
 		want := schemaFields[i]
-		if f.Name != want.Name || !arrow.TypeEqual(f.Type, want.Type) {
-			return m, fmt.Errorf("schema column %d is %s %s, want %s %s", i, f.Name, f.Type, want.Name, want.Type)
+		if f != want {
+			return m, fmt.Errorf("schema column %d is %s %s, want %s %s", i, f.name, f.typ, want.name, want.typ)
 		}
 	}
-	if pk, ok := md.GetValue(MetaObservedPackages); ok && pk != "" {
+	if pk, ok := s.value(MetaObservedPackages); ok && pk != "" {
 		if err := json.Unmarshal([]byte(pk), &m.ObservedPackages); err != nil {
 			return m, fmt.Errorf("bad %s: %v", MetaObservedPackages, err)
 		}
 	}
-	m.SourceHash, _ = md.GetValue(MetaSourceHash)
-	m.GoVersion, _ = md.GetValue(MetaGoVersion)
-	m.BuildLabel, _ = md.GetValue(MetaBuildLabel)
-	m.RunID, _ = md.GetValue(MetaRunID)
-	if ts, ok := md.GetValue(MetaStartTime); ok && ts != "" {
+	m.SourceHash, _ = s.value(MetaSourceHash)
+	m.GoVersion, _ = s.value(MetaGoVersion)
+	m.BuildLabel, _ = s.value(MetaBuildLabel)
+	m.RunID, _ = s.value(MetaRunID)
+	if ts, ok := s.value(MetaStartTime); ok && ts != "" {
 		t, err := time.Parse(time.RFC3339Nano, ts)
 		if err != nil {
 			return m, fmt.Errorf("bad %s: %v", MetaStartTime, err)
 		}
 		m.StartTime = t
 	}
-	st, _ := md.GetValue(MetaStatus)
+	st, _ := s.value(MetaStatus)
 	if m.Status, err = parseStatus(st); err != nil {
 		return m, fmt.Errorf("bad %s: %v", MetaStatus, err)
 	}

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"os"
 	"unsafe"
-
-	"github.com/apache/arrow/go/v15/arrow/ipc"
 )
 
 // dictColumn is an append-only string dictionary shared by every batch of
@@ -134,21 +132,6 @@ func uint64Bytes(s []uint64) []byte {
 	return unsafe.Slice((*byte)(unsafe.Pointer(&s[0])), 8*len(s))
 }
 
-// schemaMessage returns the IPC schema message for the log, as Arrow's own
-// writer frames it (a stream with no batches, minus its end marker).
-func schemaMessage(m Meta) ([]byte, error) {
-	var buf bytes.Buffer
-	w := ipc.NewWriter(&buf, ipc.WithSchema(schemaFor(m, Status{})))
-	if err := w.Close(); err != nil {
-		return nil, err
-	}
-	b := buf.Bytes()
-	if !bytes.HasSuffix(b, endOfStream) {
-		return nil, fmt.Errorf("unexpected schema message framing")
-	}
-	return b[:len(b)-len(endOfStream)], nil
-}
-
 // sink is the background half of the writer: it encodes batches into IPC
 // messages and appends them to the file, one write per batch. Only the
 // encoder goroutine uses it (and Close, after that goroutine ended).
@@ -181,10 +164,7 @@ func newSink(f *os.File, meta Meta, opts Options) (*sink, error) {
 		kind:  newDictColumn(dictIDKind),
 		dicts: [3]*dictColumn{newDictColumn(dictIDSite), newDictColumn(dictIDPos), newDictColumn(dictIDRecvType)},
 	}
-	head, err := schemaMessage(meta)
-	if err != nil {
-		return nil, fmt.Errorf("eventlog: schema: %w", err)
-	}
+	head := schemaMessage(meta)
 	marker := []byte(statusPrefix + "open events=")
 	if bytes.Count(head, marker) != 1 {
 		return nil, fmt.Errorf("eventlog: metadata values must not contain %q", marker)
