@@ -84,11 +84,38 @@ func formatStatus(s Status) string {
 	if !s.EndTime.IsZero() {
 		end = s.EndTime.UnixNano()
 	}
-	return fmt.Sprintf("state=%s events=%020d dropped=%020d blocked=%020d end_unix_ns=%020d",
-		state, s.Events, s.Dropped, s.Blocked, end)
+	b := make([]byte, 0, statusWidth)
+	b = append(b, statusPrefix+state+" events="...)
+	b = appendPadded(b, s.Events)
+	b = append(b, " dropped="...)
+	b = appendPadded(b, s.Dropped)
+	b = append(b, " blocked="...)
+	b = appendPadded(b, s.Blocked)
+	b = append(b, " end_unix_ns="...)
+	if end < 0 { // before 1970: as fmt's %020d
+		b = append(b, '-')
+		s := strconv.FormatUint(uint64(-end), 10)
+		for i := len(s); i < 19; i++ {
+			b = append(b, '0')
+		}
+		return string(append(b, s...))
+	}
+	return string(appendPadded(b, uint64(end)))
 }
 
-var statusWidth = len(formatStatus(Status{}))
+// appendPadded appends v in decimal, zero-padded to 20 digits (fmt's
+// %020d: the width of the largest uint64).
+func appendPadded(b []byte, v uint64) []byte {
+	var d [20]byte
+	for i := len(d) - 1; i >= 0; i-- {
+		d[i] = byte('0' + v%10)
+		v /= 10
+	}
+	return append(b, d[:]...)
+}
+
+// statusWidth is len(formatStatus(s)), the same for every s.
+const statusWidth = len("state=open events= dropped= blocked= end_unix_ns=") + 4*20
 
 func parseStatus(v string) (Status, error) {
 	var s Status
