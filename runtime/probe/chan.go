@@ -13,7 +13,10 @@ import "github.com/rules-capture/rules_capture/runtime/eventlog"
 // answered from the log. Channels that never crossed (made and used inside
 // the observed set) are operated natively. A channel has crossed once it
 // got an object ID (crossed.go), which is the same in capture and replay
-// because the same events number the same objects.
+// because the same events number the same objects; an operation decides at
+// its place in the log's order of events (chanOrder in crossed.go), so a
+// channel that another goroutine passes across the boundary meanwhile
+// counts alike in capture and replay (study fault F55).
 
 // Chan starts the channel operation at site on ch (a receive, send, close
 // or range step): nil, and the operation is native, unless capture or
@@ -27,11 +30,38 @@ func Chan(site *Site, ch any) *Stream {
 		return nil // no channel crossed the boundary yet
 	}
 	s := current()
-	if !s.inside || !crossed(ch) {
+	if !s.inside {
+		return nil
+	}
+	s.orderChanDecision(site)
+	if !crossed(ch) {
+		s.dropChanOrder()
 		return nil
 	}
 	s.begin(site, eventlog.KindCallOut)
 	return s
+}
+
+// orderChanDecision puts the decision about to be made on which channels
+// crossed in the log's order of events (crossed.go): in capture, s holds
+// chanOrder.mu until its CALL_OUT is appended (or dropChanOrder); in
+// replay, if the stream's next event is a CALL_OUT of site, s waits for its
+// turn, so that every event before it, and the channels they numbered,
+// came first.
+func (s *Stream) orderChanDecision(site *Site) {
+	if !replaying {
+		s.holdChanOrder()
+		return
+	}
+	sr := s.replay
+	if sr == nil || sr.cur >= len(sr.idx) {
+		return
+	}
+	p := play
+	i := sr.idx[sr.cur]
+	if e := &p.events[i]; e.Kind == eventlog.KindCallOut && e.Site == site.Name {
+		p.waitTurn(i)
+	}
 }
 
 // Select starts the select statement at site whose cases operate on chans
@@ -49,6 +79,7 @@ func Select(site *Site, chans ...any) *Stream {
 	if !s.inside {
 		return nil
 	}
+	s.orderChanDecision(site)
 	var mask uint64
 	for i, ch := range chans {
 		if i < 64 && crossed(ch) {
@@ -56,6 +87,7 @@ func Select(site *Site, chans ...any) *Stream {
 		}
 	}
 	if mask == 0 {
+		s.dropChanOrder()
 		return nil
 	}
 	s.begin(site, eventlog.KindCallOut)

@@ -100,6 +100,14 @@ type Stream struct {
 
 	chans uint64 // the select being built: cases whose channel crossed the boundary (chan.go)
 
+	// Capture: the order of channel crossings (crossed.go). ordered sends
+	// the stream's next append through appendOrdered: it numbered channels
+	// (pendingChans), or holds chanOrder.mu (chanHeld) while a channel
+	// operation decides which channels crossed.
+	ordered      bool
+	chanHeld     bool
+	pendingChans []uintptr
+
 	turn    *chanTurns // capture: the channel whose lock the receive at a turn site holds (turn.go)
 	turnNum uint64     // replay: the number of that channel in the log
 
@@ -477,24 +485,48 @@ func (s *Stream) emit(kind eventlog.Kind, parent uint64) uint64 {
 	if site.Exit {
 		return s.emitExit(kind)
 	}
-	if sink != nil {
-		e.Seq = 0
-		return sink(e)
+	if sink != nil || s.ordered {
+		return s.emitSlow()
 	}
 	// A closed writer ignores the event (Append returns 0), so the hot path
 	// need not check rec.closed first.
 	return rec.w.Append(e)
 }
 
+// emitSlow appends s.ev to a sink, or in the order of channel crossings.
+func (s *Stream) emitSlow() uint64 {
+	e := &s.ev
+	if s.ordered {
+		return s.appendOrdered(func() uint64 {
+			if sink != nil {
+				e.Seq = 0
+				return sink(e)
+			}
+			return rec.w.Append(e)
+		})
+	}
+	e.Seq = 0
+	return sink(e)
+}
+
 // emitExit records an event of a site that ends the process (os.Exit,
 // log.Fatal): its CALL_OUT closes the log.
 func (s *Stream) emitExit(kind eventlog.Kind) uint64 {
 	s.ev.Seq = 0
-	seq := rec.append(&s.ev)
+	seq := s.append()
 	if kind == eventlog.KindCallOut {
 		closeLog()
 	}
 	return seq
+}
+
+// append appends s.ev through rec.append, in the order of channel
+// crossings if s numbered a channel or decides on crossed ones.
+func (s *Stream) append() uint64 {
+	if s.ordered {
+		return s.appendOrdered(func() uint64 { return rec.append(&s.ev) })
+	}
+	return rec.append(&s.ev)
 }
 
 func (s *Stream) emitFor(fr frame, kind eventlog.Kind) {

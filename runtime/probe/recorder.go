@@ -293,7 +293,9 @@ func (o *objects) lookup(v reflect.Value, isWeak bool) (id uint64, first, inTabl
 		o.alive.Add(1)
 		o.queue = append(o.queue, queuedEntry{uintptr(p), wp})
 		o.sweepSomeLocked()
-		noteCrossed(v)
+		if noteCrossed(v) && o == captureObjects {
+			notePending(p)
+		}
 		watchFields(v, wp, o.next)
 		return o.next, true, true
 	}
@@ -305,7 +307,9 @@ func (o *objects) lookup(v reflect.Value, isWeak bool) (id uint64, first, inTabl
 	if !ok {
 		o.next++
 		o.code[uintptr(p)] = o.next
-		noteCrossed(v) // a package variable
+		if noteCrossed(v) && o == captureObjects { // a package variable
+			notePending(p)
+		}
 		return o.next, true, false
 	}
 	if heap {
@@ -317,7 +321,9 @@ func (o *objects) lookup(v reflect.Value, isWeak bool) (id uint64, first, inTabl
 	// run yet) is replaced; that cleanup then leaves this one alone.
 	o.ids[uintptr(p)] = objEntry{wp: c.wp, id: o.next}
 	o.alive.Add(1)
-	noteCrossed(v)
+	if noteCrossed(v) && o == captureObjects {
+		notePending(p)
+	}
 	watchFields(v, c.wp, o.next)
 	return o.next, true, true
 }

@@ -322,7 +322,7 @@ func recordFieldWrites(s *Stream, w *watchedObject, p unsafe.Pointer, old, now [
 		s.enc.EncodeValue(reflect.NewAt(f.typ, unsafe.Add(p, f.off)).Elem())
 		s.ev = eventlog.Event{Stream: s.id, Kind: eventlog.KindWriteIn, Site: f.site,
 			RecvType: w.ft.recv, RecvID: w.id, Values: s.enc.Buf}
-		rec.append(&s.ev)
+		s.append()
 		s.evSite = nil // ev no longer holds a site's strings (see emit)
 	}
 	s.enc.Buf = s.enc.Buf[:0]

@@ -271,7 +271,7 @@ func checkWritesLocked(s *Stream) {
 			s.enc.Buf = s.enc.Buf[:0]
 			v.Enc(s) // numbered, with the contents of objects the log has not seen
 			s.ev = eventlog.Event{Stream: s.id, Kind: eventlog.KindWriteIn, Site: v.Name, Values: s.enc.Buf}
-			rec.append(&s.ev)
+			s.append()
 			s.evSite = nil // ev no longer holds a site's strings (see emit)
 		}
 		watched.Unlock()

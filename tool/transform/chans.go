@@ -174,8 +174,11 @@ func %s%s(ch %s, v %s) {
 }
 
 // closeChan routes close(ch) through a helper: closing a channel external
-// code may receive from is an outgoing event (in replay, a no-op on the
-// placeholder).
+// code may receive from is an outgoing event. Replay closes the channel too
+// once the log says the close returned: a placeholder's other end does not
+// run, but a receive of observed code that started before the channel
+// crossed waits on the channel itself (study fault F55: golang-lru's reaper
+// selecting on done when the cache that holds done is returned).
 func (t *transformer) closeChan(call *ast.CallExpr, stack []ast.Node) {
 	if len(call.Args) != 1 {
 		return
@@ -201,6 +204,7 @@ func %s%s(ch %s) {
 	if s.Replaying() {
 		s.Answer(f)
 		s.Done(f)
+		close(ch)
 		return
 	}
 	defer s.Recover(f)

@@ -19,4 +19,5 @@ func TestNewThenClose(t *testing.T) {
 		}
 		c.Close()
 	}
+	time.Sleep(5 * time.Millisecond) // the reapers see done closed and end before the test does
 }
