@@ -1,0 +1,83 @@
+// Package cache is a cache whose constructor starts a reaper goroutine,
+// shaped like golang-lru/v2's expirable.NewLRU (study fault F55): the
+// reaper selects on done, a channel the constructor made and keeps in an
+// unexported field of the *Cache it returns, and on a ticker's channel.
+// done crosses the boundary inside the returned object's contents while the
+// reaper may already be selecting: whether the select names done is decided
+// at the select's place in the log, in capture and replay alike.
+package cache
+
+import (
+	"sync"
+	"time"
+)
+
+const numBuckets = 10
+
+// Cache holds keys that expire after a time to live.
+type Cache struct {
+	mu      sync.Mutex
+	ttl     time.Duration
+	items   map[string]time.Time
+	done    chan struct{}
+	buckets []map[string]struct{}
+	swept   int
+}
+
+// New returns a cache whose reaper removes expired keys every ttl/numBuckets.
+func New(ttl time.Duration) *Cache {
+	c := &Cache{ttl: ttl, items: map[string]time.Time{}, done: make(chan struct{})}
+	c.buckets = make([]map[string]struct{}, numBuckets)
+	for i := range c.buckets {
+		c.buckets[i] = map[string]struct{}{}
+	}
+	go func(done <-chan struct{}) {
+		ticker := time.NewTicker(ttl / numBuckets)
+		defer ticker.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-ticker.C:
+				c.sweep()
+			}
+		}
+	}(c.done)
+	return c
+}
+
+// Add adds key; it expires after the cache's time to live.
+func (c *Cache) Add(key string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.items[key] = time.Now().Add(c.ttl)
+}
+
+// Len returns the number of keys not yet removed.
+func (c *Cache) Len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.items)
+}
+
+// Swept returns how many times the reaper ran.
+func (c *Cache) Swept() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.swept
+}
+
+// Close stops the reaper.
+func (c *Cache) Close() { close(c.done) }
+
+func (c *Cache) sweep() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := time.Now()
+	for k, exp := range c.items {
+		if now.After(exp) {
+			delete(c.items, k)
+		}
+	}
+	c.swept++
+}

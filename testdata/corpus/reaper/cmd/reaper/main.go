@@ -1,0 +1,29 @@
+// Command reaper makes caches whose reapers race their constructor's
+// return (corpus for study fault F55), lets some tick, and closes them.
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"example.com/reaper/cache"
+)
+
+func main() {
+	total := 0
+	for i := range 6 {
+		c := cache.New(50 * time.Millisecond) // a tick every 5 ms
+		c.Add("a")
+		c.Add("b")
+		if i%2 == 1 {
+			time.Sleep(12 * time.Millisecond) // a tick or two
+		}
+		total += c.Len()
+		if i%3 == 2 {
+			fmt.Println("swept", c.Swept() > 0)
+		}
+		c.Close()
+	}
+	time.Sleep(20 * time.Millisecond) // the reapers see done closed and end
+	fmt.Println("total", total)
+}

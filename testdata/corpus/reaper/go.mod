@@ -1,0 +1,3 @@
+module example.com/reaper
+
+go 1.26
