@@ -124,3 +124,19 @@ func (s *Stream) Chosen(f int) int {
 	}
 	return i
 }
+
+// Returns reports, in replay, whether the outcall of frame f returned in
+// the capture: the stream's next event is its RETURN_OUT (read without
+// waiting for its turn). Replay closes a crossed channel when the capture's
+// close returned, at the close's place in the order (after its CALL_OUT,
+// before its RETURN_OUT), as the capture did: a receive of observed code
+// that started before the channel crossed is native, and may be the next
+// event's reason (study fault F55).
+func (s *Stream) Returns(f int) bool {
+	sr := s.replay
+	if sr == nil || sr.cur >= len(sr.idx) || f >= len(s.frames) {
+		return false
+	}
+	e := &play.events[sr.idx[sr.cur]]
+	return e.Kind == eventlog.KindReturnOut && e.Parent == s.frames[f].seq
+}

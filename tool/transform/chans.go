@@ -175,9 +175,10 @@ func %s%s(ch %s, v %s) {
 
 // closeChan routes close(ch) through a helper: closing a channel external
 // code may receive from is an outgoing event. Replay closes the channel too
-// once the log says the close returned: a placeholder's other end does not
-// run, but a receive of observed code that started before the channel
-// crossed waits on the channel itself (study fault F55: golang-lru's reaper
+// if the log says the close returned, before that return's turn: a
+// placeholder's other end does not run, but a receive of observed code that
+// started before the channel crossed waits on the channel itself, and its
+// events may come before the return (study fault F55: golang-lru's reaper
 // selecting on done when the cache that holds done is returned).
 func (t *transformer) closeChan(call *ast.CallExpr, stack []ast.Node) {
 	if len(call.Args) != 1 {
@@ -202,9 +203,11 @@ func %s%s(ch %s) {
 	%s.Recv(s, ch)
 	f := s.Call()
 	if s.Replaying() {
+		if s.Returns(f) {
+			close(ch)
+		}
 		s.Answer(f)
 		s.Done(f)
-		close(ch)
 		return
 	}
 	defer s.Recover(f)

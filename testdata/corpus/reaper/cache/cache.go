@@ -20,6 +20,7 @@ type Cache struct {
 	ttl     time.Duration
 	items   map[string]time.Time
 	done    chan struct{}
+	reaper  sync.WaitGroup // Close waits for the reaper to end
 	buckets []map[string]struct{}
 	swept   int
 }
@@ -31,7 +32,9 @@ func New(ttl time.Duration) *Cache {
 	for i := range c.buckets {
 		c.buckets[i] = map[string]struct{}{}
 	}
+	c.reaper.Add(1)
 	go func(done <-chan struct{}) {
+		defer c.reaper.Done()
 		ticker := time.NewTicker(ttl / numBuckets)
 		defer ticker.Stop()
 		for {
@@ -48,9 +51,10 @@ func New(ttl time.Duration) *Cache {
 
 // Add adds key; it expires after the cache's time to live.
 func (c *Cache) Add(key string) {
-	c.mu.Lock()
+	exp := time.Now().Add(c.ttl) // no outcall under the lock: the order in which the
+	c.mu.Lock()                  // reaper and the caller take it is not recorded
 	defer c.mu.Unlock()
-	c.items[key] = time.Now().Add(c.ttl)
+	c.items[key] = exp
 }
 
 // Len returns the number of keys not yet removed.
@@ -67,13 +71,16 @@ func (c *Cache) Swept() int {
 	return c.swept
 }
 
-// Close stops the reaper.
-func (c *Cache) Close() { close(c.done) }
+// Close stops the reaper and waits for it to end.
+func (c *Cache) Close() {
+	close(c.done)
+	c.reaper.Wait()
+}
 
 func (c *Cache) sweep() {
+	now := time.Now()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	now := time.Now()
 	for k, exp := range c.items {
 		if now.After(exp) {
 			delete(c.items, k)

@@ -24,6 +24,5 @@ func main() {
 		}
 		c.Close()
 	}
-	time.Sleep(20 * time.Millisecond) // the reapers see done closed and end
 	fmt.Println("total", total)
 }
