@@ -2,7 +2,11 @@ package probe
 
 import (
 	"reflect"
+	"runtime"
+	"slices"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/rules-capture/rules_capture/runtime/eventlog"
 )
@@ -39,6 +43,10 @@ func TestChanCrossed(t *testing.T) {
 			t.Fatal("a select on channels that never crossed the boundary is recorded")
 		}
 		captureObjects.ID(reflect.ValueOf(ch), "chan int", true) // as an event's value would
+		if s := Chan(site, ch); s != nil {
+			t.Fatal("a channel is recorded before the event that numbered it is in the log")
+		}
+		appendNumberingEvent()
 		s := Chan(site, ch)
 		if s == nil {
 			t.Fatal("a channel that crossed the boundary is not recorded")
@@ -58,6 +66,7 @@ func TestChanCrossed(t *testing.T) {
 		if s == nil || s.Crossed(0) || s.Crossed(1) || !s.Crossed(2) {
 			t.Fatalf("select: stream %v, want only case 2 crossed", s)
 		}
+		s.dropChanOrder() // no CALL_OUT follows here: let the order go
 	})
 }
 
@@ -99,6 +108,7 @@ func BenchmarkChanOp(b *testing.B) {
 			}
 		})
 		captureObjects.ID(reflect.ValueOf(ch), "chan int", true)
+		appendNumberingEvent()
 		b.Run("crossed", func(b *testing.B) {
 			inside(b)
 			b.ReportAllocs()
@@ -126,4 +136,64 @@ func inside(b *testing.B) {
 	s := current()
 	s.inside = true
 	b.Cleanup(func() { s.inside = false })
+}
+
+// appendNumberingEvent stands for the append of the event whose encoding
+// numbered channels on the calling goroutine: they cross now (crossed.go).
+func appendNumberingEvent() { current().appendOrdered(func() uint64 { return 0 }) }
+
+// TestChannelCrossesAtItsEvent: a channel numbered while an event is
+// encoded has not crossed until that event is appended, and a decision on
+// crossed channels made meanwhile (holding the order, as Select and Chan
+// do until their CALL_OUT is appended) is appended first: the log's order
+// and the decision agree (study fault F55).
+func TestChannelCrossesAtItsEvent(t *testing.T) {
+	ch := make(chan int)
+	s := current()
+	captureObjects.ID(reflect.ValueOf(ch), "chan int", true) // the encoding of s's event
+	if crossed(ch) {
+		t.Fatal("the channel crossed before the event that numbered it is in the log")
+	}
+	var mu sync.Mutex
+	var order []string
+	appendNamed := func(what string) func() uint64 {
+		return func() uint64 {
+			mu.Lock()
+			defer mu.Unlock()
+			order = append(order, what)
+			return uint64(len(order))
+		}
+	}
+	decided, release, selected := make(chan bool), make(chan struct{}), make(chan struct{})
+	go func() {
+		o := current()
+		o.holdChanOrder()
+		decided <- crossed(ch)
+		<-release
+		o.appendOrdered(appendNamed("select"))
+		close(selected)
+	}()
+	if <-decided {
+		t.Fatal("a decision saw the channel crossed before its event was appended")
+	}
+	appended := make(chan struct{})
+	go func() {
+		s.appendOrdered(appendNamed("numbering event"))
+		close(appended)
+	}()
+	select {
+	case <-appended:
+		t.Fatal("the numbering event was appended while a decision on the channel held the order")
+	case <-time.After(20 * time.Millisecond):
+	}
+	close(release)
+	<-selected
+	<-appended
+	if want := []string{"select", "numbering event"}; !slices.Equal(order, want) {
+		t.Fatalf("log order %q, want %q", order, want)
+	}
+	if !crossed(ch) {
+		t.Fatal("the channel has not crossed after its event was appended")
+	}
+	runtime.KeepAlive(ch)
 }

@@ -27,6 +27,7 @@ func BenchmarkCrossed(b *testing.B) {
 	myCh, theirCh := make(chan int), make(chan int)
 	objectTable().ID(reflect.ValueOf(theirs), "*sync.WaitGroup", true)
 	objectTable().ID(reflect.ValueOf(theirCh), "chan int", true)
+	appendNumberingEvent()
 	b.Run("sync/private", func(b *testing.B) {
 		for b.Loop() {
 			if !Private(mine) {
