@@ -66,15 +66,15 @@ var benchSentinels = func() []error {
 	return errs
 }()
 
-// watchBenchSentinels watches the sentinels like generated code does (and
-// registers them as sentinels, as _capture_end_init does) for the
-// benchmark's duration.
+// watchBenchSentinels watches the sentinels as generated code does
+// (WatchAt) and registers them as sentinels, as _capture_end_init does, for
+// the benchmark's duration.
 func watchBenchSentinels(b *testing.B) {
 	restoreWatched(b)
 	for i := range benchSentinels {
 		name := "example.com/shop.Err" + string(rune('A'+i))
 		value.RegisterSentinel(name, benchSentinels[i])
-		Watch(&Var{Name: name, Enc: func(s *Stream) { s.Error(benchSentinels[i]) }})
+		WatchAt(&Var{Name: name, Enc: func(s *Stream) { s.Error(benchSentinels[i]) }}, &benchSentinels[i])
 	}
 }
 

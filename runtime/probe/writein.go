@@ -21,6 +21,75 @@ type Var struct {
 	Enc  func(s *Stream) // appends the variable's current value
 	Dec  func(s *Stream) // sets the variable from the value being decoded (replay)
 	last atomic.Pointer[varValue]
+
+	// Set by WatchAt: the variable itself, so that a check can tell it
+	// unchanged without encoding it (the common case: every top-level
+	// incall checks every watched variable).
+	at   unsafe.Pointer
+	typ  reflect.Type
+	size uintptr // typ.Size()
+	cmp  varComparison
+}
+
+// varComparison is how a check tells a watched variable unchanged before
+// encoding it.
+type varComparison uint8
+
+const (
+	// byEncoding: no shortcut; the encodings are compared.
+	byEncoding varComparison = iota
+	// bySentinel: a variable of type error (encoded by one Error call)
+	// that held a registered sentinel at the last check is unchanged while
+	// it still holds that sentinel (err == sentinel: a sentinel's encoding
+	// is its name, which never changes).
+	bySentinel
+	// byMemory: a variable of a type whose encoding is a function of its
+	// memory alone (plainMemory) is unchanged while its bytes equal a copy
+	// taken at the last check.
+	byMemory
+)
+
+// WatchAt watches v, the exported variable at p, as Watch does, and lets
+// the checks compare the variable itself with its last value before
+// encoding it. v.Enc must encode *p exactly as generated code does: one
+// Error call for a variable of type error, the value itself otherwise.
+func WatchAt[T any](v *Var, p *T) {
+	v.at = unsafe.Pointer(p)
+	v.typ = reflect.TypeFor[T]()
+	v.size = v.typ.Size()
+	switch {
+	case v.typ == errorType:
+		v.cmp = bySentinel
+	case plainMemory(v.typ):
+		v.cmp = byMemory
+	}
+	Watch(v)
+}
+
+var errorType = reflect.TypeFor[error]()
+
+// plainMemory reports whether equal bytes of two values of type t mean
+// equal encodings: booleans, numbers and strings (equal bytes are the same
+// string data, kept alive by the copy, and strings are immutable), and
+// arrays and structs of them. Not pointers, slices, maps or interfaces,
+// whose encodings depend on memory elsewhere or on the object table.
+func plainMemory(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128, reflect.String:
+		return true
+	case reflect.Array:
+		return plainMemory(t.Elem())
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if !plainMemory(t.Field(i).Type) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // varValue is a watched variable's value at the last check. Checks read it
@@ -42,6 +111,49 @@ type varValue struct {
 	// its encoding is the sentinel's name, which never changes, so the
 	// variable is unchanged exactly while it still holds that error.
 	sentinel error
+	// mem is a copy of the memory of a variable compared byMemory (a value
+	// of its type, so that it keeps its strings alive), taken with enc; nil
+	// when the variable was written while it was encoded.
+	mem unsafe.Pointer
+}
+
+// unchanged reports whether v certainly still holds its value at the last
+// check, without encoding it. False means only that it must be encoded.
+// (Small enough to be inlined into the checks' loops.)
+func (v *Var) unchanged(last *varValue) bool {
+	if v.cmp == bySentinel {
+		return last.sentinel != nil && *(*error)(v.at) == last.sentinel
+	}
+	return v.cmp == byMemory && last.mem != nil && sameMemory(v.at, last.mem, v.size)
+}
+
+func sameMemory(a, b unsafe.Pointer, n uintptr) bool {
+	return n == 0 || bytes.Equal(unsafe.Slice((*byte)(a), n), unsafe.Slice((*byte)(b), n))
+}
+
+// current takes v's value now, for comparison with last (nil: none yet):
+// whether its encoding differs, and the value to keep as the new baseline
+// (nil: keep last). s.enc.Buf holds the encoding if it changed.
+func (v *Var) current(s *Stream, last *varValue) (next *varValue, changed bool) {
+	var mem unsafe.Pointer
+	if v.cmp == byMemory {
+		c := reflect.New(v.typ)
+		c.Elem().Set(reflect.NewAt(v.typ, v.at).Elem())
+		mem = c.UnsafePointer()
+	}
+	changed, sentinel := encodeVar(s, v, last)
+	if mem != nil && !sameMemory(v.at, mem, v.size) {
+		mem = nil // written meanwhile: mem may not be what enc encodes
+	}
+	switch {
+	case changed:
+		return &varValue{enc: bytes.Clone(s.enc.Buf), pins: slices.Clone(s.same.pins), sentinel: sentinel, mem: mem}, true
+	case mem != nil && (last.mem == nil || !sameMemory(mem, last.mem, v.size)):
+		// The same encoding in other memory (an equal string elsewhere):
+		// the checks compare with this memory from now on.
+		return &varValue{enc: last.enc, pins: last.pins, sentinel: last.sentinel, mem: mem}, false
+	}
+	return nil, false
 }
 
 var watched struct {
@@ -66,7 +178,8 @@ func Watch(vars ...*Var) {
 	for _, v := range vars {
 		watched.vars = append(watched.vars, v)
 		watched.byName[v.Name] = v
-		v.last.Store(currentValue(s, v)) // a baseline already; comparing numbers nothing
+		next, _ := v.current(s, nil) // a baseline already; comparing numbers nothing
+		v.last.Store(next)
 	}
 	list := watched.vars[:len(watched.vars):len(watched.vars)]
 	watched.list.Store(&list)
@@ -83,7 +196,8 @@ func snapshotVars() {
 	s := &Stream{}
 	reserveVarObjects(s)
 	for _, v := range watched.vars {
-		v.last.Store(currentValue(s, v))
+		next, _ := v.current(s, nil)
+		v.last.Store(next)
 	}
 }
 
@@ -156,12 +270,6 @@ func (o *sameness) ID(v reflect.Value, name string, _ bool) (uint64, bool, strin
 }
 
 func (o *sameness) Recorded(unsafe.Pointer) (string, []byte, bool) { return "", nil, false }
-
-// currentValue encodes v's current value with s's encoder.
-func currentValue(s *Stream, v *Var) *varValue {
-	_, sentinel := encodeVar(s, v, nil)
-	return &varValue{enc: bytes.Clone(s.enc.Buf), pins: slices.Clone(s.same.pins), sentinel: sentinel}
-}
 
 // encodeVar encodes v's current value for comparison (sameness, the
 // objects it names in s.same.pins) into s.enc.Buf and reports whether it
@@ -261,23 +369,33 @@ func checkWritesSlow(s *Stream) {
 func checkWritesLocked(s *Stream) {
 	saved := s.site
 	for _, v := range *watched.list.Load() {
-		if changed, _ := encodeVar(s, v, v.last.Load()); !changed {
+		if last := v.last.Load(); v.unchanged(last) || !maybeChanged(s, v, last) {
 			continue
 		}
 		watched.Lock()
-		last := v.last.Load()
-		if changed, sentinel := encodeVar(s, v, last); changed {
-			v.last.Store(&varValue{enc: bytes.Clone(s.enc.Buf), pins: slices.Clone(s.same.pins), sentinel: sentinel})
-			s.enc.Buf = s.enc.Buf[:0]
-			v.Enc(s) // numbered, with the contents of objects the log has not seen
-			s.ev = eventlog.Event{Stream: s.id, Kind: eventlog.KindWriteIn, Site: v.Name, Values: s.enc.Buf}
-			s.append()
-			s.evSite = nil // ev no longer holds a site's strings (see emit)
+		if next, changed := v.current(s, v.last.Load()); next != nil {
+			v.last.Store(next)
+			if changed {
+				s.enc.Buf = s.enc.Buf[:0]
+				v.Enc(s) // numbered, with the contents of objects the log has not seen
+				s.ev = eventlog.Event{Stream: s.id, Kind: eventlog.KindWriteIn, Site: v.Name, Values: s.enc.Buf}
+				s.append()
+				s.evSite = nil // ev no longer holds a site's strings (see emit)
+			}
 		}
 		watched.Unlock()
 	}
 	s.enc.Buf = s.enc.Buf[:0]
 	s.site = saved
+}
+
+// maybeChanged is the check without the lock of v, not unchanged since
+// last: false if it still encodes as last; true if it must be taken again
+// under the lock (its encoding differs, or for a variable compared by
+// memory, its memory).
+func maybeChanged(s *Stream, v *Var, last *varValue) bool {
+	changed, _ := encodeVar(s, v, last)
+	return changed || v.cmp == byMemory
 }
 
 // playerWriteIn performs a recorded WRITE_IN.
@@ -334,12 +452,12 @@ func refreshVars(s *Stream) {
 
 func refreshWatched(s *Stream) {
 	for _, v := range *watched.list.Load() {
-		if changed, _ := encodeVar(s, v, v.last.Load()); !changed {
+		if last := v.last.Load(); v.unchanged(last) || !maybeChanged(s, v, last) {
 			continue
 		}
 		watched.Lock()
-		if changed, sentinel := encodeVar(s, v, v.last.Load()); changed {
-			v.last.Store(&varValue{enc: bytes.Clone(s.enc.Buf), sentinel: sentinel})
+		if next, _ := v.current(s, v.last.Load()); next != nil {
+			v.last.Store(next)
 		}
 		watched.Unlock()
 	}

@@ -832,7 +832,7 @@ func (t *transformer) generated() ([]byte, error) {
 		fmt.Fprintf(&b, "var %s = %s.Var{Name: %q}\n\n", vv, t.probe, t.p.Types.Path()+"."+name)
 		fmt.Fprintf(&watch, "\t%s.Enc = func(s *%s.Stream) { %s }\n", vv, t.probe, t.encStmt(name, v.Type()))
 		fmt.Fprintf(&watch, "\t%s.Dec = func(s *%s.Stream) { %s = %s }\n", vv, t.probe, name, t.decExpr(v.Type(), ts))
-		fmt.Fprintf(&watch, "\t%s.Watch(&%s)\n", t.probe, vv)
+		fmt.Fprintf(&watch, "\t%s.WatchAt(&%s, &%s)\n", t.probe, vv, name)
 	}
 	if watch.Len() > 0 {
 		// Registered by a variable initialiser: they all run before any init
