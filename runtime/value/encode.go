@@ -229,19 +229,11 @@ func (e *Encoder) encode(v reflect.Value, depth int) {
 		pl.enc(e, pl, unsafe.Pointer(v.UnsafeAddr()), depth)
 		return
 	}
-	switch v.Kind() {
-	case reflect.Bool:
-		e.Buf = AppendBool(e.Buf, v.Bool())
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		e.Buf = AppendInt(e.Buf, v.Int())
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		e.Buf = AppendUint(e.Buf, v.Uint())
-	case reflect.Float32, reflect.Float64:
-		e.Buf = AppendFloat(e.Buf, v.Float())
-	case reflect.Complex64, reflect.Complex128:
-		e.appendComplex(v.Complex())
-	case reflect.String:
-		e.Buf = AppendString(e.Buf, v.String())
+	switch k := v.Kind(); k {
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128, reflect.String:
+		e.scalar(v, scalarEncoders[k])
 	case reflect.Slice:
 		if v.IsNil() {
 			e.Buf = append(e.Buf, TagNil)
@@ -254,10 +246,15 @@ func (e *Encoder) encode(v reflect.Value, depth int) {
 		// The elements of a slice are addressable through its data pointer.
 		e.elements(planFor(v.Type()), v.UnsafePointer(), v.Len(), depth)
 	case reflect.Array, reflect.Struct:
-		c := reflect.New(v.Type()).Elem()
-		c.Set(v)
+		// Copied into one of the plan's scratch values (cleared after use,
+		// so that it keeps nothing alive) and encoded from there.
 		pl := planFor(v.Type())
+		p := pl.scratch.Get()
+		c := reflect.ValueOf(p).Elem()
+		c.Set(v)
 		pl.enc(e, pl, c.Addr().UnsafePointer(), depth)
+		c.SetZero()
+		pl.scratch.Put(p)
 	case reflect.Map:
 		if v.IsNil() {
 			e.Buf = append(e.Buf, TagNil)
@@ -301,6 +298,25 @@ func (e *Encoder) encode(v reflect.Value, depth int) {
 		e.Buf = appendName(e.Buf, TypeName(v.Type()))
 		e.Buf = appendName(e.Buf, v.Kind().String())
 	}
+}
+
+// scalar encodes the non-addressable scalar v with its kind's encoder, the
+// one its type's plan has, from v's own memory: v.Interface() of a
+// non-addressable value hands over v's data without copying it, and an
+// interface holds a value of a scalar type (never pointer-shaped) by a
+// pointer to it, its second word.
+func (e *Encoder) scalar(v reflect.Value, enc func(e *Encoder, pl *encPlan, p unsafe.Pointer, depth int)) {
+	if !v.CanInterface() {
+		// A read-only value (reflect's view of an unexported field) has no
+		// interface; the plans read such fields through their addresses,
+		// so none reaches here from this package's callers.
+		e.Buf = append(e.Buf, TagOpaque)
+		e.Buf = appendName(e.Buf, TypeName(v.Type()))
+		e.Buf = appendName(e.Buf, "read-only "+v.Kind().String())
+		return
+	}
+	x := v.Interface()
+	enc(e, nil, (*[2]unsafe.Pointer)(unsafe.Pointer(&x))[1], 0)
 }
 
 // encodeIface encodes el, the dynamic value of a non-nil interface value
@@ -347,19 +363,32 @@ func (e *Encoder) encodeIface(static reflect.Type, el reflect.Value, depth int) 
 	}
 }
 
+// encodeMap writes the entries of the non-nil map v sorted by their keys'
+// encodings. Each key and value is copied into a scratch value of its
+// type's plan (SetIterKey: no allocation per entry, as MapIter.Key would
+// make for keys stored indirectly) and encoded from there.
 func (e *Encoder) encodeMap(v reflect.Value, depth int) {
 	type entry struct{ k, v []byte }
 	entries := make([]entry, 0, v.Len())
 	sub := Encoder{Objects: e.Objects, Deep: e.Deep}
+	kpl, vpl := planFor(v.Type().Key()), planFor(v.Type().Elem())
+	ks, vs := kpl.scratch.Get(), vpl.scratch.Get()
+	k, val := reflect.ValueOf(ks).Elem(), reflect.ValueOf(vs).Elem()
 	it := v.MapRange()
 	for it.Next() {
+		k.SetIterKey(it)
+		val.SetIterValue(it)
 		sub.Buf = nil
-		sub.encode(it.Key(), depth+1)
-		k := sub.Buf
+		sub.at(kpl, k.Addr().UnsafePointer(), depth+1)
+		kb := sub.Buf
 		sub.Buf = nil
-		sub.encode(it.Value(), depth+1)
-		entries = append(entries, entry{k, sub.Buf})
+		sub.at(vpl, val.Addr().UnsafePointer(), depth+1)
+		entries = append(entries, entry{kb, sub.Buf})
 	}
+	k.SetZero()
+	val.SetZero()
+	kpl.scratch.Put(ks)
+	vpl.scratch.Put(vs)
 	slices.SortFunc(entries, func(a, b entry) int { return bytes.Compare(a.k, b.k) })
 	e.Buf = append(e.Buf, TagMap)
 	e.Buf = binary.AppendUvarint(e.Buf, uint64(len(entries)))

@@ -88,41 +88,11 @@ func buildPlan(t reflect.Type, building map[reflect.Type]*encPlan) *encPlan {
 	pl := &encPlan{t: t}
 	pl.scratch.New = func() any { return reflect.New(t).Interface() }
 	building[t] = pl
-	switch t.Kind() {
-	case reflect.Bool:
-		pl.enc = encBool
-	case reflect.Int:
-		pl.enc = encInt
-	case reflect.Int8:
-		pl.enc = encInt8
-	case reflect.Int16:
-		pl.enc = encInt16
-	case reflect.Int32:
-		pl.enc = encInt32
-	case reflect.Int64:
-		pl.enc = encInt64
-	case reflect.Uint:
-		pl.enc = encUint
-	case reflect.Uint8:
-		pl.enc = encUint8
-	case reflect.Uint16:
-		pl.enc = encUint16
-	case reflect.Uint32:
-		pl.enc = encUint32
-	case reflect.Uint64:
-		pl.enc = encUint64
-	case reflect.Uintptr:
-		pl.enc = encUintptr
-	case reflect.Float32:
-		pl.enc = encFloat32
-	case reflect.Float64:
-		pl.enc = encFloat64
-	case reflect.Complex64:
-		pl.enc = encComplex64
-	case reflect.Complex128:
-		pl.enc = encComplex128
-	case reflect.String:
-		pl.enc = encString
+	switch k := t.Kind(); k {
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128, reflect.String:
+		pl.enc = scalarEncoders[k]
 	case reflect.Slice:
 		if t.Elem().Kind() == reflect.Uint8 {
 			pl.enc = encByteSlice
@@ -175,6 +145,29 @@ func (e *Encoder) at(pl *encPlan, p unsafe.Pointer, depth int) {
 		return
 	}
 	pl.enc(e, pl, p, depth)
+}
+
+// scalarEncoders are the encoders of the scalar kinds (booleans, numbers,
+// strings), by kind: the plans of scalar types, and non-addressable scalars
+// copied to memory (Encoder.scalar).
+var scalarEncoders = [...]func(e *Encoder, pl *encPlan, p unsafe.Pointer, depth int){
+	reflect.Bool:       encBool,
+	reflect.Int:        encInt,
+	reflect.Int8:       encInt8,
+	reflect.Int16:      encInt16,
+	reflect.Int32:      encInt32,
+	reflect.Int64:      encInt64,
+	reflect.Uint:       encUint,
+	reflect.Uint8:      encUint8,
+	reflect.Uint16:     encUint16,
+	reflect.Uint32:     encUint32,
+	reflect.Uint64:     encUint64,
+	reflect.Uintptr:    encUintptr,
+	reflect.Float32:    encFloat32,
+	reflect.Float64:    encFloat64,
+	reflect.Complex64:  encComplex64,
+	reflect.Complex128: encComplex128,
+	reflect.String:     encString,
 }
 
 func encBool(e *Encoder, _ *encPlan, p unsafe.Pointer, _ int) {

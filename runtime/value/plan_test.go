@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 	"unsafe"
@@ -41,6 +42,7 @@ type planKinds struct {
 
 type planByte uint8
 type planInt int
+type planStr string
 type planPtr *planLeaf
 type planLeaf struct{ N planInt }
 
@@ -139,6 +141,13 @@ func planValues() []any {
 			A []planLeaf
 			m map[string]int
 		}{[]planLeaf{{1}, {2}}, map[string]int{"x": 1}},
+		// Scalars of every kind that are not addressable: in interfaces
+		// and as map keys and values.
+		[]any{true, -1, int8(-8), int16(-16), int32(-32), int64(-64), uint(1), uint8(8), uint16(16), uint32(32), uint64(64),
+			uintptr(99), float32(1.5), -2.25, complex64(complex(1, 2)), complex(-3, 4), "s", planInt(5), planByte(6), planStr("n")},
+		map[planByte]complex64{1: complex(1, 2), 2: 0}, map[string]bool{"t": true, "f": false},
+		map[float64]planStr{1.5: "a", -2: "b"}, map[any]int{1: 1, "a": 2, planLeaf{3}: 3, int8(1): 4},
+		map[planInt]any{1: uint16(7), 2: "x", 3: nil},
 	}
 }
 
@@ -202,6 +211,20 @@ func TestPlansMatchReflectionEncoder(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// A read-only reflect.Value (an unexported field taken by reflection) is
+// encoded as opaque, not panicking: the encoder copies non-addressable
+// scalars, which reflect refuses for read-only values. (The plans read
+// unexported fields through their addresses, so none of this package's
+// callers passes one.)
+func TestReadOnlyScalarOpaque(t *testing.T) {
+	v := reflect.ValueOf(struct{ n int }{5}).Field(0)
+	e := &Encoder{}
+	e.EncodeValue(v)
+	if got, err := Render(e.Buf); err != nil || !strings.Contains(got, "read-only int") {
+		t.Fatalf("read-only int: %q, %v", got, err)
 	}
 }
 
