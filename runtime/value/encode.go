@@ -301,11 +301,8 @@ func (e *Encoder) encode(v reflect.Value, depth int) {
 }
 
 // scalar encodes the non-addressable scalar v with its kind's encoder, the
-// one its type's plan has, from v's own memory: v.Interface() of a
-// non-addressable value hands over v's data without copying it, and an
-// interface holds a value of a scalar type (never pointer-shaped) by a
-// pointer to it, its second word.
-func (e *Encoder) scalar(v reflect.Value, enc func(e *Encoder, pl *encPlan, p unsafe.Pointer, depth int)) {
+// one its type's plan has (enc), from v's own memory.
+func (e *Encoder) scalar(v reflect.Value, enc planEncoder) {
 	if !v.CanInterface() {
 		// A read-only value (reflect's view of an unexported field) has no
 		// interface; the plans read such fields through their addresses,
@@ -315,8 +312,15 @@ func (e *Encoder) scalar(v reflect.Value, enc func(e *Encoder, pl *encPlan, p un
 		e.Buf = appendName(e.Buf, "read-only "+v.Kind().String())
 		return
 	}
-	x := v.Interface()
-	enc(e, nil, (*[2]unsafe.Pointer)(unsafe.Pointer(&x))[1], 0)
+	enc(e, nil, ifaceData(v.Interface()), 0)
+}
+
+// ifaceData returns the address of the value x holds, for a value of a
+// scalar type: an interface holds a value of a type that is not
+// pointer-shaped (every scalar type) by a pointer to it, its second word,
+// and v.Interface() of a non-addressable v hands over v's own memory.
+func ifaceData(x any) unsafe.Pointer {
+	return (*[2]unsafe.Pointer)(unsafe.Pointer(&x))[1]
 }
 
 // encodeIface encodes el, the dynamic value of a non-nil interface value
@@ -324,8 +328,10 @@ func (e *Encoder) scalar(v reflect.Value, enc func(e *Encoder, pl *encPlan, p un
 func (e *Encoder) encodeIface(static reflect.Type, el reflect.Value, depth int) {
 	// Errors are recorded as errors whatever the static type (a recovered
 	// panic value, an any argument): replay rebuilds them the same way.
+	var x any // el as an interface, when reflect allows it
 	if el.CanInterface() {
-		if err, ok := el.Interface().(error); ok {
+		x = el.Interface()
+		if err, ok := x.(error); ok {
 			e.encodeError(err, depth)
 			return
 		}
@@ -359,6 +365,10 @@ func (e *Encoder) encodeIface(static reflect.Type, el reflect.Value, depth int) 
 		e.encode(el, depth+1)
 		e.ifaceName = ""
 	default:
+		if enc := scalarEncoder(el.Kind()); enc != nil && x != nil && depth+1 <= MaxDepth {
+			enc(e, nil, ifaceData(x), depth+1) // as Encoder.scalar, from x already made
+			return
+		}
 		e.encode(el, depth+1)
 	}
 }

@@ -29,7 +29,7 @@ import (
 // nesting depth, already checked against MaxDepth by the caller.
 type encPlan struct {
 	t   reflect.Type
-	enc func(e *Encoder, pl *encPlan, p unsafe.Pointer, depth int)
+	enc planEncoder
 
 	name   string                  // TypeName(t): references
 	fields []fieldPlan             // structs
@@ -43,6 +43,10 @@ type encPlan struct {
 	// Encode[T] to copy its argument into.
 	scratch sync.Pool
 }
+
+// A planEncoder encodes the value of plan pl at p (pl may be nil for the
+// scalar kinds' encoders, which need nothing of it).
+type planEncoder func(e *Encoder, pl *encPlan, p unsafe.Pointer, depth int)
 
 type fieldPlan struct {
 	off uintptr
@@ -150,7 +154,7 @@ func (e *Encoder) at(pl *encPlan, p unsafe.Pointer, depth int) {
 // scalarEncoders are the encoders of the scalar kinds (booleans, numbers,
 // strings), by kind: the plans of scalar types, and non-addressable scalars
 // copied to memory (Encoder.scalar).
-var scalarEncoders = [...]func(e *Encoder, pl *encPlan, p unsafe.Pointer, depth int){
+var scalarEncoders = [...]planEncoder{
 	reflect.Bool:       encBool,
 	reflect.Int:        encInt,
 	reflect.Int8:       encInt8,
@@ -168,6 +172,15 @@ var scalarEncoders = [...]func(e *Encoder, pl *encPlan, p unsafe.Pointer, depth 
 	reflect.Complex64:  encComplex64,
 	reflect.Complex128: encComplex128,
 	reflect.String:     encString,
+}
+
+// scalarEncoder returns the encoder of the scalar kind k, nil for the other
+// kinds.
+func scalarEncoder(k reflect.Kind) planEncoder {
+	if int(k) < len(scalarEncoders) {
+		return scalarEncoders[k]
+	}
+	return nil
 }
 
 func encBool(e *Encoder, _ *encPlan, p unsafe.Pointer, _ int) {

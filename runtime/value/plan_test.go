@@ -148,6 +148,7 @@ func planValues() []any {
 		map[planByte]complex64{1: complex(1, 2), 2: 0}, map[string]bool{"t": true, "f": false},
 		map[float64]planStr{1.5: "a", -2: "b"}, map[any]int{1: 1, "a": 2, planLeaf{3}: 3, int8(1): 4},
 		map[planInt]any{1: uint16(7), 2: "x", 3: nil},
+		true, int8(-8), uint32(32), uintptr(5), float32(-0.5), complex64(complex(0, 1)), planInt(3), planByte(4), "top", planStr("named"),
 	}
 }
 
