@@ -351,8 +351,9 @@ func recordBatchCompression(t *testing.T, path string) []bool {
 
 // TestWriterBehindSkipsCompression: batches that find another full batch
 // waiting are written uncompressed (the writer catches up), the others
-// compressed; with AlwaysCompress every batch is compressed. Either way the
-// log reads back complete.
+// compressed, once the log is no longer small (smallLogBytes: the first
+// batches are written uncompressed); with AlwaysCompress every batch is
+// compressed. Either way the log reads back complete.
 func TestWriterBehindSkipsCompression(t *testing.T) {
 	for _, always := range []bool{false, true} {
 		t.Run(fmt.Sprintf("always=%v", always), func(t *testing.T) {
@@ -361,20 +362,37 @@ func TestWriterBehindSkipsCompression(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// A small log: 200 events in 2 batches, under 16 KiB of data.
+			const small = 200
+			for i := 0; i < small; i++ {
+				e := sampleEvent(i)
+				w.Append(&e)
+			}
+			if err := w.Flush(); err != nil {
+				t.Fatal(err)
+			}
+			if st, _ := os.Stat(path); st.Size() >= smallLogBytes {
+				t.Fatalf("the small part of the log has %d bytes", st.Size())
+			}
+			// 500 more, a full batch at a time, each written before the
+			// next fills: the log outgrows smallLogBytes.
+			for i := small; i < small+500; i++ {
+				e := sampleEvent(i)
+				w.Append(&e)
+				if i%100 == 99 {
+					waitWritten(w, uint64(i+1))
+				}
+			}
 			// Hold the encoder back while three batches fill: the first
 			// it takes finds two more waiting.
 			w.encodeGate.Lock()
-			for i := 0; i < 300; i++ {
+			for i := small + 500; i < small+800; i++ {
 				e := sampleEvent(i)
 				w.Append(&e)
 			}
 			w.encodeGate.Unlock()
-			w.doneMu.Lock() // wait until the queue is empty again
-			for w.doneSeq < 300 {
-				w.doneCond.Wait()
-			}
-			w.doneMu.Unlock()
-			for i := 300; i < 350; i++ {
+			waitWritten(w, small+800) // the queue is empty again
+			for i := small + 800; i < small+850; i++ {
 				e := sampleEvent(i)
 				w.Append(&e)
 			}
@@ -383,8 +401,8 @@ func TestWriterBehindSkipsCompression(t *testing.T) {
 			}
 			got, r := readAll(t, path)
 			r.Close()
-			if len(got) != 350 {
-				t.Fatalf("read %d events, want 350", len(got))
+			if len(got) != small+850 {
+				t.Fatalf("read %d events, want %d", len(got), small+850)
 			}
 			for i, e := range got {
 				want := sampleEvent(i)
@@ -394,18 +412,31 @@ func TestWriterBehindSkipsCompression(t *testing.T) {
 				}
 			}
 			comp := recordBatchCompression(t, path)
-			if len(comp) != 4 {
-				t.Fatalf("%d record batches, want 4 (3 full, 1 at Close)", len(comp))
+			if len(comp) != 11 {
+				t.Fatalf("%d record batches, want 11 (2 small, 5, 3 full, 1 at Close)", len(comp))
 			}
-			want := []bool{false, false, true, true} // two found a batch waiting; then caught up
+			// Batches of 100 sample events are 4.8 KB uncompressed, the
+			// first one's dictionary strings 2.5 KB more: the log is small
+			// for 2 batches. Two of the three held back found a batch
+			// waiting; then the writer caught up.
+			want := []bool{false, false, true, true, true, true, true, false, false, true, true}
 			if always {
-				want = []bool{true, true, true, true}
+				want = []bool{true, true, true, true, true, true, true, true, true, true, true}
 			}
 			if !reflect.DeepEqual(comp, want) {
 				t.Errorf("record batches compressed: %v, want %v", comp, want)
 			}
 		})
 	}
+}
+
+// waitWritten returns once the encoder has written every event up to seq.
+func waitWritten(w *Writer, seq uint64) {
+	w.doneMu.Lock()
+	for w.doneSeq < seq {
+		w.doneCond.Wait()
+	}
+	w.doneMu.Unlock()
 }
 
 // TestLargeValuesFilledOutsideTheLock: rows whose Values exceed

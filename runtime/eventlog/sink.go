@@ -103,6 +103,11 @@ func (c *columns) load(b *batch, dicts *[3]*dictColumn) {
 	c.vals = b.vals[:b.valsUsed]
 }
 
+// rawSize is the size of the record batch's buffers uncompressed.
+func (c *columns) rawSize() int {
+	return c.n*(8+4+1+8+4+4+4+8+4) + 4 + len(c.vals)
+}
+
 // grow returns s with length n, reusing its array when large enough.
 func grow[T any](s []T, n int) []T {
 	if cap(s) < n {
@@ -143,7 +148,18 @@ type sink struct {
 	dicts     [3]*dictColumn // site, pos, recv_type
 	events    uint64         // rows written
 	cols      columns
+	rawBytes  int // batch and dictionary bytes written, uncompressed size
+	// compressSmall compresses a small log too (Options.AlwaysCompress).
+	compressSmall bool
 }
+
+// smallLogBytes is the size up to which a log is written uncompressed: its
+// batches (and dictionary deltas) are compressed only once the log's data
+// would exceed it. Most test processes under capture test write logs
+// smaller than this, and compressing one costs them the zstd encoder's
+// creation, 0.4 ms CPU of a fresh process, for a few kilobytes saved
+// (capture compact recompresses).
+const smallLogBytes = 16 << 10
 
 // Dictionary ids: Arrow numbers dictionary-encoded fields in schema order.
 const (
@@ -159,10 +175,11 @@ func newSink(f *os.File, meta Meta, opts Options) (*sink, error) {
 		return nil, err
 	}
 	s := &sink{
-		f:     f,
-		enc:   enc,
-		kind:  newDictColumn(dictIDKind),
-		dicts: [3]*dictColumn{newDictColumn(dictIDSite), newDictColumn(dictIDPos), newDictColumn(dictIDRecvType)},
+		f:             f,
+		enc:           enc,
+		compressSmall: opts.AlwaysCompress,
+		kind:          newDictColumn(dictIDKind),
+		dicts:         [3]*dictColumn{newDictColumn(dictIDSite), newDictColumn(dictIDPos), newDictColumn(dictIDRecvType)},
 	}
 	head := schemaMessage(meta)
 	marker := []byte(statusPrefix + "open events=")
@@ -205,13 +222,20 @@ func (s *sink) flushMessages() error {
 // deltas it needs; raw skips the compression of the record batch.
 func (s *sink) writeRecord(b *batch, raw bool) error {
 	s.cols.load(b, &s.dicts)
+	size := s.cols.rawSize()
+	for _, d := range s.dicts {
+		size += 4*(d.len()-d.written+1) + int(d.offsets[d.len()]-d.offsets[d.written])
+	}
+	s.rawBytes += size
+	small := s.rawBytes <= smallLogBytes && !s.compressSmall
+	s.enc.raw = small
 	for _, d := range s.dicts {
 		if d.len() > d.written {
 			s.enc.dictionaryBatch(d.id, d, d.written, d.len(), d.written > 0)
 			d.written = d.len()
 		}
 	}
-	s.enc.raw = raw
+	s.enc.raw = raw || small
 	encodeRecordBatch(s.enc, &s.cols)
 	s.enc.raw = false
 	// One write per batch, straight to the kernel: once it returns, a

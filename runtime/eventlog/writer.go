@@ -54,7 +54,10 @@ type Options struct {
 	// written uncompressed when the writer is behind (another full batch
 	// is already waiting for it): compression costs several times more CPU
 	// than writing, so this keeps the writer ahead of bursts, at the price
-	// of a bigger file (capture compact recompresses it).
+	// of a bigger file (capture compact recompresses it). A small log (up
+	// to 16 KiB of data, smallLogBytes) is written uncompressed too: the
+	// zstd encoder's creation costs a short process more than the bytes
+	// are worth.
 	AlwaysCompress bool
 	SyncOnFlush    bool // fsync after every batch and at Close (survives power loss, not just a crash)
 	MaxValueBytes  int  // larger Values are dropped and counted (default 16 MiB)
