@@ -542,3 +542,58 @@ func TestBatchesAllocatedWhenNeeded(t *testing.T) {
 		}
 	}
 }
+
+// TestSmallLogIsNotCompressed: a log of up to smallLogBytes of data is
+// written without compression and without creating a zstd encoder (the
+// creation costs a short process more than compressing saves); once a log
+// outgrows it, its batches are compressed. Both read back complete.
+func TestSmallLogIsNotCompressed(t *testing.T) {
+	for _, tc := range []struct {
+		events     int
+		compressed bool
+	}{{0, false}, {1, false}, {150, false}, {2000, true}} {
+		t.Run(fmt.Sprint(tc.events), func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "log.arrows")
+			w, err := Create(path, Meta{}, Options{BatchEvents: 100})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := 0; i < tc.events; i++ {
+				e := sampleEvent(i)
+				w.Append(&e)
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if created := w.sink.enc.zstd != nil; created != tc.compressed {
+				t.Errorf("zstd encoder created: %v, want %v", created, tc.compressed)
+			}
+			r, err := Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			var kinds []string
+			compressed := false
+			for {
+				msg, err := r.msgs.next()
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if msg.compressed {
+					compressed = true
+					kinds = append(kinds, fmt.Sprint(msg.htype))
+				}
+			}
+			if compressed != tc.compressed {
+				t.Errorf("compressed messages (types %v): %v, want %v", kinds, compressed, tc.compressed)
+			}
+			if got, _ := readAll(t, path); len(got) != tc.events {
+				t.Errorf("read %d events, want %d", len(got), tc.events)
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package eventlog
 
 import (
 	"encoding/binary"
+	"fmt"
 
 	flatbuffers "github.com/google/flatbuffers/go"
 	"github.com/klauspost/compress/zstd"
@@ -13,13 +14,19 @@ import (
 // this one reuses one encoder and one flatbuffers builder, and writes the
 // message into a reused buffer. The schema message is schemaMessage's.
 type ipcEncoder struct {
-	fb   *flatbuffers.Builder
-	zstd *zstd.Encoder // nil: uncompressed
+	fb *flatbuffers.Builder
+	// zstdOpts configure zstd (nil: uncompressed), fastOpts fast (nil: none).
+	zstdOpts, fastOpts []zstd.EOption
+	// zstd and fast are created at the first compressed message: creating
+	// one costs a fresh process 0.1 ms, and a small log compresses nothing
+	// (smallLogBytes).
+	zstd *zstd.Encoder
 	// fast compresses the columns where a stronger level gains (almost)
 	// nothing but costs up to twice the CPU: seq, stream, recv_id, the value
 	// offsets and the values themselves (measured with the realistic mix of
 	// BenchmarkLogSize: +0.04 bytes/event for -45% zstd time). nil: use zstd.
 	fast *zstd.Encoder
+	err  error // creating the encoders failed: messages are written uncompressed
 	// raw writes the next messages uncompressed even though zstd is
 	// configured (the writer is behind; see Options.AlwaysCompress).
 	raw  bool
@@ -52,24 +59,39 @@ const (
 func newIPCEncoder(c Compression, level int, capturing bool) (*ipcEncoder, error) {
 	e := &ipcEncoder{fb: flatbuffers.NewBuilder(1024)}
 	if c == Zstd {
+		if level < int(zstd.SpeedFastest) || level > int(zstd.SpeedBestCompression) {
+			return nil, fmt.Errorf("eventlog: zstd level %d out of range [1,4]", level)
+		}
 		common := []zstd.EOption{zstd.WithEncoderConcurrency(1), zstd.WithWindowSize(1 << 20), zstd.WithZeroFrames(true),
 			zstd.WithEncoderCRC(false), zstd.WithLowerEncoderMem(true)}
-		enc, err := zstd.NewWriter(nil, append(common, zstd.WithEncoderLevel(zstd.EncoderLevel(level)),
-			zstd.WithNoEntropyCompression(capturing && level == int(zstd.SpeedFastest)))...)
-		if err != nil {
-			return nil, err
-		}
-		e.zstd = enc
+		e.zstdOpts = append(common, zstd.WithEncoderLevel(zstd.EncoderLevel(level)),
+			zstd.WithNoEntropyCompression(capturing && level == int(zstd.SpeedFastest)))
 		if capturing && level > int(zstd.SpeedFastest) {
-			if e.fast, err = zstd.NewWriter(nil, append(common, zstd.WithEncoderLevel(zstd.SpeedFastest))...); err != nil {
-				return nil, err
-			}
+			e.fastOpts = append(common, zstd.WithEncoderLevel(zstd.SpeedFastest))
 		}
 	}
 	return e, nil
 }
 
-func (e *ipcEncoder) compressing() bool { return e.zstd != nil && !e.raw }
+func (e *ipcEncoder) compressing() bool { return e.zstdOpts != nil && !e.raw && e.err == nil }
+
+// startMessage creates the zstd encoders if the message about to be built
+// is the first compressed one. If zstd rejects its options (it cannot: the
+// level was checked), the message and all others are written uncompressed
+// and e.err says why (Writer.Close returns it).
+func (e *ipcEncoder) startMessage() {
+	if !e.compressing() || e.zstd != nil {
+		return
+	}
+	var err error
+	if e.zstd, err = zstd.NewWriter(nil, e.zstdOpts...); err == nil && e.fastOpts != nil {
+		e.fast, err = zstd.NewWriter(nil, e.fastOpts...)
+	}
+	if err != nil {
+		e.zstd, e.fast = nil, nil
+		e.err = fmt.Errorf("eventlog: zstd: %w", err)
+	}
+}
 
 // addBuffer appends one column buffer to the body, compressed if enabled,
 // padded to 8 bytes as the format requires.
@@ -152,6 +174,7 @@ func (e *ipcEncoder) finish(htype byte, header flatbuffers.UOffsetT) {
 
 // dictionaryBatch appends a dictionary batch with entries [from, to) of d.
 func (e *ipcEncoder) dictionaryBatch(id int64, d *dictColumn, from, to int, delta bool) {
+	e.startMessage()
 	base := d.offsets[from]
 	offs := make([]int32, 0, to-from+1)
 	for _, o := range d.offsets[from : to+1] {

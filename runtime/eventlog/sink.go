@@ -245,6 +245,7 @@ func (s *sink) writeRecord(b *batch, raw bool) error {
 
 // encodeRecordBatch appends the record batch message of c.
 func encodeRecordBatch(e *ipcEncoder, c *columns) {
+	e.startMessage()
 	n := c.n
 	for _, c := range [...]struct {
 		buf  []byte
@@ -311,6 +312,9 @@ func (s *sink) close(st Status, sync bool) error {
 	}
 	if cerr := s.f.Close(); err == nil {
 		err = cerr
+	}
+	if err == nil {
+		err = s.enc.err // the log is complete, but uncompressed
 	}
 	return err
 }
