@@ -313,29 +313,35 @@ func benchmarkEncoder(b *testing.B, opts Options) {
 }
 
 // BenchmarkShortLog is the fixed cost of one short log, as a test process
-// under `capture test` pays it: Create, 300 events, Close. It used to be
-// dominated by allocating every batch up front (megabytes) and an fsync
-// at Close.
+// under `capture test` pays it: Create, 0, 100 or 300 events, Close (100
+// sample events are a small log, written uncompressed; 300 are 17 KB of
+// data, just over smallLogBytes). It used to be dominated by allocating
+// every batch up front (megabytes) and an fsync at Close. cpu-ns/op
+// includes the writer's goroutines.
 func BenchmarkShortLog(b *testing.B) {
-	dir := b.TempDir()
-	b.ReportAllocs()
-	cpu := cputime.Process() // the writer's goroutines included
-	n := 0
-	for i := 0; b.Loop(); i++ {
-		n++
-		w, err := Create(filepath.Join(dir, fmt.Sprintf("log%d.arrows", i%8)), Meta{}, Options{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		for j := 0; j < 300; j++ {
-			e := sampleEvent(j)
-			w.Append(&e)
-		}
-		if err := w.Close(); err != nil {
-			b.Fatal(err)
-		}
+	for _, events := range []int{0, 100, 300} {
+		b.Run(fmt.Sprintf("events=%d", events), func(b *testing.B) {
+			dir := b.TempDir()
+			b.ReportAllocs()
+			cpu := cputime.Process()
+			n := 0
+			for i := 0; b.Loop(); i++ {
+				n++
+				w, err := Create(filepath.Join(dir, fmt.Sprintf("log%d.arrows", i%8)), Meta{}, Options{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				for j := 0; j < events; j++ {
+					e := sampleEvent(j)
+					w.Append(&e)
+				}
+				if err := w.Close(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(cputime.Process()-cpu)/float64(n), "cpu-ns/op")
+		})
 	}
-	b.ReportMetric(float64(cputime.Process()-cpu)/float64(n), "cpu-ns/op")
 }
 
 // shopEvents reads the events of testdata/shop.arrow (a log of the example
