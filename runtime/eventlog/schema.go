@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // FormatVersion is the version of the log format this package writes
@@ -231,15 +232,80 @@ const (
 
 // metadataFor is the schema metadata of a log, keys in format order.
 func metadataFor(m Meta, st Status) (keys, vals []string) {
-	pk, _ := json.Marshal(m.ObservedPackages)
-	if m.ObservedPackages == nil {
-		pk = []byte("[]")
-	}
+	pk := appendJSONStrings(nil, m.ObservedPackages)
 	keys = []string{MetaFormatVersion, MetaObservedPackages, MetaSourceHash, MetaGoVersion,
 		MetaBuildLabel, MetaStartTime, MetaRunID, MetaStatus}
 	vals = []string{strconv.Itoa(m.FormatVersion), string(pk), m.SourceHash, m.GoVersion,
 		m.BuildLabel, m.StartTime.UTC().Format(time.RFC3339Nano), m.RunID, formatStatus(st)}
 	return keys, vals
+}
+
+// appendJSONStrings appends ss as a JSON array of strings ("[]" if empty),
+// byte for byte as encoding/json's Marshal writes it (TestJSONStrings):
+// Marshal's first use builds its encoders by reflection, which cost every
+// capture process 0.06 ms.
+func appendJSONStrings(dst []byte, ss []string) []byte {
+	dst = append(dst, '[')
+	for i, s := range ss {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendJSONString(dst, s)
+	}
+	return append(dst, ']')
+}
+
+// appendJSONString is encoding/json's appendString with HTML escaping.
+func appendJSONString(dst []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if b := s[i]; b < utf8.RuneSelf {
+			if b >= 0x20 && b != '"' && b != '\\' && b != '<' && b != '>' && b != '&' {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch b {
+			case '\\', '"':
+				dst = append(dst, '\\', b)
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default: // other control bytes, <, >, &
+				dst = append(dst, '\\', 'u', '0', '0', hex[b>>4], hex[b&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		c, size := utf8.DecodeRuneInString(s[i:])
+		if c == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if c == '\u2028' || c == '\u2029' {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hex[c&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
 }
 
 // schemaInfo is a decoded schema message: what the reader checks.

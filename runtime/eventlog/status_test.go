@@ -1,9 +1,11 @@
 package eventlog
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 )
@@ -54,6 +56,38 @@ func TestFormatStatus(t *testing.T) {
 		if back.Closed != s.Closed || back.Events != s.Events || back.Dropped != s.Dropped ||
 			back.Blocked != s.Blocked || !back.EndTime.Equal(s.EndTime) {
 			t.Fatalf("parseStatus(formatStatus(%+v)) = %+v", s, back)
+		}
+	}
+}
+
+// TestJSONStrings: the observed packages' metadata value is what
+// encoding/json's Marshal writes for the same []string.
+func TestJSONStrings(t *testing.T) {
+	cases := [][]string{nil, {}, {""}, {"github.com/Masterminds/semver/v3", "example.com/shop/pricing"},
+		{"a\"b\\c", "<tag>&amp;", "\b\f\n\r\t\x00\x01\x1f\x7f", "ünïcödé ✓ 𝄞", "\u2028\u2029", "bad \xff\xfe utf8 \xe2\x82", "\xed\xa0\x80"}}
+	rng := rand.New(rand.NewPCG(5, 6))
+	alphabet := []string{"a", "/", ".", "\"", "\\", "<", ">", "&", "\x00", "\x1f", "\x7f", "\b", "é", "\u2028", "\u2029", "\xff", "\xe2\x82", "𝄞", " "}
+	for i := 0; i < 2000; i++ {
+		var ss []string
+		for j := rng.IntN(4); j > 0; j-- {
+			var b strings.Builder
+			for k := rng.IntN(12); k > 0; k-- {
+				b.WriteString(alphabet[rng.IntN(len(alphabet))])
+			}
+			ss = append(ss, b.String())
+		}
+		cases = append(cases, ss)
+	}
+	for _, ss := range cases {
+		want, err := json.Marshal(ss)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ss == nil {
+			want = []byte("[]") // the format writes an empty list, never null
+		}
+		if got := appendJSONStrings(nil, ss); string(got) != string(want) {
+			t.Fatalf("appendJSONStrings(%q) = %s, json.Marshal: %s", ss, got, want)
 		}
 	}
 }
