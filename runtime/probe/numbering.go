@@ -23,25 +23,25 @@ import (
 // the log. Without concurrency this is the number the counter gave.
 
 // firstAppearances lists, by event index, the object IDs that first appear
-// in that event of the log, in order of appearance (made on first use).
+// in that event of the log, in order of appearance, and the objects the log
+// names by more than one type (made on first use, in one pass over the
+// log's values).
 type firstAppearances struct {
 	once  sync.Once
 	ids   [][]uint64
-	taken []int           // by event index: how many of ids were given out
-	all   map[uint64]bool // every ID in the log's values
+	taken []int       // by event index: how many of ids were given out
+	names objectNames // every ID in the log's values, with its type names (wholes.go)
 }
 
 func (p *player) computeFirstAppearances() {
 	f := &p.first
 	f.ids = make([][]uint64, len(p.events))
 	f.taken = make([]int, len(p.events))
-	seen := map[uint64]bool{}
-	f.all = seen
+	f.names.init()
 	for i := range p.events {
 		e := &p.events[i]
-		_ = value.ObjectIDs(e.Values, func(id uint64) {
-			if id != 0 && id < varIDs && !seen[id] {
-				seen[id] = true
+		_ = value.ObjectRefs(e.Values, func(id uint64, name string) {
+			if id != 0 && f.names.add(id, name) && id < varIDs {
 				f.ids[i] = append(f.ids[i], id)
 			}
 		})
@@ -54,7 +54,7 @@ func (p *player) computeFirstAppearances() {
 // Without concurrency that is the next number, the one the capture gave.
 func (p *player) freshIDLocked(v reflect.Value, name string) uint64 {
 	id := p.maxID + 1 // above every bound number: bound to nothing
-	for p.first.all[id] {
+	for p.first.names.has(id) {
 		id++
 	}
 	p.bindLocked(id, v, name)

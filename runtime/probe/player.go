@@ -1502,6 +1502,10 @@ func identity(v reflect.Value) unsafe.Pointer {
 }
 
 func (p *player) Ref(id uint64, name string, t reflect.Type) (reflect.Value, error) {
+	var whole reflect.Type
+	if t.Kind() == reflect.Pointer {
+		whole, _ = p.Whole(id)
+	}
 	p.objMu.Lock()
 	defer p.objMu.Unlock()
 	if v, ok := p.byID[id]; ok {
@@ -1511,6 +1515,17 @@ func (p *player) Ref(id uint64, name string, t reflect.Type) (reflect.Value, err
 		if v.Kind() == reflect.Interface && v.Elem().Type().AssignableTo(t) {
 			return v.Elem(), nil
 		}
+		if v.Kind() == reflect.Pointer && !v.IsNil() && t.Kind() == reflect.Pointer && value.LeadsWith(v.Type().Elem(), t.Elem()) {
+			// A reference to the start of an object replay made whole
+			// (wholes.go), or to the first field of a real object.
+			return reflect.NewAt(t.Elem(), v.UnsafePointer()), nil
+		}
+	} else if whole != nil && whole != t.Elem() && value.LeadsWith(whole, t.Elem()) {
+		// First seen as a reference to the start of an object the log
+		// later names as a whole struct (wholes.go): make the struct.
+		w := reflect.New(whole)
+		p.bindLocked(id, w, value.TypeName(w.Type()))
+		return reflect.NewAt(t.Elem(), w.UnsafePointer()), nil
 	}
 	v, err := placeholder(name, t)
 	if err != nil {

@@ -33,7 +33,9 @@ type Decoder struct {
 	Resolver Resolver
 	Err      error
 
-	seenID func(uint64) // MaxObjectID's: called with every object ID read
+	// seenRef is called with the object ID and recorded type name of every
+	// reference and object that Skip reads (MaxObjectID, ObjectRefs).
+	seenRef func(id uint64, name string)
 
 	// ifaceName is the dynamic type name of the interface value whose
 	// contents decode reads next: a reference there with an empty type
@@ -433,33 +435,25 @@ func (d *Decoder) decode(v reflect.Value, depth int) {
 				if !known {
 					// Seen before in capture, unknown to replay: a divergence
 					// in how objects were created; give a fresh object.
-					obj = reflect.New(t.Elem())
-					d.Resolver.Bind(id, obj, name)
+					obj = d.newObject(id, t, name)
 				}
 			} else {
 				if !known {
-					obj = reflect.New(t.Elem())
-					d.Resolver.Bind(id, obj, name)
+					obj = d.newObject(id, t, name)
 				}
 				d.decode(obj.Elem(), depth+1)
 			}
 			if d.Err == nil {
 				if !obj.Type().AssignableTo(t) {
-					if obj.Kind() != reflect.Pointer || obj.IsNil() || t.Elem().Size() > obj.Type().Elem().Size() {
-						if obj.Kind() == reflect.Pointer && leadsWith(t.Elem(), obj.Type().Elem()) {
-							// F17's other direction (go-cmp's teststructs:
-							// s.PublicStruct.SetPrivate(...), then
-							// s.SetPrivate(...) on the enclosing struct).
-							d.Err = fmt.Errorf("%w: object %d is first a %s, then a %s at the same address: a pointer to a struct's first field crossed the boundary before a pointer to the struct, and replay made the smaller object (docs/limitations.md)",
-								ErrFirstFieldFirst, id, obj.Type(), t)
-							return
-						}
-						d.fail("object %d is a %s, not a %s", id, obj.Type(), t)
+					if obj.Kind() != reflect.Pointer || obj.IsNil() || !LeadsWith(obj.Type().Elem(), t.Elem()) {
+						d.objectMismatch(id, obj, t, name)
 						return
 					}
 					// One address seen as two types in the capture: a
 					// pointer to the object's first field (&o.inner, study
-					// fault F17).
+					// fault F17). Only a type the object holds at its start:
+					// memory must keep its types (pointers where pointers
+					// are) for the garbage collector.
 					obj = reflect.NewAt(t.Elem(), obj.UnsafePointer())
 				}
 				v.Set(obj)
@@ -685,23 +679,89 @@ func copyBytes(dst reflect.Value, b []byte) {
 	}
 }
 
-// ErrFirstFieldFirst is returned (wrapped) when a log names one object
-// first by the type of its first field, then by its own, larger type: a
-// known limitation, not a changed signature.
-var ErrFirstFieldFirst = errors.New("one object seen as its first field, then as the whole struct")
+// ErrTwoTypesOneAddress is returned (wrapped) when a log names one object
+// by two types that replay cannot make one object of: a known limitation,
+// not a changed signature.
+var ErrTwoTypesOneAddress = errors.New("one object seen as two types at one address")
 
-// leadsWith reports whether a value of type outer starts with a value of
-// type inner at offset 0 (its first field, or that field's first field).
-func leadsWith(outer, inner reflect.Type) bool {
-	for outer.Kind() == reflect.Struct && outer.NumField() > 0 {
-		f := outer.Field(0)
-		if f.Offset != 0 {
-			return false
+// ErrFirstFieldFirst is the ErrTwoTypesOneAddress of an object seen first
+// as its first field, then as the whole struct, whose type replay could not
+// make at the first sight.
+var ErrFirstFieldFirst = fmt.Errorf("%w: its first field, then the whole struct", ErrTwoTypesOneAddress)
+
+// A WholeResolver knows the objects that a log names by several types at
+// one address, a struct and the types of values it holds at its start (a
+// pointer to the first field of a struct crossed the boundary before a
+// pointer to the struct: study fault F17's other direction, go-cmp's
+// teststructs). Replay makes the whole struct at such an object's first
+// sight and hands out a pointer to the part that sight names, so that a
+// later sight of the struct is the same object.
+type WholeResolver interface {
+	// Whole returns the type (a struct type, not a pointer) of the whole
+	// object the log's id names, when the log names it by several types.
+	Whole(id uint64) (reflect.Type, bool)
+}
+
+// newObject makes and binds the replay object of id, first seen as a t (a
+// pointer type) named name: a new t, or a t at the start of a new whole
+// object (WholeResolver).
+func (d *Decoder) newObject(id uint64, t reflect.Type, name string) reflect.Value {
+	if wr, ok := d.Resolver.(WholeResolver); ok {
+		if w, ok := wr.Whole(id); ok && w != t.Elem() && LeadsWith(w, t.Elem()) {
+			whole := reflect.New(w)
+			// Bound by its own type's name: the replayed code's encodings
+			// name each sight by its own type, as the capture did.
+			d.Resolver.Bind(id, whole, TypeName(whole.Type()))
+			return reflect.NewAt(t.Elem(), whole.UnsafePointer())
 		}
-		if f.Type == inner {
-			return true
+	}
+	obj := reflect.New(t.Elem())
+	d.Resolver.Bind(id, obj, name)
+	return obj
+}
+
+// objectMismatch sets the error of an object sight, of type t in the slot
+// and named name in the log, that replay's object obj of the same ID cannot
+// be.
+func (d *Decoder) objectMismatch(id uint64, obj reflect.Value, t reflect.Type, name string) {
+	switch {
+	case obj.Kind() == reflect.Pointer && !obj.IsNil() && LeadsWith(t.Elem(), obj.Type().Elem()):
+		// Replay made the smaller object: it did not know of the whole
+		// struct at the first sight (a type it cannot name: a generic
+		// instantiation, a type declared in a function), or the object is
+		// one that the replayed code made itself.
+		d.Err = fmt.Errorf("%w: object %d is first a %s, then a %s at the same address: a pointer to a struct's first field crossed the boundary before a pointer to the struct, and replay, which could not make the struct at the first sight (its type is not registered by name in this build), made the smaller object (docs/limitations.md)",
+			ErrFirstFieldFirst, id, obj.Type(), t)
+	case name == TypeName(t):
+		// The log names the object by both types: the capture saw them at
+		// one address, neither at the start of the other.
+		d.Err = fmt.Errorf("%w: object %d is first a %s, then a %s at the same address, and neither holds the other at its start: replay cannot make one object of both (docs/limitations.md)",
+			ErrTwoTypesOneAddress, id, obj.Type(), t)
+	default:
+		d.fail("object %d is a %s, not a %s", id, obj.Type(), t)
+	}
+}
+
+// LeadsWith reports whether a value of type outer holds a value of type
+// inner at its start, offset 0, at any depth (its first field, that field's
+// first field, the first element of an array there, a field after
+// zero-size fields), outer itself not counted.
+func LeadsWith(outer, inner reflect.Type) bool {
+	switch outer.Kind() {
+	case reflect.Struct:
+		for i := range outer.NumField() {
+			f := outer.Field(i)
+			if f.Offset != 0 {
+				break
+			}
+			if f.Type == inner || LeadsWith(f.Type, inner) {
+				return true
+			}
 		}
-		outer = f.Type
+	case reflect.Array:
+		if outer.Len() > 0 {
+			return outer.Elem() == inner || LeadsWith(outer.Elem(), inner)
+		}
 	}
 	return false
 }

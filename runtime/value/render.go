@@ -53,7 +53,7 @@ func RenderOne(b []byte, off int) (string, int, error) {
 // to (0 if none).
 func MaxObjectID(b []byte) (uint64, error) {
 	var top uint64
-	d := &Decoder{Buf: b, seenID: func(id uint64) { top = max(top, id) }}
+	d := &Decoder{Buf: b, seenRef: func(id uint64, _ string) { top = max(top, id) }}
 	for d.Off < len(b) && d.Err == nil {
 		d.Skip()
 	}
@@ -73,6 +73,8 @@ func Split(b []byte) ([][]byte, error) {
 }
 
 func render(sb *strings.Builder, d *Decoder, depth int) {
+	outer := d.ifaceName // for this value only (seenRef's type names)
+	d.ifaceName = ""
 	if depth > MaxDepth*2 {
 		d.fail("values nested too deeply")
 		return
@@ -156,12 +158,16 @@ func render(sb *strings.Builder, d *Decoder, depth int) {
 		}
 		sb.WriteString("}")
 	case TagRef, TagObject:
-		sb.WriteString(d.name())
+		name := d.name()
+		sb.WriteString(name)
 		sb.WriteString("#")
 		id := d.uvarint()
 		sb.WriteString(strconv.FormatUint(id, 10))
-		if d.seenID != nil {
-			d.seenID(id)
+		if d.seenRef != nil && d.Err == nil {
+			if name == "" {
+				name = outer
+			}
+			d.seenRef(id, name)
 		}
 		if tag == TagRef {
 			break
@@ -173,8 +179,10 @@ func render(sb *strings.Builder, d *Decoder, depth int) {
 			render(sb, d, depth+1)
 		}
 	case TagIface:
-		sb.WriteString(d.name())
+		name := d.name()
+		sb.WriteString(name)
 		sb.WriteString("(")
+		d.ifaceName = name
 		render(sb, d, depth+1)
 		sb.WriteString(")")
 	case TagError:
