@@ -463,28 +463,68 @@ func TestMaxObjectID(t *testing.T) {
 	}
 }
 
+// wholeTable is a test table that knows, as replay's player learns from a
+// whole log, the struct type of objects the log names by several types.
+type wholeTable struct {
+	*table
+	wholes map[uint64]reflect.Type
+}
+
+func (w wholeTable) Whole(id uint64) (reflect.Type, bool) {
+	t, ok := w.wholes[id]
+	return t, ok
+}
+
 // TestFirstFieldThenWholeStruct: a log that names an object first as a
 // pointer to its first field, then as a pointer to the enclosing struct
 // (go-cmp's teststructs: s.PublicStruct.SetPrivate(2), then s.SetPrivate(4)
-// on the *ParentStructD) cannot be rebuilt by replay, which made the
-// smaller object; the error says so and names the limitation, instead of
-// a bare type mismatch that reads like a changed signature.
+// on the *ParentStructD; study fault F17, other direction). A resolver that
+// knows the whole struct's type (replay's player) gets the struct made at
+// the first sight, the first sight's contents in its first field, and the
+// later sight is the same object; one that does not gets the error naming
+// the limitation, not a bare type mismatch that reads like a changed
+// signature.
 func TestFirstFieldThenWholeStruct(t *testing.T) {
 	type inner struct{ A, b int }
 	type outer struct {
 		inner
 		C int
 	}
-	var o outer
+	o := outer{inner: inner{A: 1, b: 2}, C: 3}
 	e := &Encoder{Objects: newTable(), Deep: true}
 	Encode(e, &o.inner)
 	Encode(e, &o)
-	d := &Decoder{Buf: e.Buf, Resolver: newTable()}
+	Encode(e, &o.inner)
+
+	tab := wholeTable{newTable(), map[uint64]reflect.Type{1: reflect.TypeFor[outer]()}}
+	d := &Decoder{Buf: e.Buf, Resolver: tab}
+	in := Decode[*inner](d)
+	whole := Decode[*outer](d)
+	again := Decode[*inner](d)
+	if d.Err != nil || d.Off != len(e.Buf) {
+		t.Fatalf("decoding: %v (offset %d of %d)", d.Err, d.Off, len(e.Buf))
+	}
+	if unsafe.Pointer(in) != unsafe.Pointer(whole) || again != in {
+		t.Fatalf("three sights of one object, three addresses: %p, %p, %p", in, whole, again)
+	}
+	if *in != (inner{A: 1, b: 2}) || whole.C != 0 {
+		// C was not in the log: the capture gave the contents once, at the
+		// first sight, as an inner.
+		t.Fatalf("contents %+v, whole %+v", *in, *whole)
+	}
+	if got, ok := tab.objs[1]; !ok || got.Type() != reflect.TypeFor[*outer]() {
+		t.Fatalf("object 1 bound as %v, want the whole *outer", got)
+	}
+
+	// Without the whole type (a resolver that does not know it, or a
+	// struct this build cannot name): the smaller object, and the error
+	// names the limitation.
+	d = &Decoder{Buf: e.Buf, Resolver: newTable()}
 	if got := Decode[*inner](d); got == nil || d.Err != nil {
 		t.Fatalf("first value: %v, %v", got, d.Err)
 	}
 	Decode[*outer](d)
-	if !errors.Is(d.Err, ErrFirstFieldFirst) {
+	if !errors.Is(d.Err, ErrFirstFieldFirst) || !errors.Is(d.Err, ErrTwoTypesOneAddress) {
 		t.Fatalf("error %v, want ErrFirstFieldFirst", d.Err)
 	}
 	for _, want := range []string{"first a *value.inner, then a *value.outer", "first field", "docs/limitations.md"} {
@@ -492,19 +532,153 @@ func TestFirstFieldThenWholeStruct(t *testing.T) {
 			t.Errorf("error lacks %q: %v", want, d.Err)
 		}
 	}
-	// Unrelated types keep the plain message.
+}
+
+// TestWholeStructNested: the first sight may be the first field's own
+// first field, or an array's first element, at any depth; the whole is
+// made once and every sight is a pointer into it.
+func TestWholeStructNested(t *testing.T) {
+	type leaf struct{ N int64 }
+	type mid struct {
+		L   [2]leaf
+		Tag string
+	}
+	type top struct {
+		M     mid
+		Extra []int
+	}
+	var o top
+	o.M.L[0].N = 7
+	e := &Encoder{Objects: newTable(), Deep: true}
+	Encode(e, &o.M.L[0])
+	Encode(e, &o.M)
+	Encode(e, &o)
+	tab := wholeTable{newTable(), map[uint64]reflect.Type{1: reflect.TypeFor[top]()}}
+	d := &Decoder{Buf: e.Buf, Resolver: tab}
+	l := Decode[*leaf](d)
+	m := Decode[*mid](d)
+	w := Decode[*top](d)
+	if d.Err != nil {
+		t.Fatal(d.Err)
+	}
+	if unsafe.Pointer(l) != unsafe.Pointer(w) || unsafe.Pointer(m) != unsafe.Pointer(w) || w.M.L[0].N != 7 {
+		t.Fatalf("sights %p %p %p, contents %+v", l, m, w, *w)
+	}
+}
+
+// TestTwoUnrelatedTypesOneAddress: a log that names one object by two types
+// neither of which holds the other at its start (an int64 field seen
+// through a *uint64) is a known limitation with its own message, in both
+// orders, even when the resolver knows a whole for it; never a
+// reinterpretation of the object's memory as the other type. A sight whose
+// slot type is not the type the log names (a changed signature) keeps the
+// plain mismatch.
+func TestTwoUnrelatedTypesOneAddress(t *testing.T) {
 	type other struct {
 		X int64
-		Y int
+		Y *int
 	}
-	e = &Encoder{Objects: newTable(), Deep: true}
 	var b other
+	e := &Encoder{Objects: newTable(), Deep: true}
 	Encode(e, (*uint64)(unsafe.Pointer(&b.X)))
 	Encode(e, &b)
+	for _, r := range []Resolver{newTable(), wholeTable{newTable(), map[uint64]reflect.Type{1: reflect.TypeFor[other]()}}} {
+		d := &Decoder{Buf: e.Buf, Resolver: r}
+		Decode[*uint64](d)
+		Decode[*other](d)
+		if !errors.Is(d.Err, ErrTwoTypesOneAddress) || errors.Is(d.Err, ErrFirstFieldFirst) {
+			t.Fatalf("uint64 then other (%T): %v", r, d.Err)
+		}
+		for _, want := range []string{"first a *uint64, then a *value.other", "neither holds the other", "docs/limitations.md"} {
+			if !strings.Contains(d.Err.Error(), want) {
+				t.Errorf("error lacks %q: %v", want, d.Err)
+			}
+		}
+	}
+
+	// The other order: the larger object first, then a smaller type that
+	// is not at its start (Y, a pointer, where the *int64 would read X).
+	type pair struct {
+		Y *int
+		X int64
+	}
+	var p pair
+	e = &Encoder{Objects: newTable(), Deep: true}
+	Encode(e, &p)
+	Encode(e, (*int64)(unsafe.Pointer(&p)))
+	d := &Decoder{Buf: e.Buf, Resolver: newTable()}
+	Decode[*pair](d)
+	if got := Decode[*int64](d); got != nil || !errors.Is(d.Err, ErrTwoTypesOneAddress) {
+		t.Fatalf("pair then int64: %v, %v", got, d.Err)
+	}
+
+	// A slot of another type than the log names: a changed signature.
+	e = &Encoder{Objects: newTable(), Deep: true}
+	Encode(e, &b)
+	Encode(e, &b)
 	d = &Decoder{Buf: e.Buf, Resolver: newTable()}
-	Decode[*uint64](d)
 	Decode[*other](d)
-	if d.Err == nil || errors.Is(d.Err, ErrFirstFieldFirst) || !strings.Contains(d.Err.Error(), "not a") {
-		t.Errorf("unrelated types: %v", d.Err)
+	Decode[*pair](d)
+	if d.Err == nil || errors.Is(d.Err, ErrTwoTypesOneAddress) || !strings.Contains(d.Err.Error(), "not a") {
+		t.Errorf("changed slot type: %v", d.Err)
+	}
+}
+
+// TestLeadsWith: the types a value holds at its start.
+func TestLeadsWith(t *testing.T) {
+	type a struct{ N int }
+	type b struct {
+		A a
+		M int
+	}
+	type zeroFirst struct {
+		_ [0]func()
+		B b
+	}
+	type second struct {
+		M int
+		A a
+	}
+	type ptrFirst struct {
+		A *a
+	}
+	cases := []struct {
+		outer, inner reflect.Type
+		want         bool
+	}{
+		{reflect.TypeFor[b](), reflect.TypeFor[a](), true},
+		{reflect.TypeFor[b](), reflect.TypeFor[int](), true}, // a.N
+		{reflect.TypeFor[zeroFirst](), reflect.TypeFor[a](), true},
+		{reflect.TypeFor[[3]b](), reflect.TypeFor[a](), true},
+		{reflect.TypeFor[second](), reflect.TypeFor[a](), false},
+		{reflect.TypeFor[ptrFirst](), reflect.TypeFor[a](), false},
+		{reflect.TypeFor[a](), reflect.TypeFor[a](), false},
+		{reflect.TypeFor[a](), reflect.TypeFor[b](), false},
+		{reflect.TypeFor[[0]a](), reflect.TypeFor[a](), false},
+	}
+	for _, c := range cases {
+		if got := LeadsWith(c.outer, c.inner); got != c.want {
+			t.Errorf("LeadsWith(%v, %v) = %v, want %v", c.outer, c.inner, got, c.want)
+		}
+	}
+}
+
+// TestObjectRefs: every reference and object with its recorded type name,
+// also the ones inside interface values whose names the encoding leaves
+// empty (the interface value's dynamic type).
+func TestObjectRefs(t *testing.T) {
+	type node struct{ V int }
+	e := &Encoder{Objects: newTable(), Deep: true}
+	n := &node{1}
+	Encode(e, n)
+	Encode[any](e, n)
+	Encode(e, []any{&node{2}, 3})
+	var got []string
+	if err := ObjectRefs(e.Buf, func(id uint64, name string) { got = append(got, fmt.Sprintf("%s#%d", name, id)) }); err != nil {
+		t.Fatal(err)
+	}
+	want := "[*github.com/rules-capture/rules_capture/runtime/value.node#1 *github.com/rules-capture/rules_capture/runtime/value.node#1 *github.com/rules-capture/rules_capture/runtime/value.node#2]"
+	if fmt.Sprint(got) != want {
+		t.Errorf("ObjectRefs: %v\nwant %s", got, want)
 	}
 }

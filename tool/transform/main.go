@@ -24,14 +24,17 @@ func InstrumentExit(filename string, src []byte, fn string) ([]byte, bool, error
 	}
 	const alias = "capture_probe"
 	osName := ""
+	var osImport *ast.ImportSpec
 	for _, imp := range f.Imports {
 		if p, _ := strconv.Unquote(imp.Path.Value); p == "os" {
 			osName = "os"
 			if imp.Name != nil {
 				osName = imp.Name.Name
 			}
+			osImport = imp
 		}
 	}
+	osUses, exits := 0, 0 // selectors on the os package, and the os.Exit calls among them
 	type ed struct {
 		start, end int
 		text       string
@@ -48,13 +51,27 @@ func InstrumentExit(filename string, src []byte, fn string) ([]byte, bool, error
 			if sel, ok := x.Fun.(*ast.SelectorExpr); ok && osName != "" {
 				if id, ok := sel.X.(*ast.Ident); ok && id.Name == osName && sel.Sel.Name == "Exit" && id.Obj == nil {
 					eds = append(eds, ed{off(sel.Pos()), off(sel.End()), alias + ".Exit"})
+					exits++
 				}
+			}
+		case *ast.SelectorExpr:
+			if id, ok := x.X.(*ast.Ident); ok && osName != "" && id.Name == osName && id.Obj == nil {
+				osUses++
 			}
 		}
 		return true
 	})
 	if len(eds) == 0 {
 		return src, false, nil
+	}
+	if exits > 0 && exits == osUses {
+		// os.Exit was the file's only use of os: the import is unused now
+		// (study fault F70), and stays for its initialisation only.
+		if osImport.Name != nil {
+			eds = append(eds, ed{off(osImport.Name.Pos()), off(osImport.Name.End()), "_"})
+		} else {
+			eds = append(eds, ed{off(osImport.Path.Pos()), off(osImport.Path.Pos()), "_ "})
+		}
 	}
 	// The import goes on the package clause's line: lines stay where they were.
 	pk := off(f.Name.End())

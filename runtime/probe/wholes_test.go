@@ -1,0 +1,151 @@
+package probe
+
+import (
+	"bytes"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+	"unsafe"
+
+	"github.com/rules-capture/rules_capture/runtime/eventlog"
+	"github.com/rules-capture/rules_capture/runtime/value"
+)
+
+// Types for the whole-object tests: an observed struct whose first field is
+// another observed struct (go-cmp's ParentStructD and PublicStruct), one
+// whose first field is of a type replay cannot name (an external type), and
+// one that shares no start with the others.
+type wholesTestInner struct{ Public, private int }
+
+type wholesTestOuter struct {
+	wholesTestInner
+	Public, private int
+}
+
+type wholesTestExt struct{ N int } // not registered: external to the observed set
+
+type wholesTestHolder struct {
+	Ext  wholesTestExt
+	Name string
+}
+
+type wholesTestOther struct{ F float64 }
+
+func init() {
+	value.RegisterOwnType(reflect.TypeFor[wholesTestInner]())
+	value.RegisterOwnType(reflect.TypeFor[wholesTestOuter]())
+	value.RegisterOwnType(reflect.TypeFor[wholesTestHolder]())
+	value.RegisterOwnType(reflect.TypeFor[wholesTestOther]())
+}
+
+// wholesTestLog is a player holding one CALL_IN per encoding function, on
+// the given streams, its values encoded by the capture's object table: an
+// object's contents on its first sight at its address.
+func wholesTestLog(t *testing.T, streams []uint32, encs ...func(*value.Encoder)) *player {
+	t.Helper()
+	objs := newObjects()
+	p := newPlayer()
+	for i, enc := range encs {
+		e := &value.Encoder{Objects: objs}
+		enc(e)
+		p.add(eventlog.Event{Seq: uint64(i + 1), Stream: streams[i], Kind: eventlog.KindCallIn, Site: "example.com/w.F", Values: bytes.Clone(e.Buf)})
+	}
+	return p
+}
+
+// TestWholeObjectFirstSeenAsFirstField: the player's pass over the log
+// finds the object a log names first as a *wholesTestInner, later (on
+// another stream) as the *wholesTestOuter at its address; decoding the
+// first sight makes the whole struct, the later sight is the same object,
+// and the replayed code's encodings of both sights are the log's, byte for
+// byte (the name of each sight's own type, contents at the first).
+func TestWholeObjectFirstSeenAsFirstField(t *testing.T) {
+	o := &wholesTestOuter{wholesTestInner: wholesTestInner{Public: 1, private: 2}, Public: 3}
+	in := func(e *value.Encoder) { value.Encode(e, &o.wholesTestInner) }
+	p := wholesTestLog(t, []uint32{1, 2, 2}, in, func(e *value.Encoder) { value.Encode(e, o) }, in)
+	w, ok := p.Whole(1)
+	if !ok || w != reflect.TypeFor[wholesTestOuter]() {
+		t.Fatalf("Whole(1) = %v, %v; want wholesTestOuter", w, ok)
+	}
+	if w, ok := p.Whole(2); ok {
+		t.Fatalf("Whole of an ID the log does not hold: %v", w)
+	}
+	var got []unsafe.Pointer
+	for i := range p.events {
+		e := &p.events[i]
+		d := value.Decoder{Buf: e.Values, Resolver: p}
+		enc := &value.Encoder{Objects: p}
+		var addr unsafe.Pointer
+		if i == 1 {
+			v := value.Decode[*wholesTestOuter](&d)
+			value.Encode(enc, v)
+			addr = unsafe.Pointer(v)
+		} else {
+			v := value.Decode[*wholesTestInner](&d)
+			value.Encode(enc, v)
+			addr = unsafe.Pointer(v)
+		}
+		if d.Err != nil {
+			t.Fatalf("event %d: %v", i+1, d.Err)
+		}
+		got = append(got, addr)
+		if !bytes.Equal(enc.Buf, e.Values) {
+			a, _ := value.Render(enc.Buf)
+			b, _ := value.Render(e.Values)
+			t.Errorf("event %d re-encoded as %s, the log has %s", i+1, a, b)
+		}
+	}
+	if got[0] != got[1] || got[1] != got[2] {
+		t.Fatalf("one object, addresses %v", got)
+	}
+	whole := (*wholesTestOuter)(got[1])
+	if whole.wholesTestInner != (wholesTestInner{Public: 1, private: 2}) {
+		t.Errorf("first sight's contents not in the first field: %+v", *whole)
+	}
+}
+
+// TestWholeObjectFirstSeenAsReference: the first sight is a reference to a
+// value of a type outside the observed set (no contents, a placeholder's
+// type), at the start of an observed struct the log names later: the
+// reference points into the whole struct, which this build can name even
+// if the reference's type it cannot.
+func TestWholeObjectFirstSeenAsReference(t *testing.T) {
+	h := &wholesTestHolder{Name: "h"}
+	p := wholesTestLog(t, []uint32{3, 1}, func(e *value.Encoder) { value.Encode(e, &h.Ext) }, func(e *value.Encoder) { value.Encode(e, h) })
+	d := value.Decoder{Buf: p.events[0].Values, Resolver: p}
+	ext := value.Decode[*wholesTestExt](&d)
+	d = value.Decoder{Buf: p.events[1].Values, Resolver: p}
+	got := value.Decode[*wholesTestHolder](&d)
+	if d.Err != nil || ext == nil || unsafe.Pointer(ext) != unsafe.Pointer(got) {
+		t.Fatalf("reference %p, whole %p: %v", ext, got, d.Err)
+	}
+}
+
+// TestObjectOfUnrelatedTypes: an ID the log names by types neither of
+// which holds the other at its start gets no whole; its second sight fails
+// with the limitation's message, not a panic, in the order of the log
+// whatever the streams. Names this build cannot resolve are left out.
+func TestObjectOfUnrelatedTypes(t *testing.T) {
+	o := &wholesTestOther{F: 1}
+	p := wholesTestLog(t, []uint32{2, 1},
+		func(e *value.Encoder) { value.Encode(e, (*wholesTestInner)(unsafe.Pointer(o))) },
+		func(e *value.Encoder) { value.Encode(e, o) })
+	if w, ok := p.Whole(1); ok {
+		t.Fatalf("Whole of unrelated types: %v", w)
+	}
+	d := value.Decoder{Buf: p.events[0].Values, Resolver: p}
+	value.Decode[*wholesTestInner](&d)
+	d = value.Decoder{Buf: p.events[1].Values, Resolver: p}
+	value.Decode[*wholesTestOther](&d)
+	if !errors.Is(d.Err, value.ErrTwoTypesOneAddress) || !strings.Contains(d.Err.Error(), "neither holds the other") {
+		t.Fatalf("second sight: %v", d.Err)
+	}
+
+	if w := wholeOf([]string{"*example.com/nowhere.T", "*" + value.TypeName(reflect.TypeFor[wholesTestOuter]()), "func()"}); w != reflect.TypeFor[wholesTestOuter]() {
+		t.Errorf("unresolvable names not left out: %v", w)
+	}
+	if w := wholeOf([]string{"*example.com/nowhere.T"}); w != nil {
+		t.Errorf("no resolvable name: %v", w)
+	}
+}

@@ -1,0 +1,3 @@
+module example.com/firstfield
+
+go 1.26
