@@ -149,3 +149,32 @@ func TestObjectOfUnrelatedTypes(t *testing.T) {
 		t.Errorf("no resolvable name: %v", w)
 	}
 }
+
+// TestWholeObjectFieldWrite: a WRITE_IN that the capture recorded for an
+// exported field of the part it watched (the object's first sight, a
+// *wholesTestInner) sets that part's field in the whole object replay
+// made, not the whole's own field of the same name (Public).
+func TestWholeObjectFieldWrite(t *testing.T) {
+	o := &wholesTestOuter{}
+	p := wholesTestLog(t, []uint32{1, 1}, func(e *value.Encoder) { value.Encode(e, &o.wholesTestInner) }, func(e *value.Encoder) { value.Encode(e, o) })
+	p.abort, p.exits = func(*Divergence) {}, false
+	d := value.Decoder{Buf: p.events[0].Values, Resolver: p}
+	in := value.Decode[*wholesTestInner](&d)
+	if d.Err != nil {
+		t.Fatal(d.Err)
+	}
+	d = value.Decoder{Buf: p.events[1].Values, Resolver: p}
+	whole := value.Decode[*wholesTestOuter](&d)
+	if d.Err != nil || unsafe.Pointer(whole) != unsafe.Pointer(in) {
+		t.Fatalf("whole %p, part %p: %v", whole, in, d.Err)
+	}
+	recv := value.TypeName(reflect.TypeFor[*wholesTestInner]())
+	e := &eventlog.Event{Seq: 2, Stream: 1, Kind: eventlog.KindWriteIn, Site: "(" + recv + ").Public",
+		RecvType: recv, RecvID: 1, Values: value.AppendInt(nil, 9)}
+	if !p.writeField(&Stream{id: 1}, e) {
+		t.Fatalf("WRITE_IN not performed: %+v", p.report.Divergence)
+	}
+	if whole.wholesTestInner.Public != 9 || whole.Public != 0 {
+		t.Errorf("after the write: part %+v, whole's own Public %d", whole.wholesTestInner, whole.Public)
+	}
+}

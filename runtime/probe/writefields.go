@@ -357,6 +357,13 @@ func (p *player) writeField(s *Stream, e *eventlog.Event) bool {
 		return fail("the log sets a field of an object that replay does not know", "no object "+e.RecvType+"#"+itoa(e.RecvID))
 	}
 	obj = concrete(obj)
+	if rt, ok := value.LookupType(e.RecvType); ok && rt != obj.Type() && rt.Kind() == reflect.Pointer &&
+		obj.Kind() == reflect.Pointer && !obj.IsNil() && value.LeadsWith(obj.Type().Elem(), rt.Elem()) {
+		// The capture watched the part at the object's start that it saw
+		// first; replay made the whole object (wholes.go), whose own field
+		// of the same name may be another.
+		obj = reflect.NewAt(rt.Elem(), obj.UnsafePointer())
+	}
 	if obj.Kind() != reflect.Pointer || obj.IsNil() || obj.Type().Elem().Kind() != reflect.Struct {
 		return fail("the log sets a field of an object that is not a struct here", obj.Type().String())
 	}
