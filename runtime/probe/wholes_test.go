@@ -30,7 +30,7 @@ type wholesTestHolder struct {
 	Name string
 }
 
-type wholesTestOther struct{ F float64 }
+type wholesTestOther struct{ F, G float64 } // as large as wholesTestInner: the test sees one through the other
 
 func init() {
 	value.RegisterOwnType(reflect.TypeFor[wholesTestInner]())

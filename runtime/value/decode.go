@@ -445,15 +445,14 @@ func (d *Decoder) decode(v reflect.Value, depth int) {
 			}
 			if d.Err == nil {
 				if !obj.Type().AssignableTo(t) {
-					if obj.Kind() != reflect.Pointer || obj.IsNil() || !LeadsWith(obj.Type().Elem(), t.Elem()) {
+					if obj.Kind() != reflect.Pointer || obj.IsNil() || !holdsAtStart(obj.Type().Elem(), t.Elem()) {
 						d.objectMismatch(id, obj, t, name)
 						return
 					}
 					// One address seen as two types in the capture: a
 					// pointer to the object's first field (&o.inner, study
-					// fault F17). Only a type the object holds at its start:
-					// memory must keep its types (pointers where pointers
-					// are) for the garbage collector.
+					// fault F17), or the object as another type of the same
+					// underlying type (pflag's *int as an *intValue: F33).
 					obj = reflect.NewAt(t.Elem(), obj.UnsafePointer())
 				}
 				v.Set(obj)
@@ -740,6 +739,42 @@ func (d *Decoder) objectMismatch(id uint64, obj reflect.Value, t reflect.Type, n
 	default:
 		d.fail("object %d is a %s, not a %s", id, obj.Type(), t)
 	}
+}
+
+// holdsAtStart reports whether memory holding a value of type outer may be
+// seen as a value of type inner at the same address: inner is at outer's
+// start (LeadsWith), or has outer's underlying type (a named type and its
+// underlying type), or neither holds pointers and inner is not larger. A
+// type with pointers must keep them where the garbage collector expects
+// them, so two such types otherwise unrelated are never one object.
+func holdsAtStart(outer, inner reflect.Type) bool {
+	switch {
+	case outer == inner || LeadsWith(outer, inner):
+		return true
+	case outer.Kind() == inner.Kind() && outer.Size() == inner.Size() && outer.ConvertibleTo(inner) && inner.ConvertibleTo(outer):
+		return true
+	}
+	return inner.Size() <= outer.Size() && !hasPointers(outer) && !hasPointers(inner)
+}
+
+// hasPointers reports whether values of type t hold pointers.
+func hasPointers(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128:
+		return false
+	case reflect.Array:
+		return t.Len() > 0 && hasPointers(t.Elem())
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if hasPointers(t.Field(i).Type) {
+				return true
+			}
+		}
+		return false
+	}
+	return true
 }
 
 // LeadsWith reports whether a value of type outer holds a value of type

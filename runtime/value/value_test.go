@@ -663,6 +663,34 @@ func TestLeadsWith(t *testing.T) {
 	}
 }
 
+// TestHoldsAtStart: which types replay may see an object of another type
+// as, at the same address.
+func TestHoldsAtStart(t *testing.T) {
+	type intValue int
+	type withPtr struct {
+		P *int
+		N int
+	}
+	type plain struct{ A, B int64 }
+	cases := []struct {
+		outer, inner reflect.Type
+		want         bool
+	}{
+		{reflect.TypeFor[int](), reflect.TypeFor[intValue](), true}, // pflag's *int as *intValue (F33)
+		{reflect.TypeFor[withPtr](), reflect.TypeFor[*int](), true}, // its first field
+		{reflect.TypeFor[plain](), reflect.TypeFor[uint64](), true}, // no pointers on either side
+		{reflect.TypeFor[withPtr](), reflect.TypeFor[int](), false}, // an int where a pointer is
+		{reflect.TypeFor[int](), reflect.TypeFor[float64](), true},  // no pointers, same size
+		{reflect.TypeFor[int32](), reflect.TypeFor[int64](), false}, // larger
+		{reflect.TypeFor[string](), reflect.TypeFor[[2]uintptr](), false},
+	}
+	for _, c := range cases {
+		if got := holdsAtStart(c.outer, c.inner); got != c.want {
+			t.Errorf("holdsAtStart(%v, %v) = %v, want %v", c.outer, c.inner, got, c.want)
+		}
+	}
+}
+
 // TestObjectRefs: every reference and object with its recorded type name,
 // also the ones inside interface values whose names the encoding leaves
 // empty (the interface value's dynamic type).
