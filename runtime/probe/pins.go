@@ -20,6 +20,7 @@ import (
 type objectPins struct {
 	p    [pinSlots]unsafe.Pointer
 	id   [pinSlots]uint64
+	size [pinSlots]uintptr // the pointee size the pin was seen as (objEntry.size)
 	n    int // slots in use
 	next int // the slot replaced when all are in use
 }
@@ -40,6 +41,12 @@ func (c *objectPins) ID(v reflect.Value, name string, isWeak bool) (uint64, bool
 	p := v.UnsafePointer()
 	for i := range c.n {
 		if c.p[i] == p {
+			if size := pointeeSize(v); size > c.size[i] {
+				// Seen as a larger type: the table decides (objEntry.size).
+				c.size[i] = size
+				id, first, _ := captureObjects.lookup(v, true)
+				return id, first, name
+			}
 			return c.id[i], false, name
 		}
 	}
@@ -54,7 +61,7 @@ func (c *objectPins) ID(v reflect.Value, name string, isWeak bool) (uint64, bool
 	} else {
 		c.n++
 	}
-	c.p[i], c.id[i] = p, id
+	c.p[i], c.id[i], c.size[i] = p, id, pointeeSize(v)
 	return id, first, name
 }
 

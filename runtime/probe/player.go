@@ -102,6 +102,7 @@ type objInfo struct {
 	typ   reflect.Type // of the value bound to id (nil for stand-ins from Stand)
 	raw   []byte       // recorded encoding of a placeholder that stands in for a value
 	fresh bool         // created from contents in the log: its next encoding carries them too
+	size  uintptr      // the largest pointee size it was encoded as: a larger one is a first sight again (objEntry.size)
 }
 
 type player struct {
@@ -1397,10 +1398,19 @@ func (p *player) knownLocked(v reflect.Value, name string) (uint64, bool, string
 			// the recorded name.
 			n = name
 		}
+		size := pointeeSize(v)
 		if o.fresh {
 			// The capture gave this object's contents at the event that
 			// introduced it; the replayed code re-encodes that event.
 			o.fresh = false
+			o.size = max(o.size, size)
+			p.ids[p.key(v)] = o
+			return o.id, true, n, true
+		}
+		if size > o.size && o.typ != nil {
+			// Seen as a larger type than before (a struct whose first
+			// field crossed first): the capture gave the contents again.
+			o.size = size
 			p.ids[p.key(v)] = o
 			return o.id, true, n, true
 		}
@@ -1455,6 +1465,7 @@ func (p *player) Bind(id uint64, v reflect.Value, name string) {
 	if k := p.key(v); k != nil {
 		o := p.ids[k]
 		o.fresh = true
+		o.size = 0 // the sight that re-encodes it sets it (knownLocked)
 		p.ids[k] = o
 	}
 }
@@ -1463,7 +1474,7 @@ func (p *player) bindLocked(id uint64, v reflect.Value, name string) {
 	noteCrossed(v)
 	p.byID[id] = v
 	if k := p.key(v); k != nil {
-		p.ids[k] = objInfo{id: id, name: name, typ: concrete(v).Type()}
+		p.ids[k] = objInfo{id: id, name: name, typ: concrete(v).Type(), size: pointeeSize(concrete(v))}
 	}
 	if id > p.maxID && id < varIDs {
 		p.maxID = id
@@ -1525,6 +1536,9 @@ func (p *player) Ref(id uint64, name string, t reflect.Type) (reflect.Value, err
 		// later names as a whole struct (wholes.go): make the struct.
 		w := reflect.New(whole)
 		p.bindLocked(id, w, value.TypeName(w.Type()))
+		o := p.ids[p.key(w)]
+		o.size = t.Elem().Size() // seen as the part so far, as in the capture
+		p.ids[p.key(w)] = o
 		return reflect.NewAt(t.Elem(), w.UnsafePointer()), nil
 	}
 	v, err := placeholder(name, t)

@@ -217,6 +217,9 @@ type objects struct {
 	mu    sync.Mutex
 	ids   map[uintptr]objEntry
 	code  map[uintptr]uint64 // function code pointers and other non-heap pointers (never freed)
+	// codeSize is objEntry.size for the code table's objects seen through
+	// pointers (package variables).
+	codeSize map[uintptr]uintptr
 	next  uint64
 	alive atomic.Int64
 
@@ -238,12 +241,25 @@ type queuedEntry struct {
 type objEntry struct {
 	wp weak.Pointer[byte]
 	id uint64
+	// size is the size of the largest type the object was seen as through
+	// a pointer: seen as a larger one (a struct whose first field crossed
+	// first), the object is new again for its contents and its watched
+	// fields (study fault F71; replay's player applies the same rule).
+	size uintptr
+}
+
+// pointeeSize is the size of the value v points to (0 for other kinds).
+func pointeeSize(v reflect.Value) uintptr {
+	if v.Kind() != reflect.Pointer {
+		return 0
+	}
+	return v.Type().Elem().Size()
 }
 
 var captureObjects = newObjects()
 
 func newObjects() *objects {
-	return &objects{ids: map[uintptr]objEntry{}, code: map[uintptr]uint64{}, heapRegions: map[uintptr]struct{}{}}
+	return &objects{ids: map[uintptr]objEntry{}, code: map[uintptr]uint64{}, codeSize: map[uintptr]uintptr{}, heapRegions: map[uintptr]struct{}{}}
 }
 
 // knownLocked returns the ID of the object at p if it has one.
@@ -279,17 +295,28 @@ func (o *objects) lookup(v reflect.Value, isWeak bool) (id uint64, first, inTabl
 		return o.next, true, false
 	}
 	// Heap objects first (the common case), then the code table.
+	size := pointeeSize(v)
 	if e, ok := o.ids[uintptr(p)]; ok && e.wp.Value() == (*byte)(p) {
-		return e.id, false, true
+		if size <= e.size {
+			return e.id, false, true
+		}
+		e.size = size
+		o.ids[uintptr(p)] = e
+		watchFields(v, e.wp, e.id)
+		return e.id, true, true
 	}
 	if id, ok := o.code[uintptr(p)]; ok {
-		return id, false, false
+		if size <= o.codeSize[uintptr(p)] {
+			return id, false, false
+		}
+		o.codeSize[uintptr(p)] = size
+		return id, true, false
 	}
 	// First sight.
 	if _, ok := o.heapRegions[uintptr(p)>>heapRegionShift]; ok && !onStack(p) {
 		wp := weak.Make((*byte)(p))
 		o.next++
-		o.ids[uintptr(p)] = objEntry{wp: wp, id: o.next}
+		o.ids[uintptr(p)] = objEntry{wp: wp, id: o.next, size: size}
 		o.alive.Add(1)
 		o.queue = append(o.queue, queuedEntry{uintptr(p), wp})
 		o.sweepSomeLocked()
@@ -307,6 +334,9 @@ func (o *objects) lookup(v reflect.Value, isWeak bool) (id uint64, first, inTabl
 	if !ok {
 		o.next++
 		o.code[uintptr(p)] = o.next
+		if size > 0 {
+			o.codeSize[uintptr(p)] = size
+		}
 		if noteCrossed(v) && o == captureObjects { // a package variable
 			notePending(p)
 		}
@@ -319,7 +349,7 @@ func (o *objects) lookup(v reflect.Value, isWeak bool) (id uint64, first, inTabl
 	o.next++
 	// A stale entry at this address (its object collected, its cleanup not
 	// run yet) is replaced; that cleanup then leaves this one alone.
-	o.ids[uintptr(p)] = objEntry{wp: c.wp, id: o.next}
+	o.ids[uintptr(p)] = objEntry{wp: c.wp, id: o.next, size: size}
 	o.alive.Add(1)
 	if noteCrossed(v) && o == captureObjects {
 		notePending(p)
@@ -406,6 +436,7 @@ func (o *objects) reserve(id uint64, v reflect.Value, isWeak bool) {
 		return
 	}
 	noteCrossed(v) // external code can reach it through the variable
+	size := pointeeSize(v)
 	if !isWeak {
 		o.code[uintptr(p)] = id
 		return
@@ -413,10 +444,13 @@ func (o *objects) reserve(id uint64, v reflect.Value, isWeak bool) {
 	c := &objCell{o: o, addr: uintptr(p)}
 	if ok, _ := addCleanup(p, c); !ok {
 		o.code[uintptr(p)] = id
+		if size > 0 {
+			o.codeSize[uintptr(p)] = size
+		}
 		return
 	}
 	c.wp = weak.Make((*byte)(p))
-	o.ids[uintptr(p)] = objEntry{wp: c.wp, id: id}
+	o.ids[uintptr(p)] = objEntry{wp: c.wp, id: id, size: size}
 	o.alive.Add(1)
 	watchFields(v, c.wp, id)
 }

@@ -100,8 +100,46 @@ func TestWholeObjectFirstSeenAsFirstField(t *testing.T) {
 		t.Fatalf("one object, addresses %v", got)
 	}
 	whole := (*wholesTestOuter)(got[1])
-	if whole.wholesTestInner != (wholesTestInner{Public: 1, private: 2}) {
-		t.Errorf("first sight's contents not in the first field: %+v", *whole)
+	if *whole != *o {
+		// The part's contents from the first sight, the whole's from the
+		// second: the capture gave them again when the object was seen as
+		// a larger type (study fault F71).
+		t.Errorf("contents %+v, want %+v", *whole, *o)
+	}
+}
+
+// TestObjectSeenAsLargerType: the capture's object table (and a stream's
+// pins in front of it) reports an object as new again when it is seen
+// through a pointer to a larger type than before at its address, so that
+// its contents are recorded as that type; a smaller or equal type, or the
+// same again, is not new.
+func TestObjectSeenAsLargerType(t *testing.T) {
+	o := &wholesTestOuter{}
+	for _, tab := range []value.Objects{newObjects(), &objectPins{}} {
+		if tab, ok := tab.(*objectPins); ok {
+			defer tab.clear()
+		}
+		sights := []struct {
+			v     any
+			first bool
+		}{
+			{&o.wholesTestInner, true},
+			{&o.wholesTestInner, false},
+			{o, true}, // larger: new again
+			{o, false},
+			{&o.wholesTestInner, false}, // smaller: not new
+			{&o.wholesTestInner.Public, false},
+		}
+		var id uint64
+		for i, s := range sights {
+			got, first, _ := tab.ID(reflect.ValueOf(s.v), "T", true)
+			if i == 0 {
+				id = got
+			}
+			if got != id || first != s.first {
+				t.Errorf("%T: sight %d (%T): ID %d first %v, want ID %d first %v", tab, i, s.v, got, first, id, s.first)
+			}
+		}
 	}
 }
 
@@ -119,6 +157,9 @@ func TestWholeObjectFirstSeenAsReference(t *testing.T) {
 	got := value.Decode[*wholesTestHolder](&d)
 	if d.Err != nil || ext == nil || unsafe.Pointer(ext) != unsafe.Pointer(got) {
 		t.Fatalf("reference %p, whole %p: %v", ext, got, d.Err)
+	}
+	if got.Name != "h" {
+		t.Errorf("whole's contents %+v", *got)
 	}
 }
 

@@ -744,37 +744,13 @@ func (d *Decoder) objectMismatch(id uint64, obj reflect.Value, t reflect.Type, n
 // holdsAtStart reports whether memory holding a value of type outer may be
 // seen as a value of type inner at the same address: inner is at outer's
 // start (LeadsWith), or has outer's underlying type (a named type and its
-// underlying type), or neither holds pointers and inner is not larger. A
-// type with pointers must keep them where the garbage collector expects
-// them, so two such types otherwise unrelated are never one object.
+// underlying type: pflag's *int as an *intValue, study fault F33). Other
+// types are not one object: seeing one as the other would reinterpret its
+// memory (and pointers in it, which the garbage collector must find where
+// their type says).
 func holdsAtStart(outer, inner reflect.Type) bool {
-	switch {
-	case outer == inner || LeadsWith(outer, inner):
-		return true
-	case outer.Kind() == inner.Kind() && outer.Size() == inner.Size() && outer.ConvertibleTo(inner) && inner.ConvertibleTo(outer):
-		return true
-	}
-	return inner.Size() <= outer.Size() && !hasPointers(outer) && !hasPointers(inner)
-}
-
-// hasPointers reports whether values of type t hold pointers.
-func hasPointers(t reflect.Type) bool {
-	switch t.Kind() {
-	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
-		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128:
-		return false
-	case reflect.Array:
-		return t.Len() > 0 && hasPointers(t.Elem())
-	case reflect.Struct:
-		for i := range t.NumField() {
-			if hasPointers(t.Field(i).Type) {
-				return true
-			}
-		}
-		return false
-	}
-	return true
+	return outer == inner || LeadsWith(outer, inner) ||
+		outer.Kind() == inner.Kind() && outer.Size() == inner.Size() && outer.ConvertibleTo(inner) && inner.ConvertibleTo(outer)
 }
 
 // LeadsWith reports whether a value of type outer holds a value of type

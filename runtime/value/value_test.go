@@ -676,12 +676,13 @@ func TestHoldsAtStart(t *testing.T) {
 		outer, inner reflect.Type
 		want         bool
 	}{
-		{reflect.TypeFor[int](), reflect.TypeFor[intValue](), true}, // pflag's *int as *intValue (F33)
-		{reflect.TypeFor[withPtr](), reflect.TypeFor[*int](), true}, // its first field
-		{reflect.TypeFor[plain](), reflect.TypeFor[uint64](), true}, // no pointers on either side
-		{reflect.TypeFor[withPtr](), reflect.TypeFor[int](), false}, // an int where a pointer is
-		{reflect.TypeFor[int](), reflect.TypeFor[float64](), true},  // no pointers, same size
-		{reflect.TypeFor[int32](), reflect.TypeFor[int64](), false}, // larger
+		{reflect.TypeFor[int](), reflect.TypeFor[intValue](), true},  // pflag's *int as *intValue (F33)
+		{reflect.TypeFor[withPtr](), reflect.TypeFor[*int](), true},  // its first field
+		{reflect.TypeFor[plain](), reflect.TypeFor[int64](), true},   // its first field
+		{reflect.TypeFor[plain](), reflect.TypeFor[uint64](), false}, // another type at its start
+		{reflect.TypeFor[withPtr](), reflect.TypeFor[int](), false},  // an int where a pointer is
+		{reflect.TypeFor[int](), reflect.TypeFor[float64](), false},  // another kind
+		{reflect.TypeFor[int32](), reflect.TypeFor[int64](), false},  // larger
 		{reflect.TypeFor[string](), reflect.TypeFor[[2]uintptr](), false},
 	}
 	for _, c := range cases {

@@ -29,3 +29,9 @@ func (s *Outer) SetPrivate(i int) { s.private = i }
 // Sum adds what the methods set: Inner's private field, which the first
 // incall set through the *Inner, and Outer's own.
 func (s *Outer) Sum() int { return s.Inner.private + s.private }
+
+// Total adds the public fields: Inner's, which the test set before the
+// *Inner crossed, and Outer's own, which it set after (study fault F71:
+// the capture recorded the object's contents as an Inner only, and replay
+// had 0 there).
+func (s *Outer) Total() int { return s.Inner.Public + s.Public }

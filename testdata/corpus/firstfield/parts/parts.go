@@ -30,6 +30,11 @@ func (w *Whole) SetPrivate(i int) { w.private = i }
 // Sum adds what the methods set on the part and on the whole.
 func (w *Whole) Sum() int { return w.Part.private*10 + w.private }
 
+// Total adds the public fields: the part's and the whole's own, which
+// external code sets (study fault F71: the whole's fields set before the
+// whole crossed, and after).
+func (w *Whole) Total() int { return w.Part.Public + w.Public }
+
 // Mid holds a Part at its start, and Nest holds a Mid at its start: a
 // pointer to the Part is a pointer to the Nest.
 type Mid struct {

@@ -18,6 +18,9 @@ func main() {
 	made := parts.NewWhole(7) // an object observed code makes, numbered between
 	w.SetPrivate(4)           // then the *Whole at the part's address
 	total := w.Sum() + made.Sum()
+	total += w.Total() // 3: set before the whole crossed
+	w.Public = 30      // between incalls: a WRITE_IN of the whole's field
+	total += w.Total()
 
 	// The part on a goroutine of its own (another stream), the whole nest
 	// first on the main goroutine, then on another goroutine.
@@ -30,7 +33,7 @@ func main() {
 	wg.Wait()
 
 	fmt.Println(total)
-	if total != 24+70+105+5+205 {
+	if total != 24+70+3+30+105+5+205 {
 		os.Exit(1)
 	}
 }
