@@ -20,9 +20,11 @@ import (
 type objectPins struct {
 	p    [pinSlots]unsafe.Pointer
 	id   [pinSlots]uint64
-	size [pinSlots]uintptr // the pointee size the pin was seen as (objEntry.size)
 	n    int // slots in use
 	next int // the slot replaced when all are in use
+
+	// size is the pointee size each pin was seen as (objEntry.size).
+	size [pinSlots]uintptr
 }
 
 // pinSlots: a shop request crosses the boundary with ~4 distinct objects

@@ -217,11 +217,12 @@ type objects struct {
 	mu    sync.Mutex
 	ids   map[uintptr]objEntry
 	code  map[uintptr]uint64 // function code pointers and other non-heap pointers (never freed)
+	next  uint64
+	alive atomic.Int64
+
 	// codeSize is objEntry.size for the code table's objects seen through
 	// pointers (package variables).
 	codeSize map[uintptr]uintptr
-	next  uint64
-	alive atomic.Int64
 
 	heapRegions map[uintptr]struct{} // address >> heapRegionShift
 	queue       []queuedEntry        // entries without a cleanup, oldest first from queueHead
