@@ -1,0 +1,30 @@
+// Package fieldsoverlap reproduces study fault F61 (examples
+// app.TestShopUnderLoad with examples/shop/api observed): an observed
+// closure returned to external code (api's Server.Handler, an
+// http.HandlerFunc that net/http calls) runs outside any incall; it
+// decodes a request into a fresh value of an observed type with exported
+// fields through an outcall (json.Decoder.Decode). The orphan outcall
+// gives the object an ID, so its exported fields are watched, and the
+// decoder's writes, made outside any incall, look like a test's writes
+// between incalls: the next incall records a WRITE_IN of an object that
+// only orphan events (which replay skips) know.
+package fieldsoverlap
+
+// Request is decoded by external code into a fresh value.
+type Request struct {
+	Customer string
+}
+
+// Handler returns a handler that passes a fresh Request to decode (an
+// outcall that fills it, as json.Decoder.Decode does) and returns the
+// customer it got.
+func Handler() func(decode func(*Request)) string {
+	return func(decode func(*Request)) string {
+		var r Request
+		decode(&r)
+		return r.Customer
+	}
+}
+
+// Ping is an incall that does nothing.
+func Ping() {}
