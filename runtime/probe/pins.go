@@ -23,7 +23,9 @@ type objectPins struct {
 	n    int // slots in use
 	next int // the slot replaced when all are in use
 
-	// size is the pointee size each pin was seen as (objEntry.size).
+	// name and size are the type name and pointee size each pin was seen
+	// as (objEntry.size); a sight under another name asks the size.
+	name [pinSlots]string
 	size [pinSlots]uintptr
 }
 
@@ -43,11 +45,13 @@ func (c *objectPins) ID(v reflect.Value, name string, isWeak bool) (uint64, bool
 	p := v.UnsafePointer()
 	for i := range c.n {
 		if c.p[i] == p {
-			if size := pointeeSize(v); size > c.size[i] {
-				// Seen as a larger type: the table decides (objEntry.size).
-				c.size[i] = size
-				id, first, _ := captureObjects.lookup(v, true)
-				return id, first, name
+			if name != c.name[i] {
+				if size := pointeeSize(v); size > c.size[i] {
+					// Seen as a larger type: the table decides (objEntry.size).
+					c.name[i], c.size[i] = name, size
+					id, first, _ := captureObjects.lookup(v, true)
+					return id, first, name
+				}
 			}
 			return c.id[i], false, name
 		}
@@ -63,7 +67,7 @@ func (c *objectPins) ID(v reflect.Value, name string, isWeak bool) (uint64, bool
 	} else {
 		c.n++
 	}
-	c.p[i], c.id[i], c.size[i] = p, id, pointeeSize(v)
+	c.p[i], c.id[i], c.name[i], c.size[i] = p, id, name, pointeeSize(v)
 	return id, first, name
 }
 
