@@ -132,7 +132,8 @@ func TestObjectSeenAsLargerType(t *testing.T) {
 		}
 		var id uint64
 		for i, s := range sights {
-			got, first, _ := tab.ID(reflect.ValueOf(s.v), "T", true)
+			v := reflect.ValueOf(s.v)
+			got, first, _ := tab.ID(v, value.TypeName(v.Type()), true) // the encoder's name for the sight
 			if i == 0 {
 				id = got
 			}
