@@ -32,6 +32,10 @@ var registry = struct {
 var (
 	sentinels     sync.Map // sentinel value (comparable) -> name
 	observedTypes sync.Map // reflect.Type -> IsObservedType's answer; cleared by the registrations it depends on
+	// observedGen counts the registrations IsObservedType depends on (under
+	// registry's write lock): its answers in recentObserved hold only for
+	// the generation they were made in.
+	observedGen atomic.Uint64
 )
 
 // ObservePackage marks an import path as part of the observed set.
@@ -39,6 +43,7 @@ func ObservePackage(path string) {
 	registry.Lock()
 	registry.observed[path] = true
 	observedTypes.Clear()
+	observedGen.Add(1)
 	registry.Unlock()
 }
 
@@ -113,16 +118,47 @@ func sentinelByName(name string) (error, bool) {
 // test code, external to the set. Instantiations of the packages' generic
 // types count by package.
 func IsObservedType(t reflect.Type) bool {
-	if v, ok := observedTypes.Load(t); ok {
-		return v.(bool)
+	// Every pointer encoded asks about its element type: recent answers by
+	// the address of the type's descriptor first (as TypeName), then the
+	// sync.Map, whose lookup hashes an interface.
+	slot := &recentObserved[uintptr((*[2]unsafe.Pointer)(unsafe.Pointer(&t))[1])>>5%uintptr(len(recentObserved))]
+	r := slot.Load()
+	if r != nil && r.t == t && r.gen == observedGen.Load() {
+		return r.observed
 	}
-	// Under the read lock, so that a registration (which clears the cache
-	// under the write lock) cannot come between the answer and its caching.
+	obs, gen := isObservedType(t)
+	if r == nil || r.t == t || r.gen != gen { // no churn on collisions within a generation
+		slot.Store(&recentObservedType{t, gen, obs})
+	}
+	return obs
+}
+
+// recentObserved caches IsObservedType's answers in front of observedTypes.
+var recentObserved [256]atomic.Pointer[recentObservedType]
+
+type recentObservedType struct {
+	t        reflect.Type
+	gen      uint64 // observedGen when the answer was made
+	observed bool
+}
+
+// isObservedType is IsObservedType through observedTypes, and the
+// registrations' generation the answer holds for.
+func isObservedType(t reflect.Type) (observed bool, gen uint64) {
+	// A registration clears observedTypes, then counts: an answer found with
+	// the count unchanged around it was made in that generation.
+	gen = observedGen.Load()
+	if v, ok := observedTypes.Load(t); ok && observedGen.Load() == gen {
+		return v.(bool), gen
+	}
+	// Under the read lock, so that a registration cannot come between the
+	// answer, its generation and its caching.
 	registry.RLock()
 	defer registry.RUnlock()
+	gen = observedGen.Load()
 	obs := isObservedTypeLocked(t)
 	observedTypes.Store(t, obs)
-	return obs
+	return obs, gen
 }
 
 func isObservedTypeLocked(t reflect.Type) bool {
@@ -142,6 +178,7 @@ func RegisterOwnType(t reflect.Type) {
 	registry.Lock()
 	registry.own[t] = true
 	observedTypes.Clear()
+	observedGen.Add(1)
 	registry.Unlock()
 }
 

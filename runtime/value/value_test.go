@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 	"unsafe"
@@ -709,5 +710,60 @@ func TestObjectRefs(t *testing.T) {
 	want := "[*github.com/rules-capture/rules_capture/runtime/value.node#1 *github.com/rules-capture/rules_capture/runtime/value.node#1 *github.com/rules-capture/rules_capture/runtime/value.node#2]"
 	if fmt.Sprint(got) != want {
 		t.Errorf("ObjectRefs: %v\nwant %s", got, want)
+	}
+}
+
+type laterOwned struct{ N int }
+
+type laterGeneric[T any] struct{ V T }
+
+// IsObservedType's answers are cached per type; a registration after an
+// answer changes it (a cached "no" for a type registered later, or for an
+// instantiation of a generic type of a package observed later), also while
+// other goroutines keep asking.
+func TestIsObservedTypeAfterRegistration(t *testing.T) {
+	own := reflect.TypeFor[laterOwned]()
+	inst := reflect.TypeFor[laterGeneric[int]]()
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+					IsObservedType(own)
+					IsObservedType(inst)
+				}
+			}
+		}()
+	}
+	defer func() { close(stop); wg.Wait() }()
+	for range 3 { // cached
+		if IsObservedType(own) || IsObservedType(inst) {
+			t.Fatal("observed before any registration")
+		}
+	}
+	RegisterOwnType(own)
+	if !IsObservedType(own) {
+		t.Error("a type registered after a cached answer is not observed")
+	}
+	if IsObservedType(inst) {
+		t.Error("the generic type's instantiation is observed before its package")
+	}
+	ObservePackage(inst.PkgPath())
+	defer func() {
+		registry.Lock()
+		delete(registry.observed, inst.PkgPath())
+		delete(registry.own, own)
+		observedTypes.Clear()
+		observedGen.Add(1)
+		registry.Unlock()
+	}()
+	if !IsObservedType(inst) {
+		t.Error("an instantiation of a generic type of a package observed after a cached answer is not observed")
 	}
 }
