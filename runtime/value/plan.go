@@ -62,6 +62,21 @@ var planMu sync.Mutex
 
 // planFor returns the encoding plan of t.
 func planFor(t reflect.Type) *encPlan {
+	// Recent plans by the address of the type's descriptor first (as
+	// TypeName): a sync.Map lookup hashes an interface.
+	slot := &recentPlans[typeAddr(t)>>5%uintptr(len(recentPlans))]
+	if pl := slot.Load(); pl != nil && pl.t == t {
+		return pl
+	}
+	pl := planForSlow(t)
+	slot.CompareAndSwap(nil, pl) // the first type keeps the slot: no churn on collisions
+	return pl
+}
+
+// recentPlans caches complete plans in front of plans.
+var recentPlans [256]atomic.Pointer[encPlan]
+
+func planForSlow(t reflect.Type) *encPlan {
 	if pl, ok := plans.Load(t); ok {
 		return pl.(*encPlan)
 	}

@@ -121,7 +121,7 @@ func IsObservedType(t reflect.Type) bool {
 	// Every pointer encoded asks about its element type: recent answers by
 	// the address of the type's descriptor first (as TypeName), then the
 	// sync.Map, whose lookup hashes an interface.
-	slot := &recentObserved[uintptr((*[2]unsafe.Pointer)(unsafe.Pointer(&t))[1])>>5%uintptr(len(recentObserved))]
+	slot := &recentObserved[typeAddr(t)>>5%uintptr(len(recentObserved))]
 	r := slot.Load()
 	if r != nil && r.t == t && r.gen == observedGen.Load() {
 		return r.observed
@@ -213,7 +213,7 @@ func TypeName(t reflect.Type) string {
 	if t == nil {
 		return "nil"
 	}
-	slot := &recentNames[uintptr((*[2]unsafe.Pointer)(unsafe.Pointer(&t))[1])>>5%uintptr(len(recentNames))]
+	slot := &recentNames[typeAddr(t)>>5%uintptr(len(recentNames))]
 	r := slot.Load()
 	if r != nil && r.t == t {
 		return r.name
@@ -229,6 +229,13 @@ func TypeName(t reflect.Type) string {
 		slot.Store(&recentName{t, n})
 	}
 	return n
+}
+
+// typeAddr is the address of t's type descriptor (the data word of the
+// reflect.Type interface): the key of the small caches in front of the
+// sync.Maps keyed by reflect.Type.
+func typeAddr(t reflect.Type) uintptr {
+	return uintptr((*[2]unsafe.Pointer)(unsafe.Pointer(&t))[1])
 }
 
 // recentNames caches TypeName's answers in front of typeNames by the
