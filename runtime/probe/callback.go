@@ -47,7 +47,7 @@ var callbacks struct {
 // replay it is remembered so that recorded callbacks can be performed on it.
 // Anything else is returned unchanged.
 func Callback[F any](f F) F {
-	if !enabled {
+	if !enabled.Load() {
 		return f
 	}
 	// Boxing a function or interface value in an any does not allocate:
@@ -139,7 +139,7 @@ func callbackSite(fn reflect.Value) *Site {
 // holds the Seq of the CALL_OUT that passed fn (capture; nil in replay):
 // the Parent of a CALL_IN that no call of the goroutine encloses.
 func callIn(site *Site, id uint64, passedAt *atomic.Uint64, fn reflect.Value, args []reflect.Value) []reflect.Value {
-	if !enabled {
+	if !enabled.Load() {
 		return call(fn, args)
 	}
 	s := current()

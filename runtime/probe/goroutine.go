@@ -20,7 +20,7 @@ import (
 // Go records that observed code starts a goroutine at site and returns the
 // new goroutine's stream (nil when capture is off).
 func Go(site *Site) *Stream {
-	if !enabled {
+	if !enabled.Load() {
 		return nil
 	}
 	s := current()

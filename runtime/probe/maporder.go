@@ -22,7 +22,7 @@ import (
 // (the spec allows either).
 func SortedMap[M ~map[K]V, K cmp.Ordered, V any](m M) iter.Seq2[K, V] {
 	return func(yield func(K, V) bool) {
-		if !enabled {
+		if !enabled.Load() {
 			// Nothing is recorded or replayed: native order is as good.
 			for k, v := range m {
 				if !yield(k, v) {
@@ -52,7 +52,7 @@ func SortedMap[M ~map[K]V, K cmp.Ordered, V any](m M) iter.Seq2[K, V] {
 // interfaces) keep native order, the documented limitation.
 func SortedMapOf[M ~map[K]V, K comparable, V any](m M) iter.Seq2[K, V] {
 	compare := keyCompare[K]()
-	if !enabled || compare == nil {
+	if !enabled.Load() || compare == nil {
 		return func(yield func(K, V) bool) {
 			for k, v := range m {
 				if !yield(k, v) {

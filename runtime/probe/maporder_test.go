@@ -8,9 +8,9 @@ import (
 
 // sortedOn makes SortedMap sort, as it does while capturing or replaying.
 func sortedOn(tb testing.TB) {
-	old := enabled
-	enabled = true
-	tb.Cleanup(func() { enabled = old })
+	old := enabled.Load()
+	enabled.Store(true)
+	tb.Cleanup(func() { enabled.Store(old) })
 }
 
 func TestSortedMapOrder(t *testing.T) {

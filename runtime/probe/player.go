@@ -227,7 +227,7 @@ func install(p *player) {
 	p.waiting = map[int]int{}
 	play = p
 	replaying = true
-	enabled = true
+	enabled.Store(true)
 	s0 := &Stream{id: 0, replay: p.stream(0)}
 	bind(getg(), s0)
 }

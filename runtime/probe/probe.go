@@ -52,8 +52,13 @@ import (
 )
 
 // enabled is true while capture or replay is active. With capture switched
-// off (CAPTURE=off) every probe costs this one predictable branch.
-var enabled bool
+// off (CAPTURE=off) every probe costs this one predictable branch. Atomic
+// (a plain load on amd64 and arm64's load-acquire) because Close switches
+// it off while goroutines of observed code may still run or have run
+// without synchronising with the goroutine that exits (study fault F75: a
+// race the detector reported in race-enabled captures of golang-lru's
+// expirable reaper shape).
+var enabled atomic.Bool
 
 // replaying is true in a replay harness.
 var replaying bool
@@ -151,12 +156,12 @@ func (s *Stream) idle() {
 // On reports whether capture (or replay) is on. It is what an incall costs
 // while capture is off: generated wrappers call it, inlined, and go to the
 // original function when it is false.
-func On() bool { return enabled }
+func On() bool { return enabled.Load() }
 
 // In starts an incall at site: nil if capture is off or the caller is
 // observed code (a call inside the observed set is not a boundary event).
 func In(site *Site) *Stream {
-	if !enabled {
+	if !enabled.Load() {
 		return nil
 	}
 	return in(site)
@@ -178,7 +183,7 @@ func in(site *Site) *Stream {
 // goroutine is not executing observed code (code shared by observed and
 // external callers).
 func Out(site *Site) *Stream {
-	if !enabled {
+	if !enabled.Load() {
 		return nil
 	}
 	return out(site)

@@ -97,7 +97,7 @@ func startCapture() {
 	rec.path = path
 	// Package initialisation runs on this goroutine: stream 0.
 	bindInit()
-	enabled = true
+	enabled.Store(true)
 	handleSignals()
 }
 
@@ -162,7 +162,7 @@ func Close() {
 	if replaying {
 		return
 	}
-	enabled = false
+	enabled.Store(false)
 	closeLog()
 	unbindInit()
 }
@@ -491,7 +491,7 @@ func CaptureWith(path string, opts eventlog.Options) (*eventlog.Writer, error) {
 	rec.closed.Store(false)
 	rec.mu.Unlock()
 	bindInit()
-	enabled = true
+	enabled.Store(true)
 	return w, nil
 }
 
@@ -502,7 +502,7 @@ func SetCapture(on bool) {
 	if replaying || (sink == nil && (rec.w == nil || rec.closed.Load())) {
 		return
 	}
-	enabled = on
+	enabled.Store(on)
 }
 
 // CaptureTo starts capturing into f instead of a log file: f receives each
@@ -516,13 +516,13 @@ func SetCapture(on bool) {
 func CaptureTo(f func(e *eventlog.Event) uint64) {
 	if f == nil {
 		sink = nil
-		enabled = rec.w != nil && !rec.closed.Load()
-		if !enabled {
+		enabled.Store(rec.w != nil && !rec.closed.Load())
+		if !enabled.Load() {
 			unbindInit()
 		}
 		return
 	}
 	sink = f
 	bindInit()
-	enabled = true
+	enabled.Store(true)
 }

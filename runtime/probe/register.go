@@ -75,7 +75,7 @@ func Placeholder[I any](make func() I) struct{} {
 // outcalls are recorded in stream 0. The transform puts the call first in
 // the package's variable initialisation order.
 func BeginInit() struct{} {
-	if enabled {
+	if enabled.Load() {
 		current().inside = true
 		initializing.Store(true)
 	}
@@ -85,7 +85,7 @@ func BeginInit() struct{} {
 // EndInit marks the end of an observed package's initialisation (called from
 // the package's last init function).
 func EndInit() {
-	if enabled {
+	if enabled.Load() {
 		current().inside = false
 		initializing.Store(false)
 	}

@@ -94,7 +94,7 @@ func forgetTurns(c turnCell) {
 // observed code. The caller receives natively and then calls Received.
 // Channels that crossed the boundary do not come here (Chan takes them).
 func Turn(site *Site, ch any) *Stream {
-	if !enabled || ch == nil || ptrOf(ch) == nil {
+	if !enabled.Load() || ch == nil || ptrOf(ch) == nil {
 		return nil
 	}
 	s := current()
