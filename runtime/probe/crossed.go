@@ -90,7 +90,9 @@ func notePending(p unsafe.Pointer) {
 // (capture): the decision about to be made on crossed channels and the
 // event's place in the log.
 func (s *Stream) holdChanOrder() {
-	if replaying {
+	if replaying || s.chanHeld {
+		// Held already: a channel operation inside the encoding of a sent
+		// value (an observed Error method) must not wait for itself.
 		return
 	}
 	chanOrder.mu.Lock()
