@@ -33,26 +33,23 @@ func Chan(site *Site, ch any) *Stream {
 	if !s.inside {
 		return nil
 	}
-	s.orderChanDecision(site)
+	if replaying {
+		s.waitChanTurn(site)
+	}
+	// In capture, a channel counts as crossed once the event that numbered
+	// it is in the log (crossed.go), so this CALL_OUT comes after it.
 	if !crossed(ch) {
-		s.dropChanOrder()
 		return nil
 	}
 	s.begin(site, eventlog.KindCallOut)
 	return s
 }
 
-// orderChanDecision puts the decision about to be made on which channels
-// crossed in the log's order of events (crossed.go): in capture, s holds
-// chanOrder.mu until its CALL_OUT is appended (or dropChanOrder); in
-// replay, if the stream's next event is a CALL_OUT of site, s waits for its
-// turn, so that every event before it, and the channels they numbered,
-// came first.
-func (s *Stream) orderChanDecision(site *Site) {
-	if !replaying {
-		s.holdChanOrder()
-		return
-	}
+// waitChanTurn puts replay's decision about to be made on which channels
+// crossed in the log's order of events (crossed.go): if the stream's next
+// event is a CALL_OUT of site, it waits for its turn, so that every event
+// before it, and the channels they numbered, came first.
+func (s *Stream) waitChanTurn(site *Site) {
 	sr := s.replay
 	if sr == nil || sr.cur >= len(sr.idx) {
 		return
@@ -79,20 +76,36 @@ func Select(site *Site, chans ...any) *Stream {
 	if !s.inside {
 		return nil
 	}
-	s.orderChanDecision(site)
+	if replaying {
+		s.waitChanTurn(site)
+	}
+	mask := crossedMask(chans)
+	if mask == 0 {
+		return nil
+	}
+	if !replaying {
+		// Some case crossed: the select is an event. Which channels it
+		// names, and its place in the log, are decided together, so that
+		// a channel another goroutine's event numbers meanwhile is named
+		// iff that event comes first in the log (study fault F55).
+		s.holdChanOrder()
+		mask = crossedMask(chans)
+	}
+	s.begin(site, eventlog.KindCallOut)
+	s.chans = mask
+	return s
+}
+
+// crossedMask returns the cases of a select (up to 64) whose channels
+// crossed the boundary.
+func crossedMask(chans []any) uint64 {
 	var mask uint64
 	for i, ch := range chans {
 		if i < 64 && crossed(ch) {
 			mask |= 1 << i
 		}
 	}
-	if mask == 0 {
-		s.dropChanOrder()
-		return nil
-	}
-	s.begin(site, eventlog.KindCallOut)
-	s.chans = mask
-	return s
+	return mask
 }
 
 // Crossed reports whether the channel of case i of the select being

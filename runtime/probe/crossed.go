@@ -56,15 +56,21 @@ func noteCrossed(v reflect.Value) (isChan bool) {
 //
 //   - capture: a channel numbered while an event is being encoded is
 //     pending until that event is appended (its stream's pendingChans);
-//     appending it and publishing the channel happen under chanOrder.mu. An
-//     operation decides which channels crossed, and appends its CALL_OUT,
-//     under chanOrder.mu too, so the two are serialised in log order.
+//     appending it and publishing the channel happen under chanOrder.mu. So
+//     a channel operation that sees its channel crossed appends its
+//     CALL_OUT after that event. A select some of whose channels crossed
+//     decides which (the channels its CALL_OUT names) and appends its
+//     CALL_OUT under chanOrder.mu too, so that a channel published meanwhile
+//     is named iff its event comes first.
 //   - replay numbers a new object at its event's turn (numbering.go), and an
 //     operation whose CALL_OUT is the stream's next event in the log decides
 //     at that event's turn (waitChanTurn), after every earlier event.
 //
-// The lock is taken only by operations on a select or channel one of whose
-// channels crossed, and by events that numbered a channel.
+// The lock is taken only by selects with a crossed channel and by events
+// that numbered a channel. An operation that finds no channel crossed runs
+// natively and makes no event; when another goroutine's event numbers its
+// channel at that moment, replay may decide otherwise (the documented
+// limit).
 var chanOrder struct {
 	mu      sync.Mutex
 	pending map[uintptr]int // capture: numbered channels whose event is not appended yet (guarded by captureObjects.mu)
@@ -101,7 +107,7 @@ func (s *Stream) holdChanOrder() {
 }
 
 // dropChanOrder lets chanOrder.mu go if s holds it and makes no event after
-// all (the operation turned out native).
+// all (tests).
 func (s *Stream) dropChanOrder() {
 	if s.chanHeld {
 		s.chanHeld = false
