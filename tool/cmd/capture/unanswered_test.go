@@ -1,0 +1,96 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestGoroutineInsideOutcallAtEnd: a goroutine that observed code starts
+// and that never ends (golang-lru's expirable reaper) was inside an outcall
+// when the capture ended: the log has the outcall's CALL_OUT and no
+// outcome. Replay leaves the goroutine blocked there, as the capture did,
+// and says so in a note; it used to report "the code made a boundary event
+// after the log's last event of this goroutine" (expirable's
+// TestLoadingExpired, TestLRUWithPurge). A new outcall past the stream's
+// end still diverges.
+func TestGoroutineInsideOutcallAtEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds programs with the go command")
+	}
+	mod := t.TempDir()
+	files := map[string]string{
+		"go.mod": "module example.com/ua\n\ngo 1.26\n",
+		"reap/reap.go": `package reap
+
+import (
+	"os"
+	"time"
+)
+
+// Start starts a goroutine that sleeps for good and returns once it runs.
+func Start() string {
+	started := make(chan struct{})
+	go func() {
+		close(started)
+		time.Sleep(time.Hour)
+		os.Getenv("REAP_AFTER")
+	}()
+	<-started
+	return os.Getenv("REAP_NAME")
+}
+`,
+		"reap/reap_test.go": `package reap_test
+
+import (
+	"testing"
+	"time"
+
+	"example.com/ua/reap"
+)
+
+func TestStart(t *testing.T) {
+	reap.Start()
+	time.Sleep(100 * time.Millisecond) // the goroutine reaches its sleep
+}
+`,
+	}
+	for name, src := range files {
+		p := filepath.Join(mod, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	logs := filepath.Join(t.TempDir(), "logs")
+	if out, code := runCapture(t, mod, "test", "-observe", "example.com/ua/reap", "-logs", logs, "./reap"); code != 0 {
+		t.Fatalf("capture test: exit %d\n%s", code, out)
+	}
+	log := filepath.Join(logs, "example.com_ua_reap", "TestStart.arrow")
+	out, code := runCapture(t, mod, "replay", "-v", "-observe", "example.com/ua/reap", log)
+	if code != 0 || !strings.Contains(out, "PASS") {
+		t.Fatalf("replay: exit %d, want a pass\n%s", code, out)
+	}
+	if !strings.Contains(out, "1 goroutines started by observed code were inside an outcall when the capture ended") || !strings.Contains(out, "time.Sleep") {
+		t.Fatalf("replay passed without the note on the goroutine left in time.Sleep:\n%s", out)
+	}
+
+	// Past the stream's end: the goroutine makes an outcall the log does
+	// not have before its sleep.
+	src := filepath.Join(mod, "reap", "reap.go")
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mutated := strings.Replace(string(b), "close(started)\n", "close(started)\n\t\tos.Getenv(\"REAP_BEFORE\")\n", 1)
+	if err := os.WriteFile(src, []byte(mutated), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, code = runCapture(t, mod, "replay", "-observe", "example.com/ua/reap", log)
+	if code != 1 || !strings.Contains(out, "DIVERGED") || !strings.Contains(out, "os.Getenv") {
+		t.Fatalf("replay of a goroutine making another outcall: exit %d, want a divergence at os.Getenv\n%s", code, out)
+	}
+}
