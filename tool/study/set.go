@@ -3,6 +3,7 @@ package study
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -348,7 +349,12 @@ func (m *moduleRun) replay(observe string, logs []string, reports, harness strin
 // timeReplay replays one log with the harness, in a fresh process with
 // only the replay's settings in its environment (as capture replay does).
 func (r *runner) timeReplay(harness, log, report string) (time.Duration, error) {
-	c := exec.Command(harness)
+	// Bounded like every other command: a replay that stalls for good
+	// (golang-lru's expirable TestLRUConcurrency, study fault F76) must not
+	// stop the study.
+	ctx, cancel := context.WithTimeout(context.Background(), r.cfg.Timeout)
+	defer cancel()
+	c := exec.CommandContext(ctx, harness)
 	c.Env = []string{probe.EnvReplayLog + "=" + log, probe.EnvReplayCheck + "=" + probe.CheckStrict, probe.EnvReplayReport + "=" + report}
 	c.Dir = filepath.Dir(log)
 	start := time.Now()
