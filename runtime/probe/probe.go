@@ -194,15 +194,15 @@ func out(site *Site) *Stream {
 	if replaying && s.id == 0 && len(s.frames) == 0 && initializing.Load() {
 		play.performInitIncalls(s, site) // test files' initialisers (testinit.go)
 	}
-	if !s.inside {
-		if s.id != 0 && len(s.frames) == 0 && !replaying {
-			// A goroutine never seen at an incall runs observed code: one
-			// started by observed code, or a function value of the observed
-			// set called by external code. Record it in its own stream.
-			s.inside = true
-		} else if !replaying {
-			return nil
-		}
+	// Outside observed code with no frame open (not the initialising
+	// goroutine), the caller is orphan code: a function value of the
+	// observed set that external code called (a returned handler). Its
+	// outcall is recorded in the goroutine's stream without marking the
+	// goroutine as running observed code: the probe cannot see the orphan
+	// code return to its caller, and a mark left set would hide that
+	// caller's later incalls on the same goroutine (F62).
+	if !s.inside && !replaying && (s.id == 0 || len(s.frames) != 0) {
+		return nil
 	}
 	s.begin(site, eventlog.KindCallOut)
 	return s
