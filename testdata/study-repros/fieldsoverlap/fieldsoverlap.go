@@ -8,6 +8,10 @@
 // decoder's writes, made outside any incall, look like a test's writes
 // between incalls: the next incall records a WRITE_IN of an object that
 // only orphan events (which replay skips) know.
+//
+// It also reproduces F62: the same kind of closure called by the test on
+// its own goroutine left the goroutine marked as running observed code,
+// so the test's later incalls were not recorded.
 package fieldsoverlap
 
 // Request is decoded by external code into a fresh value.
@@ -26,5 +30,16 @@ func Handler() func(decode func(*Request)) string {
 	}
 }
 
+// Greeter returns a handler that gets a name through an outcall passing
+// no object of the observed set (F62 without F61).
+func Greeter() func(name func() string) string {
+	return func(name func() string) string {
+		return "hello " + name()
+	}
+}
+
 // Ping is an incall that does nothing.
 func Ping() {}
+
+// Twice is an incall whose result replay checks.
+func Twice(n int) int { return 2 * n }

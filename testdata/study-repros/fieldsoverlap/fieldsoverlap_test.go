@@ -21,10 +21,25 @@ func TestDecodeInHandlerGoroutine(t *testing.T) {
 	fieldsoverlap.Ping()
 }
 
-// F62: the test calls the returned handler on its own goroutine; the
-// orphan outcall leaves the goroutine marked as running observed code, so
-// the test's later incall (Ping) is not recorded.
+// F62 (fixed): the test calls a returned handler on its own goroutine;
+// the handler's orphan outcall left the goroutine marked as running
+// observed code, so the test's later incall (Twice) was not recorded and
+// replay did not check it. Now it is recorded and checked.
 func TestIncallAfterHandlerOnSameGoroutine(t *testing.T) {
+	fieldsoverlap.Ping()
+	h := fieldsoverlap.Greeter()
+	if g := h(func() string { return "cust-0030" }); g != "hello cust-0030" {
+		t.Fatalf("handler = %q", g)
+	}
+	if n := fieldsoverlap.Twice(21); n != 42 {
+		t.Fatalf("Twice(21) = %d", n)
+	}
+}
+
+// F61 on the test's own goroutine (visible since F62's fix): the decoded
+// request's field, changed by the handler's orphan outcall, gives the next
+// incall a WRITE_IN of an object only orphan events know.
+func TestDecodeInHandlerOnSameGoroutine(t *testing.T) {
 	fieldsoverlap.Ping()
 	h := fieldsoverlap.Handler()
 	if c := h(decode); c != "cust-0030" {
