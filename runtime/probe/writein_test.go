@@ -47,14 +47,7 @@ func TestWriteInErrorVariable(t *testing.T) {
 			}
 
 			site := &Site{Name: "example.com/w.F"}
-			call := func(during func()) {
-				s := In(site)
-				f := s.Call()
-				if during != nil {
-					during()
-				}
-				s.Return(f)
-			}
+			call := func(during func()) { incallDuring(site, during) }
 			call(nil)
 			encs0 := encs
 			call(nil)
@@ -129,14 +122,7 @@ func TestWriteInByMemory(t *testing.T) {
 		}
 	}
 	site := &Site{Name: "w.F"}
-	call := func(during func()) {
-		s := In(site)
-		f := s.Call()
-		if during != nil {
-			during()
-		}
-		s.Return(f)
-	}
+	call := func(during func()) { incallDuring(site, during) }
 	call(nil)
 	encs = 0
 	call(nil)
@@ -201,14 +187,7 @@ func TestWriteInWrittenWhileEncoded(t *testing.T) {
 	}}
 	WatchAt(v, &limit)
 	site := &Site{Name: "w.F"}
-	call := func(during func()) {
-		s := In(site)
-		f := s.Call()
-		if during != nil {
-			during()
-		}
-		s.Return(f)
-	}
+	call := func(during func()) { incallDuring(site, during) }
 	// Observed code sets 7; the refresh after the incall encodes it twice
 	// (without the lock, then taking the new baseline), and the variable is
 	// set to 2 during the second.
@@ -380,4 +359,15 @@ func TestWriteInComparesLikeWithLike(t *testing.T) {
 	if err != nil || vals == "" || vals[len(vals)-1] != '}' {
 		t.Errorf("WRITE_IN of a new object = %q (%v), want its contents", vals, err)
 	}
+}
+
+// incallDuring makes one top-level incall at site; during, if not nil, runs
+// inside it as the observed code's own work.
+func incallDuring(site *Site, during func()) {
+	s := In(site)
+	f := s.Call()
+	if during != nil {
+		during()
+	}
+	s.Return(f)
 }
