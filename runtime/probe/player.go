@@ -119,7 +119,7 @@ type player struct {
 	stalled      bool            // deadlocked: let the earliest waiter go
 	quiet        int             // goroutines in waitQuiet (a timed wait)
 	resynced     bool            // a stream replayed events out of order (resync)
-	relaxed      int             // events released out of the recorded order
+	relaxed      int             // events released before an earlier event of another stream (release)
 	orphans      int             // events skipped: no incall encloses them
 	unanswered   []string        // sites of outcalls left blocked: the capture ended inside them (parkUnanswered)
 	skipped      map[uint64]bool // CALL_OUTs among them
@@ -704,9 +704,11 @@ func (p *player) waitTurn(i int) {
 				// No stream can make progress in the recorded order: observed
 				// code synchronises internally (a mutex held across an
 				// outcall) and replay's goroutines took it in another order.
-				// Let the earliest waiting event go first.
+				// Let the earliest waiting event go first. Whether it is
+				// released out of order is counted at its release: a
+				// goroutine let go before its CALL_IN waits again at the
+				// CALL_IN itself, and may get its turn in order.
 				p.stalled = false
-				p.relaxed++
 				break
 			}
 			sr.turn.Wait()
@@ -740,6 +742,14 @@ func (p *player) minWaiting() int {
 // release marks event i replayed.
 func (p *player) release(i int) {
 	p.mu.Lock()
+	if i > p.next && !p.ownGap(i) {
+		// An earlier event of another stream is not replayed yet: the
+		// event goes out of the recorded order (let go by waitTurn).
+		p.relaxed++
+	}
+	// A release is progress: a stall the watchdog saw before it is over,
+	// and a later one is detected anew.
+	p.stalled = false
 	p.consumed[i] = true
 	if p.tracing {
 		p.trace = append(p.trace, int32(i))
