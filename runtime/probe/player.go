@@ -858,7 +858,12 @@ func allBlocked(buf *[]byte) bool {
 		*buf = make([]byte, 2*len(*buf))
 		n = runtime.Stack(*buf, true)
 	}
-	dump := (*buf)[:n]
+	return dumpBlocked((*buf)[:n])
+}
+
+// dumpBlocked is allBlocked's reading of a dump whose first goroutine is
+// the caller's.
+func dumpBlocked(dump []byte) bool {
 	self := true // the first goroutine of the dump is the caller
 	for len(dump) > 0 {
 		line := dump
@@ -882,11 +887,30 @@ func allBlocked(buf *[]byte) bool {
 		if i := strings.IndexByte(state, ','); i >= 0 {
 			state = state[:i]
 		}
-		if !waitingState(state) && !signalWait(state, dump) {
+		if (!waitingState(state) && !signalWait(state, dump)) || runtimeSema(state, dump) {
 			return false
 		}
 	}
 	return true
+}
+
+// runtimeSema: a goroutine in state semacquire whose first frame is not a
+// semaphore of package sync or internal/poll (sync.runtime_Semacquire)
+// waits on one of the runtime's own (the runtime's frames are not listed):
+// a collection starting, or the world being stopped, by a goroutine dump
+// like the watchdog's own. It goes on without any other goroutine acting,
+// as one that allocates while the watchdog looks does (the player's first
+// pass over the log), so it is not blocked. rest starts at its first
+// frame.
+func runtimeSema(state string, rest []byte) bool {
+	if state != "semacquire" {
+		return false
+	}
+	first := rest
+	if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+		first = rest[:i]
+	}
+	return !bytes.HasPrefix(first, []byte("sync.runtime_Semacquire")) && !bytes.HasPrefix(first, []byte("internal/poll.runtime_Semacquire"))
 }
 
 // signalWait: the goroutine of os/signal (started by any signal.Notify, e.g.

@@ -134,3 +134,33 @@ func TestStallEndsAtRelease(t *testing.T) {
 		t.Fatalf("relaxed = %d, want 0", p.relaxed)
 	}
 }
+
+// TestDumpBlockedRuntimeSemaphore: a goroutine the runtime holds on one of
+// its own semaphores (a collection starting while the watchdog's dump
+// stops the world: the player's first pass over the log, allocating) is
+// not blocked; the watchdog took such dumps, twice in a row, for a
+// deadlock, and let an event go before its turn (a CALL_IN decoded the
+// receiver before the RETURN_IN that numbered it: "different arguments").
+// A wait on a semaphore of package sync or internal/poll is.
+func TestDumpBlockedRuntimeSemaphore(t *testing.T) {
+	const self = "goroutine 20 [running]:\ngithub.com/rules-capture/rules_capture/runtime/probe.(*player).watchdog(0xc00019c908, 0xc0000dc000)\n\t/x/player.go:818 +0x857\n\n"
+	const waiting = "goroutine 49 [sync.Cond.Wait]:\nsync.runtime_notifyListWait(0xc0003ba7d0, 0x0)\n\t/usr/local/go/src/runtime/sema.go:617 +0x1b3\n\n" +
+		"goroutine 1 [select]:\ngithub.com/rules-capture/rules_capture/runtime/probe.Replay()\n\t/x/player.go:382 +0xc50\n\n"
+	for _, c := range []struct {
+		name, g string
+		blocked bool
+	}{
+		{"runtime semaphore (collection starting)", "goroutine 99 [semacquire]:\ngithub.com/rules-capture/rules_capture/runtime/probe.(*player).computeFirstAppearances(0xc000194908)\n\t/x/numbering.go:43 +0x3de\n", false},
+		{"sync semaphore", "goroutine 7 [semacquire, 2 minutes]:\nsync.runtime_Semacquire(0xc0000a65b8)\n\t/usr/local/go/src/runtime/sema.go:71 +0x25\n", true},
+		{"poll semaphore", "goroutine 8 [semacquire]:\ninternal/poll.runtime_Semacquire(0xc0000a65b8)\n\t/usr/local/go/src/runtime/sema.go:76 +0x25\n", true},
+		{"mutex", "goroutine 118 [sync.Mutex.Lock]:\ninternal/sync.runtime_SemacquireMutex(0x0?, 0x0?, 0x0?)\n\t/usr/local/go/src/runtime/sema.go:95 +0x25\n", true},
+		{"runnable", "goroutine 121 [runnable]:\nexample.com/conc64/orders.tax()\n\t/x/orders.go:119 +0xf0\n", false},
+	} {
+		if got := dumpBlocked([]byte(self + waiting + c.g)); got != c.blocked {
+			t.Errorf("%s: dumpBlocked = %v, want %v", c.name, got, c.blocked)
+		}
+	}
+	if !dumpBlocked([]byte(self + waiting)) {
+		t.Error("goroutines waiting on a condition and a select: want blocked")
+	}
+}
