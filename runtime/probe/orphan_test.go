@@ -1,9 +1,14 @@
 package probe
 
 import (
+	"fmt"
+	"slices"
+	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/rules-capture/rules_capture/runtime/eventlog"
+	"github.com/rules-capture/rules_capture/runtime/value"
 )
 
 // F62: a function value of the observed set called by external code (a
@@ -58,5 +63,68 @@ func TestIncallAfterOrphanOutcallOnSameGoroutine(t *testing.T) {
 		if got[i] != want[i] {
 			t.Errorf("event %d: got %+v, want %+v", i, got[i], want[i])
 		}
+	}
+}
+
+// F61: an object first numbered by an orphan outcall (a returned handler
+// decoding a request) is not watched: replay skips the orphan's events and
+// never makes it, so external writes to its fields are no WRITE_IN. Once an
+// incall replay does replay names it, it is watched from then on, with the
+// fields it holds at that moment as the shadow.
+func TestOrphanBornObjectWatchedOnlyOnceAnIncallNamesIt(t *testing.T) {
+	var got []string
+	CaptureTo(func(e *eventlog.Event) uint64 {
+		if e.Kind == eventlog.KindWriteIn {
+			v, err := value.Render(e.Values)
+			if err != nil {
+				t.Error(err)
+			}
+			got = append(got, fmt.Sprintf("%s #%d = %s", e.Site[strings.LastIndexByte(e.Site, '.')+1:], e.RecvID, v))
+		}
+		return 1
+	})
+	defer CaptureTo(nil)
+	restoreWatchedFields(t)
+	ping := &Site{Name: "example.com/p.Ping", Pos: "p/p.go:1"}
+	decode := &Site{Name: "example.com/ext.Decode", Pos: "p/p.go:2"}
+	incall := func(x any) {
+		if s := In(ping); s != nil {
+			f := s.Call()
+			if x != nil {
+				Encode(s, x)
+			}
+			s.Return(f)
+		}
+	}
+	req := &fieldsTestFlag{}
+	var reqID uint64
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		incall(nil)
+		// The handler's orphan outcall: the request gets its ID here.
+		if s := Out(decode); s != nil {
+			Encode(s, req)
+			f := s.Call()
+			req.Name = "cust-0030" // the decoder, external code
+			s.Return(f)
+		}
+		captureObjects.mu.Lock()
+		reqID, _ = captureObjects.knownLocked(unsafe.Pointer(req))
+		captureObjects.mu.Unlock()
+		incall(nil) // F61: recorded WRITE_IN Name on the request
+		req.NoOpt = "orphan"
+		incall(nil)
+		incall(req) // replay makes the request here: watched from now on
+		req.Promoted = 7 // external code, between incalls
+		incall(nil)
+	}()
+	<-done
+	if reqID == 0 {
+		t.Fatal("the orphan outcall gave the request no ID")
+	}
+	want := []string{fmt.Sprintf("Promoted #%d = 7", reqID)}
+	if !slices.Equal(got, want) {
+		t.Fatalf("WRITE_IN events:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

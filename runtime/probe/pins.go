@@ -27,6 +27,10 @@ type objectPins struct {
 	// as (objEntry.size); a sight under another name asks the size.
 	name [pinSlots]string
 	size [pinSlots]uintptr
+
+	// orphan: the outermost call is an orphan outcall (Out), whose events
+	// replay skips: the objects it numbers are not watched (objEntry.unwatched).
+	orphan bool
 }
 
 // pinSlots: a shop request crosses the boundary with ~4 distinct objects
@@ -49,14 +53,14 @@ func (c *objectPins) ID(v reflect.Value, name string, isWeak bool) (uint64, bool
 				if size := pointeeSize(v); size > c.size[i] {
 					// Seen as a larger type: the table decides (objEntry.size).
 					c.name[i], c.size[i] = name, size
-					id, first, _ := captureObjects.lookup(v, true)
+					id, first, _ := captureObjects.lookup(v, true, !c.orphan)
 					return id, first, name
 				}
 			}
 			return c.id[i], false, name
 		}
 	}
-	id, first, pin := captureObjects.lookup(v, true)
+	id, first, pin := captureObjects.lookup(v, true, !c.orphan)
 	if !pin {
 		return id, first, name
 	}

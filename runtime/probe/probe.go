@@ -148,6 +148,7 @@ func (s *Stream) idle() {
 	if s.pins.n != 0 {
 		s.pins.clear()
 	}
+	s.pins.orphan = false
 	if raceEnabled {
 		s.handoff.Store(1)
 	}
@@ -203,6 +204,11 @@ func out(site *Site) *Stream {
 	// caller's later incalls on the same goroutine (F62).
 	if !s.inside && !replaying && (s.id == 0 || len(s.frames) != 0) {
 		return nil
+	}
+	if !s.inside && len(s.frames) == 0 && !replaying {
+		// Replay skips its events: the objects they number are not watched
+		// (F61); idle ends this when the outcall returns.
+		s.pins.orphan = true
 	}
 	s.begin(site, eventlog.KindCallOut)
 	return s

@@ -247,6 +247,12 @@ type objEntry struct {
 	// first), the object is new again for its contents and its watched
 	// fields (study fault F71; replay's player applies the same rule).
 	size uintptr
+	// unwatched: the object was numbered by an orphan event (orphanContext)
+	// and its fields are not watched (yet): replay skips those events and
+	// never makes the object, so a WRITE_IN of its fields could not be
+	// replayed (study fault F61). The first sight by an event replay does
+	// replay starts watching it, with that moment's shadow.
+	unwatched bool
 }
 
 // pointeeSize is the size of the value v points to (0 for other kinds).
@@ -275,15 +281,16 @@ func (o *objects) knownLocked(p unsafe.Pointer) (uint64, bool) {
 }
 
 func (o *objects) ID(v reflect.Value, name string, isWeak bool) (uint64, bool, string) {
-	id, first, _ := o.lookup(v, isWeak)
+	id, first, _ := o.lookup(v, isWeak, true)
 	return id, first, name
 }
 
 // lookup is ID; inTable reports whether the object's entry is in the
 // weak table (a heap object or a package variable, which a stream may pin:
 // objectPins), not in the code table (function code, and pointers that are
-// neither heap objects nor package variables).
-func (o *objects) lookup(v reflect.Value, isWeak bool) (id uint64, first, inTable bool) {
+// neither heap objects nor package variables). watch is false for an
+// orphan event's sight (objEntry.unwatched).
+func (o *objects) lookup(v reflect.Value, isWeak, watch bool) (id uint64, first, inTable bool) {
 	p := v.UnsafePointer()
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -299,11 +306,19 @@ func (o *objects) lookup(v reflect.Value, isWeak bool) (id uint64, first, inTabl
 	size := pointeeSize(v)
 	if e, ok := o.ids[uintptr(p)]; ok && e.wp.Value() == (*byte)(p) {
 		if size <= e.size {
+			if e.unwatched && watch {
+				e.unwatched = false
+				o.ids[uintptr(p)] = e
+				watchFields(v, e.wp, e.id)
+			}
 			return e.id, false, true
 		}
 		e.size = size
+		e.unwatched = !watch
 		o.ids[uintptr(p)] = e
-		watchFields(v, e.wp, e.id)
+		if watch {
+			watchFields(v, e.wp, e.id)
+		}
 		return e.id, true, true
 	}
 	if id, ok := o.code[uintptr(p)]; ok {
@@ -317,14 +332,16 @@ func (o *objects) lookup(v reflect.Value, isWeak bool) (id uint64, first, inTabl
 	if _, ok := o.heapRegions[uintptr(p)>>heapRegionShift]; ok && !onStack(p) {
 		wp := weak.Make((*byte)(p))
 		o.next++
-		o.ids[uintptr(p)] = objEntry{wp: wp, id: o.next, size: size}
+		o.ids[uintptr(p)] = objEntry{wp: wp, id: o.next, size: size, unwatched: !watch}
 		o.alive.Add(1)
 		o.queue = append(o.queue, queuedEntry{uintptr(p), wp})
 		o.sweepSomeLocked()
 		if noteCrossed(v) && o == captureObjects {
 			notePending(p)
 		}
-		watchFields(v, wp, o.next)
+		if watch {
+			watchFields(v, wp, o.next)
+		}
 		return o.next, true, true
 	}
 	// Only heap objects and package variables may get weak pointers; the
@@ -350,12 +367,14 @@ func (o *objects) lookup(v reflect.Value, isWeak bool) (id uint64, first, inTabl
 	o.next++
 	// A stale entry at this address (its object collected, its cleanup not
 	// run yet) is replaced; that cleanup then leaves this one alone.
-	o.ids[uintptr(p)] = objEntry{wp: c.wp, id: o.next, size: size}
+	o.ids[uintptr(p)] = objEntry{wp: c.wp, id: o.next, size: size, unwatched: !watch}
 	o.alive.Add(1)
 	if noteCrossed(v) && o == captureObjects {
 		notePending(p)
 	}
-	watchFields(v, c.wp, o.next)
+	if watch {
+		watchFields(v, c.wp, o.next)
+	}
 	return o.next, true, true
 }
 
