@@ -115,7 +115,7 @@ func TestOrphanBornObjectWatchedOnlyOnceAnIncallNamesIt(t *testing.T) {
 		incall(nil) // F61: recorded WRITE_IN Name on the request
 		req.NoOpt = "orphan"
 		incall(nil)
-		incall(req) // replay makes the request here: watched from now on
+		incall(req)      // replay makes the request here: watched from now on
 		req.Promoted = 7 // external code, between incalls
 		incall(nil)
 	}()
