@@ -8,9 +8,10 @@ import (
 
 func decode(r *fieldsoverlap.Request) { r.Customer = "cust-0030" }
 
-// F61: the returned handler runs on a goroutine of its own, as net/http
-// runs handlers; the test's next incall finds the decoded request's field
-// changed.
+// F61 (fixed): the returned handler runs on a goroutine of its own, as
+// net/http runs handlers; the test's next incall found the decoded
+// request's field changed and recorded a WRITE_IN of an object only orphan
+// events know. Now such objects are not watched: the log replays.
 func TestDecodeInHandlerGoroutine(t *testing.T) {
 	h := fieldsoverlap.Handler()
 	got := make(chan string)
@@ -36,9 +37,9 @@ func TestIncallAfterHandlerOnSameGoroutine(t *testing.T) {
 	}
 }
 
-// F61 on the test's own goroutine (visible since F62's fix): the decoded
-// request's field, changed by the handler's orphan outcall, gives the next
-// incall a WRITE_IN of an object only orphan events know.
+// F61 (fixed) on the test's own goroutine (visible since F62's fix): the
+// decoded request's field, changed by the handler's orphan outcall, gave
+// the next incall a WRITE_IN of an object only orphan events know.
 func TestDecodeInHandlerOnSameGoroutine(t *testing.T) {
 	fieldsoverlap.Ping()
 	h := fieldsoverlap.Handler()
