@@ -61,15 +61,7 @@ func TestNames(t *testing.T) {
 }
 `,
 	}
-	for name, src := range files {
-		p := filepath.Join(mod, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeModule(t, mod, files)
 	logs := filepath.Join(t.TempDir(), "logs")
 	if out, code := runCapture(t, mod, "test", "-observe", "example.com/ti/reg", "-logs", logs, "./reg"); code != 0 {
 		t.Fatalf("capture test: exit %d\n%s", code, out)
@@ -82,6 +74,21 @@ func TestNames(t *testing.T) {
 	for _, want := range []string{"DIVERGED", "CALL_IN example.com/ti/reg.Define(\"limit\", 3)", "variable initialiser called observed code during initialisation", "study fault F31", "os.Getenv"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("replay output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// writeModule writes files (paths relative to mod, slash-separated) into
+// the module directory mod.
+func writeModule(t *testing.T, mod string, files map[string]string) {
+	t.Helper()
+	for name, src := range files {
+		p := filepath.Join(mod, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
 		}
 	}
 }

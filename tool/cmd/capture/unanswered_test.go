@@ -56,15 +56,7 @@ func TestStart(t *testing.T) {
 }
 `,
 	}
-	for name, src := range files {
-		p := filepath.Join(mod, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeModule(t, mod, files)
 	logs := filepath.Join(t.TempDir(), "logs")
 	if out, code := runCapture(t, mod, "test", "-observe", "example.com/ua/reap", "-logs", logs, "./reap"); code != 0 {
 		t.Fatalf("capture test: exit %d\n%s", code, out)
