@@ -202,10 +202,10 @@ func out(site *Site) *Stream {
 	// goroutine as running observed code: the probe cannot see the orphan
 	// code return to its caller, and a mark left set would hide that
 	// caller's later incalls on the same goroutine (F62).
-	if !s.inside && !replaying && (s.id == 0 || len(s.frames) != 0) {
-		return nil
-	}
-	if !s.inside && len(s.frames) == 0 && !replaying {
+	if !s.inside && !replaying {
+		if s.id == 0 || len(s.frames) != 0 {
+			return nil
+		}
 		// Replay skips its events: the objects they number are not watched
 		// (F61); idle ends this when the outcall returns.
 		s.pins.orphan = true
