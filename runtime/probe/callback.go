@@ -80,8 +80,12 @@ func Callback[F any](f F) F {
 	site := callbackSite(fn)
 	passedAt := new(atomic.Uint64) // the Seq of the CALL_OUT passing it, once emitted
 	s.passedCells = append(s.passedCells, passedAt)
+	// Passed by orphan code's outcall, which replay skips: replay skips the
+	// callbacks of this value too (F37), so the objects they number must not
+	// be watched either (F100).
+	orphan := s.pins.orphan
 	w := reflect.MakeFunc(fn.Type(), func(args []reflect.Value) []reflect.Value {
-		return callIn(site, id, passedAt, fn, args)
+		return callIn(site, id, passedAt, orphan, fn, args)
 	})
 	var out F
 	reflect.ValueOf(&out).Elem().Set(w)
@@ -137,8 +141,9 @@ func callbackSite(fn reflect.Value) *Site {
 // an incall: CALL_IN with the arguments, RETURN_IN with the results (or
 // PANIC_OUT). In replay the events are matched against the log. passedAt
 // holds the Seq of the CALL_OUT that passed fn (capture; nil in replay):
-// the Parent of a CALL_IN that no call of the goroutine encloses.
-func callIn(site *Site, id uint64, passedAt *atomic.Uint64, fn reflect.Value, args []reflect.Value) []reflect.Value {
+// the Parent of a CALL_IN that no call of the goroutine encloses. orphan:
+// fn was passed by an outcall of orphan code (capture; false in replay).
+func callIn(site *Site, id uint64, passedAt *atomic.Uint64, orphan bool, fn reflect.Value, args []reflect.Value) []reflect.Value {
 	if !enabled.Load() {
 		return call(fn, args)
 	}
@@ -153,6 +158,12 @@ func callIn(site *Site, id uint64, passedAt *atomic.Uint64, fn reflect.Value, ar
 	s.recvID, s.recvType = id, value.TypeName(fn.Type())
 	if passedAt != nil && len(s.frames) == 0 {
 		s.origin = passedAt.Load()
+		if orphan {
+			// A top-level callback replay will skip: the objects it numbers
+			// are not watched until a replayed event names them (F61, F100);
+			// idle ends this when the callback returns.
+			s.pins.orphan = true
+		}
 	}
 	for _, a := range args {
 		s.enc.EncodeValue(a)
@@ -205,7 +216,7 @@ func (p *player) performCallback(s *Stream, e *eventlog.Event) {
 			Expected: p.describe(e), Actual: "callback " + site.Name, Pos: site.Pos})
 		panic(abortReplay{})
 	}
-	callIn(site, e.RecvID, nil, fn, args)
+	callIn(site, e.RecvID, nil, false, fn, args)
 }
 
 // notePassed remembers, in replay, the function values that the outcall

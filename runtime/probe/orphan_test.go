@@ -2,6 +2,7 @@ package probe
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -127,4 +128,100 @@ func TestOrphanBornObjectWatchedOnlyOnceAnIncallNamesIt(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Fatalf("WRITE_IN events:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
+}
+
+// F100: an observed function value passed by orphan code's outcall (a
+// returned handler's storage code handing its transaction to bolt's Batch)
+// and called back by external code on a goroutine of its own: replay skips
+// that callback as it skips the outcall that passed it (F37), so the
+// objects the callback numbers are not watched either, until an incall
+// replay does replay names them.
+func TestObjectBornInCallbackOfOrphanOutcallWatchedOnlyOnceAnIncallNamesIt(t *testing.T) {
+	var got []string
+	CaptureTo(func(e *eventlog.Event) uint64 {
+		if e.Kind == eventlog.KindWriteIn {
+			v, err := value.Render(e.Values)
+			if err != nil {
+				t.Error(err)
+			}
+			got = append(got, fmt.Sprintf("%s #%d = %s", e.Site[strings.LastIndexByte(e.Site, '.')+1:], e.RecvID, v))
+		}
+		return 1
+	})
+	defer CaptureTo(nil)
+	restoreWatchedFields(t)
+	ping := &Site{Name: "example.com/p.Ping", Pos: "p/p.go:1"}
+	batch := &Site{Name: "example.com/ext.Batch", Pos: "p/p.go:2"}
+	decode := &Site{Name: "example.com/ext.Decode", Pos: "p/p.go:3"}
+	incall := func(x any) {
+		if s := In(ping); s != nil {
+			f := s.Call()
+			if x != nil {
+				Encode(s, x)
+			}
+			s.Return(f)
+		}
+	}
+	order := &fieldsTestFlag{}
+	var orderID uint64
+	// The observed closure the handler passes to Batch: it decodes into a
+	// fresh order through an outcall.
+	body := func() {
+		if s := Out(decode); s != nil {
+			Encode(s, order)
+			f := s.Call()
+			order.Name = "ord-00000001" // the decoder, external code
+			s.Return(f)
+		}
+		captureObjects.mu.Lock()
+		orderID, _ = captureObjects.knownLocked(unsafe.Pointer(order))
+		captureObjects.mu.Unlock()
+	}
+	markObservedFunc(t, body)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		incall(nil)
+		// The handler's orphan outcall: Batch runs the function it is
+		// passed on a goroutine of its own.
+		if s := Out(batch); s != nil {
+			cb := Callback(body)
+			f := s.Call()
+			ran := make(chan struct{})
+			go func() { defer close(ran); cb() }()
+			<-ran
+			s.Return(f)
+		}
+		incall(nil) // F100: recorded WRITE_IN Name on the order
+		order.NoOpt = "orphan"
+		incall(nil)
+		incall(order)      // replay makes the order here: watched from now on
+		order.Promoted = 7 // external code, between incalls
+		incall(nil)
+	}()
+	<-done
+	if orderID == 0 {
+		t.Fatal("the callback's outcall gave the order no ID")
+	}
+	want := []string{fmt.Sprintf("Promoted #%d = 7", orderID)}
+	if !slices.Equal(got, want) {
+		t.Fatalf("WRITE_IN events:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// markObservedFunc makes ObservedFunc take fn for a function value of the
+// observed set for the rest of the test.
+func markObservedFunc(t *testing.T, fn any) {
+	pc := reflect.ValueOf(fn).Pointer()
+	funcs.Lock()
+	if funcs.observed == nil {
+		funcs.observed = map[uintptr]bool{}
+	}
+	funcs.observed[pc] = true
+	funcs.Unlock()
+	t.Cleanup(func() {
+		funcs.Lock()
+		delete(funcs.observed, pc)
+		funcs.Unlock()
+	})
 }
