@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -25,6 +26,13 @@ const (
 	EnvDir     = "CAPTURE_DIR" // directory for logs (default: ./capture-logs, else the temp dir)
 	EnvLog     = "CAPTURE_LOG" // exact log path (used by `capture test`, one log per test)
 	EnvLabel   = "CAPTURE_BUILD_LABEL"
+
+	// envLogOwner is set by a capture process that writes the log
+	// CAPTURE_LOG names: "<pid> <path>". A process it starts inherits both
+	// (a test running its own binary again as a child, as examples/shop's
+	// tests do); without it the child created the parent's log again and
+	// wrote into it while the parent went on writing (study fault F101).
+	envLogOwner = "CAPTURE_LOG_OWNER"
 )
 
 // buildMode is set by the replay harness's linker flags
@@ -76,6 +84,13 @@ func startCapture() {
 	path := os.Getenv(EnvLog)
 	if path == "" {
 		path = defaultLogPath()
+	} else {
+		owner := os.Getenv(envLogOwner)
+		if pid, ok := logOfAnotherProcess(owner, path, os.Getpid()); ok {
+			warnf("capture disabled in this process: %s=%s is the log of process %s, which started this one (give the child process a %s of its own to capture it)", EnvLog, path, pid, EnvLog)
+			return
+		}
+		os.Setenv(envLogOwner, strconv.Itoa(os.Getpid())+" "+path)
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		warnf("capture disabled: cannot create the log directory: %v (set %s to a writable directory)", err, EnvDir)
@@ -99,6 +114,16 @@ func startCapture() {
 	bindInit()
 	enabled.Store(true)
 	handleSignals()
+}
+
+// logOfAnotherProcess reports whether owner (the value of envLogOwner)
+// says that another process than pid writes the log at path, and which.
+func logOfAnotherProcess(owner, path string, pid int) (string, bool) {
+	p, ownerPath, ok := strings.Cut(owner, " ")
+	if !ok || ownerPath != path || p == strconv.Itoa(pid) {
+		return "", false
+	}
+	return p, true
 }
 
 // observedList and sourceHash are set by the front end's linker flags:
