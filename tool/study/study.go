@@ -19,6 +19,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -35,6 +36,7 @@ type Config struct {
 	Seed        int64         // for the random sets and the mutants
 	Packages    []string      // observe only these packages (import paths); default all
 	MaxPackages int           // observe at most this many single packages per subject (0: all)
+	OnlySets    []int         // study only these of the observed sets the other fields give (1-based, as the progress lines number them)
 	Timeout     time.Duration // per external command
 	Verbose     bool          // print every command
 	Log         io.Writer     // progress lines; nil: none
@@ -243,17 +245,10 @@ func (r *runner) subject(res *SubjectResult) {
 		res.Error = "no package to observe (none of the given packages has Go files)"
 		return
 	}
-	var sets [][]string
-	singles := cands
-	if r.cfg.MaxPackages > 0 && len(singles) > r.cfg.MaxPackages {
-		singles = singles[:r.cfg.MaxPackages]
-	}
-	for _, p := range singles {
-		sets = append(sets, []string{p})
-	}
-	sets = append(sets, randomSets(cands, r.cfg.Sets, r.cfg.Seed)...)
-	for i, obs := range sets {
-		r.logf("%s: observed set %d/%d: %s", sub.Name, i+1, len(sets), strings.Join(obs, ","))
+	sets, all := r.cfg.observedSets(cands)
+	for _, set := range sets {
+		i, obs := set.n-1, set.observed
+		r.logf("%s: observed set %d/%d: %s", sub.Name, set.n, all, strings.Join(obs, ","))
 		s := m.study(i, obs)
 		r.logf("%s:   %d tests, %d logs, %d events: %d passed, %d diverged, %d errors%s", sub.Name, s.Tests, s.Logs, s.Events, s.Passed, s.Diverged, s.Errors, setNote(s))
 		res.Sets = append(res.Sets, s)
@@ -261,6 +256,35 @@ func (r *runner) subject(res *SubjectResult) {
 		res.Seconds = time.Since(start).Seconds()
 		r.checkpoint()
 	}
+}
+
+// numberedSet is an observed set and its number among a subject's sets
+// (1-based; its scratch directory is set<n-1>).
+type numberedSet struct {
+	n        int
+	observed []string
+}
+
+// observedSets are the sets the study observes among candidates cands:
+// each package alone (at most MaxPackages), then Sets random sets; only
+// those OnlySets names if it is set, numbered as without it. all is the
+// number of sets without OnlySets.
+func (cfg Config) observedSets(cands []string) (sets []numberedSet, all int) {
+	singles := cands
+	if cfg.MaxPackages > 0 && len(singles) > cfg.MaxPackages {
+		singles = singles[:cfg.MaxPackages]
+	}
+	var every [][]string
+	for _, p := range singles {
+		every = append(every, []string{p})
+	}
+	every = append(every, randomSets(cands, cfg.Sets, cfg.Seed)...)
+	for i, obs := range every {
+		if len(cfg.OnlySets) == 0 || slices.Contains(cfg.OnlySets, i+1) {
+			sets = append(sets, numberedSet{i + 1, obs})
+		}
+	}
+	return sets, len(every)
 }
 
 func at(v string) string {

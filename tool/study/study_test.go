@@ -136,6 +136,22 @@ func TestRandomSetsAreDistinctSmallAndReproducible(t *testing.T) {
 	}
 }
 
+// -only-sets re-runs a few sets of an earlier run: the sets it names must be
+// those the run numbered so, with the same packages (same seed).
+func TestOnlySetsKeepTheRunsNumbering(t *testing.T) {
+	cands := []string{"a", "b", "c", "d", "e"}
+	cfg := Config{MaxPackages: 1, Sets: 6, Seed: 7}
+	every, all := cfg.observedSets(cands)
+	if all != 7 || len(every) != 7 || every[0].n != 1 || !reflect.DeepEqual(every[0].observed, []string{"a"}) {
+		t.Fatalf("without -only-sets: %d of %d: %+v", len(every), all, every)
+	}
+	cfg.OnlySets = []int{5, 2}
+	got, all := cfg.observedSets(cands)
+	if all != 7 || !reflect.DeepEqual(got, []numberedSet{every[1], every[4]}) {
+		t.Errorf("-only-sets 5,2: got %+v of %d, want %+v", got, all, []numberedSet{every[1], every[4]})
+	}
+}
+
 func TestErrorSummaryFindsTheCompilerMessage(t *testing.T) {
 	msg := "capture test exited with 1:\n# example.com/p\n/tmp/capture-1/src/example.com_p/zz_capture_gen.go:7:2: \"iter\" imported and not used\ncapture test: example.com/p: go test: exit status 1"
 	if got, want := errorSummary(msg), `capture test exited with 1: zz_capture_gen.go:7:2: "iter" imported and not used`; got != want {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"time"
 
 	"github.com/rules-capture/rules_capture/tool/internal/frontend"
@@ -27,6 +28,7 @@ func runStudy(args []string) int {
 	seed := fs.Int64("seed", 1, "seed for the random sets and the mutants")
 	packages := fs.String("packages", "", "comma-separated import paths: observe only these packages")
 	maxPackages := fs.Int("max-packages", 0, "observe at most this many single packages per module (0: all)")
+	onlySets := fs.String("only-sets", "", "comma-separated numbers N (as the progress lines number them: observed set N/M): study only these of the observed sets the other flags give, to re-run a few sets of a run")
 	timeout := fs.Duration("timeout", 10*time.Minute, "limit for each command the study runs")
 	verbose := fs.Bool("v", false, "print every command")
 	fs.Usage = func() {
@@ -52,6 +54,15 @@ copy. Exits 1 if any round trip failed or any tool error occurred.`)
 		fmt.Fprintln(os.Stderr, "capture study: cannot find the capture command itself:", err)
 		return 2
 	}
+	var only []int
+	for _, n := range frontend.SplitList(*onlySets) {
+		i, err := strconv.Atoi(n)
+		if err != nil || i < 1 {
+			fmt.Fprintf(os.Stderr, "capture study: -only-sets: %q is not a set number (1, 2, ...)\n", n)
+			return 2
+		}
+		only = append(only, i)
+	}
 	var subjects []study.Subject
 	for _, a := range fs.Args() {
 		if sub, ok := study.CorpusSubject(rootDir, a); ok {
@@ -67,7 +78,7 @@ copy. Exits 1 if any round trip failed or any tool error occurred.`)
 	}
 	cfg := study.Config{
 		Capture: self, Root: rootDir, Repeats: *repeats, Mutants: *mutants, Sets: *sets, Seed: *seed,
-		Packages: frontend.SplitList(*packages), MaxPackages: *maxPackages, Timeout: *timeout, Verbose: *verbose, Log: os.Stderr,
+		Packages: frontend.SplitList(*packages), MaxPackages: *maxPackages, OnlySets: only, Timeout: *timeout, Verbose: *verbose, Log: os.Stderr,
 	}
 	if *quick {
 		if len(subjects) == 0 {
