@@ -20,20 +20,42 @@ func _capture_end_init() {
 	probe.EndInit()
 }
 
-var _capture_site_0 = probe.Site{Name: "github.com/rules-capture/rules_capture/runtime/probe/internal/calcbench.Add", Pos: "calcbench/calc.go:10"}
+var _capture_site_0 = probe.Site{Name: "func value f", Pos: "calcbench/calc.go:19"}
 
-// Add records calls of github.com/rules-capture/rules_capture/runtime/probe/internal/calcbench.Add into the observed set (calcbench/calc.go:10).
+// _capture_out_0 calls func value f (calcbench/calc.go:19).
+func _capture_out_0(fn func(depth int), p0 int) {
+	s := probe.Out(&_capture_site_0)
+	if s == nil || probe.ObservedFunc(fn) {
+		fn(p0)
+		return
+	}
+	probe.Recv(s, fn)
+	s.Int(int64(p0))
+	f := s.Call()
+	if s.Replaying() {
+		s.Answer(f)
+		s.Done(f)
+		return
+	}
+	defer s.Recover(f)
+	fn(p0)
+	s.Return(f)
+}
+
+var _capture_site_1 = probe.Site{Name: "github.com/rules-capture/rules_capture/runtime/probe/internal/calcbench.Add", Pos: "calcbench/calc.go:12"}
+
+// Add records calls of github.com/rules-capture/rules_capture/runtime/probe/internal/calcbench.Add into the observed set (calcbench/calc.go:12).
 func Add(p0 int, p1 int) int {
 	call := _capture_Add
 	if probe.On() {
-		call = _capture_in_0
+		call = _capture_in_1
 	}
 	return call(p0, p1)
 }
 
-// _capture_in_0 records one incall of github.com/rules-capture/rules_capture/runtime/probe/internal/calcbench.Add: CALL_IN, then RETURN_IN or PANIC_OUT.
-func _capture_in_0(p0 int, p1 int) int {
-	s := probe.In(&_capture_site_0)
+// _capture_in_1 records one incall of github.com/rules-capture/rules_capture/runtime/probe/internal/calcbench.Add: CALL_IN, then RETURN_IN or PANIC_OUT.
+func _capture_in_1(p0 int, p1 int) int {
+	s := probe.In(&_capture_site_1)
 	if s == nil { // called from observed code
 		return _capture_Add(p0, p1)
 	}
@@ -47,8 +69,8 @@ func _capture_in_0(p0 int, p1 int) int {
 	return r0
 }
 
-// _capture_invoke_0 performs a recorded call of github.com/rules-capture/rules_capture/runtime/probe/internal/calcbench.Add in replay.
-func _capture_invoke_0(s *probe.Stream) {
+// _capture_invoke_1 performs a recorded call of github.com/rules-capture/rules_capture/runtime/probe/internal/calcbench.Add in replay.
+func _capture_invoke_1(s *probe.Stream) {
 	p0 := int(s.DecodeInt())
 	p1 := int(s.DecodeInt())
 	if s.Args() {
@@ -56,8 +78,45 @@ func _capture_invoke_0(s *probe.Stream) {
 	}
 }
 
+var _capture_site_2 = probe.Site{Name: "github.com/rules-capture/rules_capture/runtime/probe/internal/calcbench.Descend", Pos: "calcbench/calc.go:18"}
+
+// Descend records calls of github.com/rules-capture/rules_capture/runtime/probe/internal/calcbench.Descend into the observed set (calcbench/calc.go:18).
+func Descend(p0 int, p1 func(depth int)) {
+	call := _capture_Descend
+	if probe.On() {
+		call = _capture_in_2
+	}
+	call(p0, p1)
+}
+
+// _capture_in_2 records one incall of github.com/rules-capture/rules_capture/runtime/probe/internal/calcbench.Descend: CALL_IN, then RETURN_IN or PANIC_OUT.
+func _capture_in_2(p0 int, p1 func(depth int)) {
+	s := probe.In(&_capture_site_2)
+	if s == nil { // called from observed code
+		_capture_Descend(p0, p1)
+		return
+	}
+	s.Int(int64(p0))
+	probe.Encode(s, p1)
+	f := s.Call()
+	defer s.Recover(f)
+	_capture_Descend(p0, p1)
+	s.Return(f)
+}
+
+// _capture_invoke_2 performs a recorded call of github.com/rules-capture/rules_capture/runtime/probe/internal/calcbench.Descend in replay.
+func _capture_invoke_2(s *probe.Stream) {
+	p0 := int(s.DecodeInt())
+	p1 := probe.Decode[func(depth int)](s)
+	if s.Args() {
+		Descend(p0, p1)
+	}
+}
+
 func init() {
-	_capture_site_0.Invoke = _capture_invoke_0
-	probe.Incall(&_capture_site_0)
+	_capture_site_1.Invoke = _capture_invoke_1
+	probe.Incall(&_capture_site_1)
+	_capture_site_2.Invoke = _capture_invoke_2
+	probe.Incall(&_capture_site_2)
 	_capture_end_init()
 }
