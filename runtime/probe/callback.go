@@ -169,8 +169,8 @@ func callIn(site *Site, id uint64, passedAt *atomic.Uint64, orphan bool, fn refl
 		s.enc.EncodeValue(a)
 	}
 	f := s.Call()
-	defer s.Recover(f)
-	out := call(fn, args)
+	var out []reflect.Value
+	s.Run(f, func() { out = call(fn, args) })
 	s.enc.Objects = s.turnTable()
 	for _, r := range out {
 		s.enc.EncodeValue(r)

@@ -87,7 +87,7 @@ func (c *Stream) End() {
 	c.enc.Objects = objectTable()
 	c.enc.Buf = c.enc.Buf[:0]
 	encodePanic(&c.enc, r)
-	c.enc.Buf = value.AppendString(c.enc.Buf, panicPosition())
+	c.enc.Buf = value.AppendString(c.enc.Buf, c.panicSite())
 	c.site = site
 	if replaying {
 		playerGoPanic(c, r)

@@ -1234,6 +1234,10 @@ func playerAnswer(s *Stream, f int) {
 	case e.Kind == eventlog.KindPanicIn && e.Parent == fr.seq:
 		d := value.Decoder{Buf: e.Values, Resolver: p}
 		v := value.Decode[any](&d)
+		if vals, _ := value.Split(e.Values); len(vals) == 2 {
+			pos, _, _ := value.RenderOne(vals[1], 0)
+			s.chain.pos = strings.Trim(pos, `"`) // the site the capture recorded (panicSite)
+		}
 		p.consume(s)
 		s.close(f)
 		if v == nil {

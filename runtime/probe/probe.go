@@ -21,8 +21,8 @@
 //		s.Int(int64(p0))
 //		s.Int(int64(p1))
 //		f := s.Call()
-//		defer s.Recover(f)
-//		r0 := _capture_Add(p0, p1)
+//		var r0 int
+//		s.Run(f, func() { r0 = _capture_Add(p0, p1) })
 //		s.Int(int64(r0))
 //		s.Return(f)
 //		return r0
@@ -138,6 +138,8 @@ type Stream struct {
 	pins     objectPins     // capture: the objects the outermost call has numbered so far (pins.go)
 	same     sameness       // the object table of s's comparisons of watched variables
 	res      value.Resolver // if set, the resolver of Decode and DecodeError (writein.go's performed WRITE_IN)
+
+	chain panicChain // the panic unwinding through the stream's boundary frames (panics.go)
 }
 
 // idle marks the end of a stream's outermost call (see handoff).
@@ -332,6 +334,9 @@ func (s *Stream) Return(f int) {
 	seq, site, call := fr.seq, fr.site, fr.kind
 	s.inside = fr.inside
 	s.frames = s.frames[:f]
+	if s.chain.levels != 0 && f < s.chain.frame {
+		s.chain.reset() // the panic was recovered inside frame f
+	}
 	if site != nil {
 		s.site = site
 	}
@@ -355,6 +360,9 @@ func (s *Stream) Return(f int) {
 // returnSlow is Return in replay, or for a frame already closed.
 func (s *Stream) returnSlow(f int) {
 	fr := s.close(f)
+	if s.chain.levels != 0 && f < s.chain.frame {
+		s.chain.reset()
+	}
 	if replaying {
 		playerReturn(s, fr)
 	} else {
@@ -385,78 +393,6 @@ func (s *Stream) close(f int) frame {
 	s.frames = s.frames[:f]
 	s.inside = fr.inside
 	return fr
-}
-
-// Recover, deferred right after Call, records a panic that ends frame f
-// (PANIC_OUT for an incall, PANIC_IN for an outcall) and re-panics with the
-// same value. After a normal Return it does nothing.
-func (s *Stream) Recover(f int) {
-	if f >= len(s.frames) {
-		s.idle()
-		return // returned normally
-	}
-	r := recover()
-	if r == nil {
-		// runtime.Goexit: no panic value, the frame just ends.
-		s.close(f)
-		if len(s.frames) == 0 {
-			refreshFields(s)
-		}
-		s.idle()
-		return
-	}
-	fr := s.close(f)
-	s.enc.Objects = s.turnTable()
-	s.enc.Buf = s.enc.Buf[:0]
-	encodePanic(&s.enc, r)
-	s.enc.Buf = value.AppendString(s.enc.Buf, panicPosition())
-	kind := eventlog.KindPanicOut
-	if fr.kind == eventlog.KindCallOut {
-		kind = eventlog.KindPanicIn
-	}
-	s.site = fr.site
-	if replaying {
-		playerPanic(s, fr, kind, r)
-	} else {
-		s.emitFor(fr, kind)
-		if kind == eventlog.KindPanicOut {
-			if len(s.frames) == 0 {
-				refreshFields(s) // what observed code left, as after a return
-			}
-			flush() // the panic may end the process
-		}
-	}
-	s.enc.Buf = s.enc.Buf[:0]
-	s.idle()
-	panic(r)
-}
-
-func encodePanic(e *value.Encoder, r any) {
-	if err, ok := r.(error); ok {
-		e.EncodeError(err)
-		return
-	}
-	value.Encode[any](e, r)
-}
-
-// panicPosition is the file:line where the panic being recovered was
-// raised, in the original source (the transform's //line directives map it).
-func panicPosition() string {
-	var pcs [32]uintptr
-	n := runtime.Callers(3, pcs[:])
-	frames := runtime.CallersFrames(pcs[:n])
-	afterPanic := false
-	for {
-		fr, more := frames.Next()
-		if fr.Function == "runtime.gopanic" {
-			afterPanic = true
-		} else if afterPanic && !strings.HasPrefix(fr.Function, "runtime.") {
-			return shortPos(fr.File, fr.Line)
-		}
-		if !more {
-			return ""
-		}
-	}
 }
 
 func shortPos(file string, line int) string {

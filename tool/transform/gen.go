@@ -242,12 +242,7 @@ func (t *transformer) outcall(call *ast.CallExpr, c callee, stack []ast.Node) {
 	}
 	b.WriteString("\t\ts.Done(f)\n")
 	b.WriteString("\t\treturn " + strings.Join(rnames, ", ") + "\n\t}\n")
-	b.WriteString("\tdefer s.Recover(f)\n")
-	if len(results) > 0 {
-		fmt.Fprintf(&b, "\t%s := %s\n", strings.Join(rnames, ", "), direct)
-	} else {
-		fmt.Fprintf(&b, "\t%s\n", direct)
-	}
+	runCall(&b, direct, rnames, results)
 	for _, e := range rencs {
 		b.WriteString("\t" + e + "\n")
 	}
@@ -282,6 +277,27 @@ func (t *transformer) outcall(call *ast.CallExpr, c callee, stack []ast.Node) {
 	} else {
 		t.add(call.Fun.End(), call.Lparen+1, sep, span)
 	}
+}
+
+// runCall writes the recorded call of a wrapper: direct, the boundary
+// call, run by Stream.Run, which records a panic that ends it and raises it
+// again from outside any deferred call (study fault F60), its results
+// rnames (of types results) declared before.
+func runCall(b *strings.Builder, direct string, rnames, results []string) {
+	switch len(rnames) {
+	case 0:
+		fmt.Fprintf(b, "\ts.Run(f, func() { %s })\n", direct)
+		return
+	case 1:
+		fmt.Fprintf(b, "\tvar %s %s\n", rnames[0], results[0])
+	default:
+		b.WriteString("\tvar (\n")
+		for i, rn := range rnames {
+			fmt.Fprintf(b, "\t\t%s %s\n", rn, results[i])
+		}
+		b.WriteString("\t)\n")
+	}
+	fmt.Fprintf(b, "\ts.Run(f, func() { %s = %s })\n", strings.Join(rnames, ", "), direct)
 }
 
 // syncPointer: a pointer to a type of package sync or sync/atomic. Its
@@ -627,12 +643,8 @@ func (t *transformer) funcDecl(fd *ast.FuncDecl) {
 	for _, e := range encs {
 		b.WriteString("\t" + e + "\n")
 	}
-	b.WriteString("\tf := s.Call()\n\tdefer s.Recover(f)\n")
-	if len(results) > 0 {
-		fmt.Fprintf(&b, "\t%s := %s\n", strings.Join(rnames, ", "), direct)
-	} else {
-		fmt.Fprintf(&b, "\t%s\n", direct)
-	}
+	b.WriteString("\tf := s.Call()\n")
+	runCall(&b, direct, rnames, results)
 	for _, e := range rencs {
 		b.WriteString("\t" + e + "\n")
 	}

@@ -37,8 +37,7 @@ func _capture_out_0(fn func(depth int), p0 int) {
 		s.Done(f)
 		return
 	}
-	defer s.Recover(f)
-	fn(p0)
+	s.Run(f, func() { fn(p0) })
 	s.Return(f)
 }
 
@@ -62,8 +61,8 @@ func _capture_in_1(p0 int, p1 int) int {
 	s.Int(int64(p0))
 	s.Int(int64(p1))
 	f := s.Call()
-	defer s.Recover(f)
-	r0 := _capture_Add(p0, p1)
+	var r0 int
+	s.Run(f, func() { r0 = _capture_Add(p0, p1) })
 	s.Int(int64(r0))
 	s.Return(f)
 	return r0
@@ -99,8 +98,7 @@ func _capture_in_2(p0 int, p1 func(depth int)) {
 	s.Int(int64(p0))
 	probe.Encode(s, p1)
 	f := s.Call()
-	defer s.Recover(f)
-	_capture_Descend(p0, p1)
+	s.Run(f, func() { _capture_Descend(p0, p1) })
 	s.Return(f)
 }
 
