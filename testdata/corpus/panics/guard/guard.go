@@ -1,6 +1,7 @@
 // Package guard is the observed package of the panics corpus program:
 // panics entering the observed set from an outcall (recovered inside, or
-// passing through) and panics leaving it with a custom value.
+// passing through), panics leaving it with a custom value, and a panic
+// unwinding through thousands of boundary frames.
 package guard
 
 import (
@@ -31,4 +32,18 @@ func Check(v int) int {
 		panic(TooBig{V: v})
 	}
 	return v
+}
+
+// TooDeep is the panic value of Nest.
+type TooDeep struct{ Depth int }
+
+// Nest calls visit with depth+1, which is to call Nest again (a recursion
+// through the boundary, as go-cmp's diff.Difference and its EqualFunc),
+// and panics once depth reaches limit: the panic unwinds through every
+// level (study fault F60).
+func Nest(depth, limit int, visit func(depth int)) {
+	if depth >= limit {
+		panic(TooDeep{Depth: depth})
+	}
+	visit(depth + 1)
 }
