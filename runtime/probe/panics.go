@@ -141,8 +141,11 @@ func (s *Stream) panicked(f int, r any) (nested bool) {
 		if kind == eventlog.KindPanicOut {
 			if len(s.frames) == 0 {
 				refreshFields(s) // what observed code left, as after a return
+				// The panic may end the process once it leaves the
+				// goroutine's outermost frame, not before: flushing at
+				// every frame wrote a batch per frame (study fault F81).
+				flush()
 			}
-			flush() // the panic may end the process
 		}
 	}
 	s.enc.Buf = s.enc.Buf[:0]
