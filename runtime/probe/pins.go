@@ -3,6 +3,7 @@ package probe
 import (
 	"reflect"
 	"unsafe"
+	"weak"
 )
 
 // objectPins is a stream's small cache in front of the capture's object
@@ -31,7 +32,37 @@ type objectPins struct {
 	// orphan: the outermost call is an orphan outcall (Out), whose events
 	// replay skips: the objects it numbers are not watched (objEntry.unwatched).
 	orphan bool
+
+	// recent remembers, across outermost calls, the objects this stream
+	// numbered, by weak pointer (recentObject). A server goroutine passes
+	// the same objects in call after call: its receivers and the handles
+	// they call out to in every request, the request's context in each of
+	// the request's incalls. A sight of one of them then costs a weak
+	// pointer's check instead of the table's lock, map lookup and check,
+	// and the object is pinned for the rest of the call.
+	recent     [recentSlots]recentObject
+	recentHand int // the clock hand of recent's replacement
 }
+
+// recentObject is an entry of objectPins.recent. It answers for the
+// object at addr while wp still yields that object: the table's entry for a
+// live object keeps its ID and weak pointer (weak pointers are unique per
+// object), and the collector clears wp before the address can hold another
+// object. name and size are as in the pins; gen is rewatchGen when the
+// entry was made; used is the second chance of the clock replacement.
+type recentObject struct {
+	addr uintptr // not a pointer: recent must not keep the object alive
+	wp   weak.Pointer[byte]
+	id   uint64
+	name string
+	size uintptr
+	gen  uint64
+	used bool
+}
+
+// recentSlots: a shop connection's goroutine sees ~5 long-lived objects
+// (three receivers, the database, a time zone) and a new context per request.
+const recentSlots = 8
 
 // pinSlots: a shop request crosses the boundary with ~4 distinct objects
 // (its context, two or three receivers).
@@ -53,17 +84,31 @@ func (c *objectPins) ID(v reflect.Value, name string, isWeak bool) (uint64, bool
 				if size := pointeeSize(v); size > c.size[i] {
 					// Seen as a larger type: the table decides (objEntry.size).
 					c.name[i], c.size[i] = name, size
-					id, first, _ := captureObjects.lookup(v, true, !c.orphan)
+					id, first, _, _ := captureObjects.lookup(v, true, !c.orphan)
 					return id, first, name
 				}
 			}
 			return c.id[i], false, name
 		}
 	}
-	id, first, pin := captureObjects.lookup(v, true, !c.orphan)
-	if !pin {
+	if id, size, ok := c.recentID(v, p, name); ok {
+		c.pin(p, id, name, size)
+		return id, false, name
+	}
+	gen := rewatchGen.Load() // before the lookup: a later change must invalidate what it answers
+	id, first, inTable, wp := captureObjects.lookup(v, true, !c.orphan)
+	if !inTable {
 		return id, first, name
 	}
+	size := pointeeSize(v)
+	c.pin(p, id, name, size)
+	if !c.orphan {
+		c.remember(p, wp, id, name, size, gen)
+	}
+	return id, first, name
+}
+
+func (c *objectPins) pin(p unsafe.Pointer, id uint64, name string, size uintptr) {
 	i := c.n
 	if i == pinSlots {
 		i = c.next
@@ -71,8 +116,61 @@ func (c *objectPins) ID(v reflect.Value, name string, isWeak bool) (uint64, bool
 	} else {
 		c.n++
 	}
-	c.p[i], c.id[i], c.name[i], c.size[i] = p, id, name, pointeeSize(v)
-	return id, first, name
+	c.p[i], c.id[i], c.name[i], c.size[i] = p, id, name, size
+}
+
+// recentID answers a sight of the object at p from recent when the table
+// would answer it with the remembered ID and no first sight: the object is
+// still alive (so the entry's ID is the table's), not seen as a larger type
+// than remembered, and not made unwatched since (rewatchGen). An orphan
+// call's sights go to the table (they may make an object unwatched).
+func (c *objectPins) recentID(v reflect.Value, p unsafe.Pointer, name string) (id uint64, size uintptr, ok bool) {
+	if c.orphan {
+		return 0, 0, false
+	}
+	for i := range c.recent {
+		r := &c.recent[i]
+		if r.addr != uintptr(p) {
+			continue
+		}
+		size = r.size
+		if name != r.name {
+			if s := pointeeSize(v); s > size {
+				return 0, 0, false
+			}
+		}
+		if r.gen != rewatchGen.Load() || r.wp.Value() != (*byte)(p) {
+			return 0, 0, false
+		}
+		r.used = true
+		return r.id, size, true
+	}
+	return 0, 0, false
+}
+
+// remember adds the object at p to recent, in place of an entry for the
+// same address or, by the clock, of one not used since the hand last passed.
+func (c *objectPins) remember(p unsafe.Pointer, wp weak.Pointer[byte], id uint64, name string, size uintptr, gen uint64) {
+	slot := -1
+	for i := range c.recent {
+		if c.recent[i].addr == uintptr(p) {
+			slot = i
+			break
+		}
+	}
+	if slot < 0 {
+		for {
+			r := &c.recent[c.recentHand]
+			i := c.recentHand
+			c.recentHand = (c.recentHand + 1) % recentSlots
+			if !r.used {
+				slot = i
+				break
+			}
+			r.used = false
+		}
+	}
+	c.recent[slot] = recentObject{addr: uintptr(p), wp: wp, id: id, name: name, size: size, gen: gen}
 }
 
 func (c *objectPins) Recorded(unsafe.Pointer) (string, []byte, bool) { return "", nil, false }

@@ -252,6 +252,8 @@ type objects struct {
 	heapRegions map[uintptr]struct{} // address >> heapRegionShift
 	queue       []queuedEntry        // entries without a cleanup, oldest first from queueHead
 	queueHead   int
+
+	lookups uint64 // calls of lookup, for tests of the streams' caches in front of the table
 }
 
 // heapRegionShift: 4 MiB, the smallest heap arena of any platform
@@ -306,26 +308,35 @@ func (o *objects) knownLocked(p unsafe.Pointer) (uint64, bool) {
 }
 
 func (o *objects) ID(v reflect.Value, name string, isWeak bool) (uint64, bool, string) {
-	id, first, _ := o.lookup(v, isWeak, true)
+	id, first, _, _ := o.lookup(v, isWeak, true)
 	return id, first, name
 }
+
+// rewatchGen counts the entries the table has made unwatched again (an
+// orphan event's sight of an object as a larger type): a stream's memory of
+// recent objects (objectPins.recent) is valid only for the generation it was
+// filled in, as a later watched sight of such an object must go to the
+// table to watch it again.
+var rewatchGen atomic.Uint64
 
 // lookup is ID; inTable reports whether the object's entry is in the
 // weak table (a heap object or a package variable, which a stream may pin:
 // objectPins), not in the code table (function code, and pointers that are
-// neither heap objects nor package variables). watch is false for an
-// orphan event's sight (objEntry.unwatched).
-func (o *objects) lookup(v reflect.Value, isWeak, watch bool) (id uint64, first, inTable bool) {
+// neither heap objects nor package variables), and wp is then the entry's
+// weak pointer. watch is false for an orphan event's sight
+// (objEntry.unwatched).
+func (o *objects) lookup(v reflect.Value, isWeak, watch bool) (id uint64, first, inTable bool, wp weak.Pointer[byte]) {
 	p := v.UnsafePointer()
 	o.mu.Lock()
 	defer o.mu.Unlock()
+	o.lookups++
 	if !isWeak {
 		if id, ok := o.code[uintptr(p)]; ok {
-			return id, false, false
+			return id, false, false, wp
 		}
 		o.next++
 		o.code[uintptr(p)] = o.next
-		return o.next, true, false
+		return o.next, true, false, wp
 	}
 	// Heap objects first (the common case), then the code table.
 	size := pointeeSize(v)
@@ -336,22 +347,25 @@ func (o *objects) lookup(v reflect.Value, isWeak, watch bool) (id uint64, first,
 				o.ids[uintptr(p)] = e
 				watchFields(v, e.wp, e.id)
 			}
-			return e.id, false, true
+			return e.id, false, true, e.wp
 		}
 		e.size = size
 		e.unwatched = !watch
+		if e.unwatched {
+			rewatchGen.Add(1)
+		}
 		o.ids[uintptr(p)] = e
 		if watch {
 			watchFields(v, e.wp, e.id)
 		}
-		return e.id, true, true
+		return e.id, true, true, e.wp
 	}
 	if id, ok := o.code[uintptr(p)]; ok {
 		if size <= o.codeSize[uintptr(p)] {
-			return id, false, false
+			return id, false, false, wp
 		}
 		o.codeSize[uintptr(p)] = size
-		return id, true, false
+		return id, true, false, wp
 	}
 	// First sight.
 	if _, ok := o.heapRegions[uintptr(p)>>heapRegionShift]; ok && !onStack(p) {
@@ -367,7 +381,7 @@ func (o *objects) lookup(v reflect.Value, isWeak, watch bool) (id uint64, first,
 		if watch {
 			watchFields(v, wp, o.next)
 		}
-		return o.next, true, true
+		return o.next, true, true, wp
 	}
 	// Only heap objects and package variables may get weak pointers; the
 	// others are static and never freed, so their address is their
@@ -383,7 +397,7 @@ func (o *objects) lookup(v reflect.Value, isWeak, watch bool) (id uint64, first,
 		if noteCrossed(v) && o == captureObjects { // a package variable
 			notePending(p)
 		}
-		return o.next, true, false
+		return o.next, true, false, wp
 	}
 	if heap {
 		o.heapRegions[uintptr(p)>>heapRegionShift] = struct{}{}
@@ -400,7 +414,7 @@ func (o *objects) lookup(v reflect.Value, isWeak, watch bool) (id uint64, first,
 	if watch {
 		watchFields(v, c.wp, o.next)
 	}
-	return o.next, true, true
+	return o.next, true, true, c.wp
 }
 
 // onStack reports whether p is on the calling goroutine's stack.

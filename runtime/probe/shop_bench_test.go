@@ -163,6 +163,39 @@ func BenchmarkShopIncall(b *testing.B) {
 			cancel()
 		}
 	})
+	// order: a shop order's three top-level incalls (Available, Quote,
+	// Compute), one after the other on the request's goroutine, each with
+	// its receiver, the request's context and an outcall to the store: the
+	// same objects cross in every incall of the request, and the receivers
+	// and the store in every request of the connection.
+	b.Run("order", func(b *testing.B) {
+		reportCPU(b)
+		lookups := tableLookups()
+		defer func() {
+			b.ReportMetric(float64(tableLookups()-lookups)/float64(b.N), "table-lookups/op")
+		}()
+		for i := 0; i < b.N; i++ {
+			ctx, cancel := benchCtx()
+			for range 3 {
+				s := In(inSite)
+				Recv(s, pricer)
+				Encode(s, ctx)
+				f := s.Call()
+				o := Out(outSite)
+				Recv(o, store)
+				Encode(o, ctx)
+				o.String("EQP-SCL")
+				g := o.Call()
+				Encode(o, product)
+				o.Error(nil)
+				o.Return(g)
+				Encode(s, quote)
+				s.Error(nil)
+				s.Return(f)
+			}
+			cancel()
+		}
+	})
 }
 
 // reportCPU reports allocations and the process's CPU time per iteration
