@@ -21,6 +21,7 @@ const (
 	KindWriteIn        // external code changed an exported variable/field of the observed set
 	KindGo             // observed code starts a goroutine (links parent and child streams)
 	KindChanTurn       // a goroutine of the observed set received from a channel it shares with others (Values: the channel's number, the receive's count)
+	KindLockTurn       // a goroutine of the observed set acquired (or failed to try) a sync.Mutex or RWMutex of the observed set (Values: the lock's number, its write and read counts, acquired)
 	numKinds
 )
 
@@ -37,6 +38,7 @@ var kindNames = [...]string{
 	KindWriteIn:   "WRITE_IN",
 	KindGo:        "GO",
 	KindChanTurn:  "CHAN_TURN",
+	KindLockTurn:  "LOCK_TURN",
 }
 
 // String returns the name used in the log's kind column, e.g. "CALL_IN".

@@ -127,12 +127,15 @@ type player struct {
 	live         int             // such goroutines running in replay
 	level        string
 	report       Report
-	done         bool              // a divergence was reported, or the log ended with a panic
-	stopped      chan struct{}     // closed when done is set
-	stall        time.Duration     // no release for this long is a deadlock
-	trace        []int32           // indices in release order, when tracing
-	chanCount    map[uint64]uint64 // receives made at turn sites, by channel number in the log (turn.go)
-	hasTurns     bool              // the log holds CHAN_TURN events
+	done         bool                   // a divergence was reported, or the log ended with a panic
+	stopped      chan struct{}          // closed when done is set
+	stall        time.Duration          // no release for this long is a deadlock
+	trace        []int32                // indices in release order, when tracing
+	chanCount    map[uint64]uint64      // receives made at turn sites, by channel number in the log (turn.go)
+	hasTurns     bool                   // the log holds CHAN_TURN events
+	hasLockTurns bool                   // the log holds LOCK_TURN events (lockturn.go)
+	locks        map[uint64]*replayLock // replayed counts of the locks acquired at turn sites, by number in the log
+	lockWaits    map[*lockWait]bool     // acquisitions waiting for their turn on a lock
 	tracing      bool
 
 	objMu sync.Mutex
@@ -287,8 +290,11 @@ func loadLog(path string) (*player, error) {
 		start = ends[i]
 	}
 	for i := range p.events {
-		if p.events[i].Kind == eventlog.KindChanTurn {
+		switch p.events[i].Kind {
+		case eventlog.KindChanTurn:
 			p.hasTurns = true
+		case eventlog.KindLockTurn:
+			p.hasLockTurns = true
 		}
 		if e := &p.events[i]; e.Kind == eventlog.KindGo {
 			d := value.Decoder{Buf: e.Values}
@@ -967,6 +973,7 @@ func (p *player) deadlockLocked(idle time.Duration, blocked bool) *Divergence {
 		f := &p.events[i]
 		fmt.Fprintf(&b, "; stream %d waits for its turn at seq %d (%s %s)", f.Stream, f.Seq, f.Kind, f.Site)
 	}
+	b.WriteString(p.describeLockWaitsLocked())
 	d.Actual = b.String()
 	return d
 }

@@ -201,6 +201,13 @@ func (t *transformer) outcall(call *ast.CallExpr, c callee, stack []ast.Node) {
 		fmt.Fprintf(&b, "func %s%s(%s) %s {\n", h, tpDecl, strings.Join(decls, ", "), resultList(results))
 	}
 	direct := callee + "(" + strings.Join(args, ", ") + ")"
+	native := direct
+	if c.sel != nil && !c.iface && syncPointer(info.TypeOf(c.recvX)) {
+		if h := t.lockHelper(c.fn); h != "" {
+			// A lock that did not cross: acquired at its turn (lockturns.go).
+			native = h + "(&" + t.siteVar(types.ExprString(call.Fun), pos, false) + ", _r)"
+		}
+	}
 	ret := "return "
 	if len(results) == 0 {
 		ret = ""
@@ -219,7 +226,7 @@ func (t *transformer) outcall(call *ast.CallExpr, c callee, stack []ast.Node) {
 		// object crossed the boundary (runtime/probe/syncobj.go).
 		cond += " || " + t.probe + ".Private(_r)"
 	}
-	fmt.Fprintf(&b, "\ts := %s.Out(&%s)\n\tif %s {\n\t\t%s%s\n", t.probe, site, cond, ret, direct)
+	fmt.Fprintf(&b, "\ts := %s.Out(&%s)\n\tif %s {\n\t\t%s%s\n", t.probe, site, cond, ret, native)
 	if len(results) == 0 {
 		b.WriteString("\t\treturn\n")
 	}

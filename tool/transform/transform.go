@@ -132,8 +132,9 @@ type transformer struct {
 	selects  []pendingSelect   // rewritten after the file's walk (chans.go)
 	chanComm map[ast.Node]bool // receives and sends of select cases
 
-	sortedHelper   bool // _capture_sorted is generated (maporder.go)
-	sortedOfHelper bool // _capture_sorted_tp is generated (maporder.go)
+	sortedHelper   bool            // _capture_sorted is generated (maporder.go)
+	sortedOfHelper bool            // _capture_sorted_tp is generated (maporder.go)
+	lockGen        map[string]bool // lock turn helpers generated (lockturns.go)
 
 	goStmtCalls map[*ast.CallExpr]bool // calls of the package's go statements (turns.go)
 	goFuncs     map[*types.Func]bool   // functions of the package that goroutines start (turns.go)

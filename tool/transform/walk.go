@@ -169,6 +169,9 @@ func (t *transformer) call(call *ast.CallExpr, stack []ast.Node) {
 		if isReflect(recv) && t.reflectMethod(call, c) {
 			return // reflect.Value, reflect.Type: native or rejected (reflect.go)
 		}
+		if !types.IsInterface(recv) && t.lockTurn(call, c) {
+			return // a lock of the observed set: acquired at its turn (lockturns.go)
+		}
 		if types.IsInterface(recv) {
 			c.iface = true
 		} else if t.observed[c.fn.Pkg().Path()] {

@@ -1,0 +1,3 @@
+module example.com/lockpool
+
+go 1.26
