@@ -948,6 +948,9 @@ func (p *player) deadlockLocked(idle time.Duration, blocked bool) *Divergence {
 	e := &p.events[p.next]
 	d := &Divergence{Seq: e.Seq, Stream: e.Stream, Expected: p.describe(e),
 		Reason: fmt.Sprintf("deadlock: the goroutine of stream %d waits inside the observed code (on a channel, lock, sync.WaitGroup or condition that code outside the observed set released in the capture?) and every other goroutine waits too, so the log's next event never comes", e.Stream)}
+	if blocked && len(p.lockWaits) > 0 {
+		d.Reason = fmt.Sprintf("deadlock: goroutines wait for their turn on a lock of the observed set (below) that never comes: the replayed code does not make the acquisition the log gives the turn before theirs, and every other goroutine waits too (the log's next event is of stream %d)", e.Stream)
+	}
 	if !blocked {
 		d.Reason = fmt.Sprintf("replay released no event for %s (%s=%s): the goroutine of stream %d runs but never reaches the log's next event (an endless loop inside the observed code?)", idle.Round(time.Millisecond), EnvReplayStall, p.stall, e.Stream)
 	}

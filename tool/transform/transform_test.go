@@ -65,6 +65,7 @@ func TestGolden(t *testing.T) {
 		{"maporder", "example.com/maporder/tally"},
 		{"wggo", "example.com/wggo/pool"},
 		{"fields", "example.com/fields/opts"},
+		{"lockpool", "example.com/lockpool/orders"},
 	} {
 		t.Run(c.dir, func(t *testing.T) {
 			lp, out := instrumentCorpus(t, filepath.Join(corpus, c.dir), c.pkg)
