@@ -48,7 +48,7 @@ func write(path string, opts eventlog.Options) {
 		}
 		e := eventlog.Event{
 			Stream: uint32(i % 3),
-			Kind:   eventlog.Kind(1 + i%10), // CALL_IN .. GO
+			Kind:   eventlog.Kind(1 + i%12), // CALL_IN .. LOCK_TURN
 			Site:   site,
 			Pos:    fmt.Sprintf("pricing/quote.go:%d", 10+i%7),
 			Values: []byte{byte(i), byte(i >> 8)},
