@@ -74,6 +74,7 @@ func (t *transformer) lockTurn(call *ast.CallExpr, c callee) bool {
 	// last one is a pointer already.
 	fieldPath := ""
 	typ := xt
+	lockVar := t.lockVar(c.recvX)
 	for _, idx := range path[:len(path)-1] {
 		u := typ
 		if p, ok := u.Underlying().(*types.Pointer); ok {
@@ -85,6 +86,13 @@ func (t *transformer) lockTurn(call *ast.CallExpr, c callee) bool {
 		}
 		fieldPath += "." + st.Field(idx).Name()
 		typ = st.Field(idx).Type()
+		lockVar = st.Field(idx)
+	}
+	if lockVar != nil && lockVar.Pkg() != nil && !t.observed[lockVar.Pkg().Path()] {
+		// A lock of external code (a field of an external struct, another
+		// package's variable): external code takes it too, unrecorded, so
+		// a turn would order only some of its acquisitions. Native.
+		return false
 	}
 	addr := "&"
 	if _, isPtr := typ.Underlying().(*types.Pointer); isPtr {
@@ -96,4 +104,25 @@ func (t *transformer) lockTurn(call *ast.CallExpr, c callee) bool {
 	t.add(c.recvX.Pos(), c.recvX.Pos(), h+"(&"+site+", "+addr, span)
 	t.add(c.recvX.End(), call.End(), fieldPath+")", span)
 	return true
+}
+
+// lockVar returns the variable or field that x, a lock expression, names
+// (nil if it is no name: an index expression, a call).
+func (t *transformer) lockVar(x ast.Expr) *types.Var {
+	switch x := ast.Unparen(x).(type) {
+	case *ast.Ident:
+		v, _ := t.p.Info.Uses[x].(*types.Var)
+		return v
+	case *ast.SelectorExpr:
+		if sel, ok := t.p.Info.Selections[x]; ok {
+			if sel.Kind() == types.FieldVal {
+				v, _ := sel.Obj().(*types.Var)
+				return v
+			}
+			return nil
+		}
+		v, _ := t.p.Info.Uses[x.Sel].(*types.Var) // pkg.Var
+		return v
+	}
+	return nil
 }
