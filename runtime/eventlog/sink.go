@@ -221,6 +221,15 @@ func (s *sink) flushMessages() error {
 // writeRecord writes b as a record batch, preceded by the dictionary
 // deltas it needs; raw skips the compression of the record batch.
 func (s *sink) writeRecord(b *batch, raw bool) error {
+	s.appendRecord(b, raw)
+	// One write per batch, straight to the kernel: once it returns, a
+	// SIGKILL cannot lose the batch.
+	return s.flushMessages()
+}
+
+// appendRecord appends the messages of b (dictionary deltas, record batch)
+// to those to write next.
+func (s *sink) appendRecord(b *batch, raw bool) {
 	s.cols.load(b, &s.dicts)
 	size := s.cols.rawSize()
 	for _, d := range s.dicts {
@@ -238,9 +247,6 @@ func (s *sink) writeRecord(b *batch, raw bool) error {
 	s.enc.raw = raw || small
 	encodeRecordBatch(s.enc, &s.cols)
 	s.enc.raw = false
-	// One write per batch, straight to the kernel: once it returns, a
-	// SIGKILL cannot lose the batch.
-	return s.flushMessages()
 }
 
 // encodeRecordBatch appends the record batch message of c.
@@ -296,11 +302,22 @@ func (s *sink) writeStatus(st Status) error {
 	return err
 }
 
-// close ends the stream. It fsyncs only with sync (Options.SyncOnFlush):
-// like every flush, a closed log survives a process crash without it, and
-// an fsync costs milliseconds, a large share of a short test process.
-func (s *sink) close(st Status, sync bool) error {
-	_, err := s.f.Write(endOfStream)
+// finish writes the last batch b (nil or empty: none) and the
+// end-of-stream marker with one write, then the final status, and closes
+// the file. It fsyncs only with sync (Options.SyncOnFlush): like every
+// flush, a closed log survives a process crash without it, and an fsync
+// costs milliseconds, a large share of a short test process.
+func (s *sink) finish(b *batch, st Status, sync bool) error {
+	if b != nil && b.n > 0 {
+		s.appendRecord(b, false)
+	}
+	s.enc.msg = append(s.enc.msg, endOfStream...)
+	err := s.flushMessages()
+	if err == nil && b != nil {
+		s.events += uint64(b.n)
+	} else if b != nil {
+		st.Dropped += uint64(b.n)
+	}
 	st.Events = s.events
 	if err == nil {
 		err = s.writeStatus(st)

@@ -233,10 +233,17 @@ type Writer struct {
 	// they time the appenders alone.
 	encodeGate sync.Mutex
 
-	closeOnce sync.Once
-	stopTick  chan struct{}
-	tickDone  chan struct{}
-	encDone   chan struct{}
+	// The background goroutine and the flush timer start only when needed
+	// (under mu): the encoder at the first batch handed over before Close,
+	// the timer when a batch gets its first event. A short process, such
+	// as one test under capture test, has neither: Close writes its only
+	// batch itself. Each goroutine a fresh process starts wakes an idle P
+	// and so starts an OS thread.
+	encoding    bool        // encodeLoop runs
+	timer       *time.Timer // calls flushTick FlushInterval after a batch's first event
+	timerArmed  bool
+	encDone     chan struct{}
+	closeCalled bool
 
 	sink *sink
 }
@@ -261,7 +268,7 @@ func Create(path string, meta Meta, opts Options) (*Writer, error) {
 		binary.LittleEndian.PutUint64(id[8:], rand.Uint64())
 		meta.RunID = hex.EncodeToString(id[:])
 	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
+	f, err := createFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("eventlog: %w", err)
 	}
@@ -277,19 +284,15 @@ func Create(path string, meta Meta, opts Options) (*Writer, error) {
 		fastValues: min(lockedFillMax, opts.MaxValueBytes),
 		free:       make(chan *batch, opts.Buffers),
 		full:       make(chan *batch, opts.Buffers),
-		stopTick:   make(chan struct{}),
-		tickDone:   make(chan struct{}),
 		encDone:    make(chan struct{}),
 		sink:       s,
 	}
 	w.doneCond = sync.NewCond(&w.doneMu)
-	// Batches are allocated when needed, the first one small: a full set
-	// is megabytes, whose allocation (and the garbage collections it
-	// triggers) used to dominate short processes such as one test of a
-	// test binary, which mostly record a few hundred events.
-	w.cur = w.newBatchLocked()
-	go w.encodeLoop()
-	go w.tickLoop()
+	// Batches are allocated when needed (the first event takes the first
+	// one), the first one small: a full set is megabytes, whose allocation
+	// (and the garbage collections it triggers) used to dominate short
+	// processes such as one test of a test binary, which mostly record a
+	// few hundred events.
 	return w, nil
 }
 
@@ -348,6 +351,7 @@ func (w *Writer) appendSlow(e *Event) uint64 {
 			w.mu.Unlock()
 			return seq
 		}
+		w.armTimerLocked()
 	}
 	if nv > len(b.vals) {
 		b.vals = make([]byte, nv) // b is empty: nobody else writes to it
@@ -426,8 +430,10 @@ func (w *Writer) takeBatchLocked() *batch {
 	return <-w.free
 }
 
-// dispatchLocked hands the current batch to the encoder. w.full has room
-// for every batch, so this never blocks.
+// dispatchLocked hands the current batch to the encoder, starting it at
+// the first batch. w.full has room for every batch, so this never blocks.
+// The next Append takes the next batch (appendSlow), and arms the flush
+// timer for it.
 func (w *Writer) dispatchLocked(sync bool) {
 	b := w.cur
 	if b == nil {
@@ -436,12 +442,37 @@ func (w *Writer) dispatchLocked(sync bool) {
 	b.upTo = w.seq
 	b.sync = sync
 	w.cur = nil
-	w.full <- b
-	select {
-	case nb := <-w.free:
-		w.cur = nb
-	default:
+	if !w.encoding {
+		w.encoding = true
+		go w.encodeLoop()
 	}
+	w.full <- b
+}
+
+// armTimerLocked makes sure the current batch, which just got its first
+// event, is written within FlushInterval: if no flush timer is pending,
+// it starts one. A pending timer fires sooner than that.
+func (w *Writer) armTimerLocked() {
+	if w.timerArmed {
+		return
+	}
+	w.timerArmed = true
+	if w.timer == nil {
+		w.timer = time.AfterFunc(w.opts.FlushInterval, w.flushTick)
+		return
+	}
+	w.timer.Reset(w.opts.FlushInterval)
+}
+
+// flushTick hands the current batch to the encoder, FlushInterval after
+// the timer was armed.
+func (w *Writer) flushTick() {
+	w.mu.Lock()
+	w.timerArmed = false
+	if !w.closed && w.cur != nil && w.cur.n > 0 {
+		w.dispatchLocked(false)
+	}
+	w.mu.Unlock()
 }
 
 // Flush returns once every event appended before the call is written to
@@ -478,27 +509,37 @@ func (w *Writer) writeErr() error {
 // Close flushes, writes the end-of-stream marker and the final status, and
 // closes the file. Appends after Close are ignored.
 func (w *Writer) Close() error {
-	first := false
-	w.closeOnce.Do(func() {
-		first = true
-		close(w.stopTick) // before closed is set: the ticker must not see a closed w.full
-	})
-	if !first {
+	w.mu.Lock()
+	if w.closeCalled {
+		w.mu.Unlock()
 		return errors.New("eventlog: writer already closed")
 	}
-	<-w.tickDone
-	w.mu.Lock()
-	w.closed = true
+	w.closeCalled = true
+	w.closed = true // the timer's flushTick, if it runs now, dispatches nothing
+	if w.timer != nil {
+		w.timer.Stop()
+	}
+	if !w.encoding {
+		// Nothing was handed to the encoder (a short process): the last
+		// batch, if any, is written here, with the end-of-stream marker.
+		b := w.cur
+		w.cur = nil // Append's common path needs a current batch: it goes to appendSlow, which sees closed
+		w.mu.Unlock()
+		if b != nil {
+			b.waitFilled()
+		}
+		return w.sink.finish(b, w.status(true), w.opts.SyncOnFlush)
+	}
 	if w.cur == nil {
 		w.cur = w.takeBatchLocked()
 	}
 	w.dispatchLocked(false)
 	close(w.full)
-	w.cur = nil // Append's common path needs a current batch: it goes to appendSlow, which sees closed
+	w.cur = nil
 	w.mu.Unlock()
 	<-w.encDone
 	err := w.writeErr()
-	if cerr := w.sink.close(w.status(true), w.opts.SyncOnFlush); err == nil {
+	if cerr := w.sink.finish(nil, w.status(true), w.opts.SyncOnFlush); err == nil {
 		err = cerr
 	}
 	return err
@@ -511,24 +552,6 @@ func (w *Writer) status(closed bool) Status {
 		Dropped: w.dropped.Load(),
 		Blocked: w.blocked.Load(),
 		EndTime: time.Now(),
-	}
-}
-
-func (w *Writer) tickLoop() {
-	defer close(w.tickDone)
-	t := time.NewTicker(w.opts.FlushInterval)
-	defer t.Stop()
-	for {
-		select {
-		case <-w.stopTick:
-			return
-		case <-t.C:
-			w.mu.Lock()
-			if !w.closed && w.cur != nil && w.cur.n > 0 {
-				w.dispatchLocked(false)
-			}
-			w.mu.Unlock()
-		}
 	}
 }
 
