@@ -3,6 +3,7 @@ package probe
 import (
 	"bytes"
 	"reflect"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -149,6 +150,12 @@ type watchedObject struct {
 	id     uint64             // its object ID in the log
 	ft     *fieldsType
 	shadow atomic.Pointer[[]byte] // the fields' memory at the last check
+	// addr is the object's address, for the comparison of an unchanged
+	// object without its weak pointer (F96, checkFieldsSlow).
+	addr uintptr
+	// gone is set once the object is known to be collected: by a cleanup
+	// attached to it, or when its weak pointer yields nil.
+	gone atomic.Bool
 }
 
 // watchedFields is the set of watched objects.
@@ -180,9 +187,10 @@ func watchFields(v reflect.Value, wp weak.Pointer[byte], id uint64) {
 	if ft == nil {
 		return
 	}
-	w := &watchedObject{wp: wp, id: id, ft: ft}
+	w := &watchedObject{wp: wp, id: id, ft: ft, addr: uintptr(v.UnsafePointer())}
 	sh := ft.copyOf(v.UnsafePointer(), nil)
 	w.shadow.Store(&sh)
+	markGoneWhenCollected(v.UnsafePointer(), w)
 	watchedFields.add.Lock()
 	// Appending in place is amortised and safe: readers see only the
 	// elements of the slice they loaded.
@@ -278,11 +286,29 @@ func leaveFields(s *Stream) {
 // incall (record; from checkWrites: while nothing is watched that is one
 // atomic load for variables and fields together); else it takes the
 // fields' memory as the new shadow.
+//
+// An unchanged object is compared at its address, without its weak
+// pointer (study fault F96): weak.Pointer.Value during a collection's mark
+// phase marks the object reachable, so checks that took every watched
+// object's weak pointer kept every watched object alive through every
+// collection they overlapped, and a program making incalls all the time
+// never freed one: the set grew with every object that crossed. The memory
+// at the address is the heap's even after the object was collected (a
+// cleanup marks it gone soon after); if it no longer holds the shadow, the
+// weak pointer tells a changed object from a collected one.
 func checkFieldsSlow(s *Stream, record bool) {
 	dead := 0
 	for _, w := range *watchedFields.list.Load() {
+		if w.gone.Load() {
+			dead++
+			continue
+		}
+		if w.ft.sameAt(w.addr, *w.shadow.Load()) {
+			continue
+		}
 		obj := w.wp.Value()
 		if obj == nil {
+			w.gone.Store(true)
 			dead++
 			continue
 		}
@@ -335,7 +361,7 @@ func dropCollected() {
 	defer watchedFields.add.Unlock()
 	var all []*watchedObject // a new array: readers may still range over the old one
 	for _, w := range watchedFields.all {
-		if w.wp.Value() != nil {
+		if !w.gone.Load() {
 			all = append(all, w)
 		}
 	}
@@ -402,3 +428,60 @@ func itoa(n uint64) string {
 		}
 	}
 }
+
+// alive reports whether w's object has not been collected.
+func (w *watchedObject) alive() bool { return !w.gone.Load() && w.wp.Value() != nil }
+
+// markGoneWhenCollected attaches a cleanup to the object at p that marks w
+// gone. Objects of the watched set are heap objects or package variables
+// (which are never collected: the runtime attaches nothing to them).
+func markGoneWhenCollected(p unsafe.Pointer, w *watchedObject) {
+	defer func() { _ = recover() }() // not a heap object: never collected either
+	runtime.AddCleanup((*byte)(p), func(w *watchedObject) { w.gone.Store(true) }, w)
+}
+
+// sameAt is same for the object at addr, which may have been collected
+// (checkFieldsSlow). It holds no pointer to the object that the collector
+// could find: it makes one for each load only, in registers, and neither
+// calls nor grows its stack (nosplit) while one exists, so a collector
+// that stops it sees at most the registers of the innermost frame, which
+// it scans conservatively (a pointer to a freed object there is ignored).
+// It is exempt from checkptr, which rejects a pointer made from an integer.
+//
+//go:norace
+//go:nocheckptr
+//go:nosplit
+func (ft *fieldsType) sameAt(addr uintptr, shadow []byte) bool {
+	at := uintptr(0)
+	for _, r := range ft.ranges {
+		if at+r.size > uintptr(len(shadow)) {
+			return false
+		}
+		sh := uintptr(unsafe.Pointer(unsafe.SliceData(shadow))) + at
+		i := uintptr(0)
+		for ; i+8 <= r.size; i += 8 {
+			if load64(addr+r.off+i) != load64(sh+i) {
+				return false
+			}
+		}
+		for ; i < r.size; i++ {
+			if load8(addr+r.off+i) != load8(sh+i) {
+				return false
+			}
+		}
+		at += r.size
+	}
+	return true
+}
+
+// load64 and load8 read memory at an address (sameAt).
+//
+//go:norace
+//go:nocheckptr
+//go:nosplit
+func load64(a uintptr) uint64 { return *(*uint64)(*(*unsafe.Pointer)(unsafe.Pointer(&a))) }
+
+//go:norace
+//go:nocheckptr
+//go:nosplit
+func load8(a uintptr) byte { return *(*byte)(*(*unsafe.Pointer)(unsafe.Pointer(&a))) }
