@@ -135,37 +135,6 @@ func TestFlushTimerRearmsPerBatch(t *testing.T) {
 	}
 }
 
-const freshChildEnv = "EVENTLOG_FRESH_CHILD"
-
-// TestFreshProcessChild is the child of TestLogFileNotPolled and
-// BenchmarkFreshProcessLog: in a fresh process, Create, N events, Close;
-// then it prints the descriptors the process has open.
-func TestFreshProcessChild(t *testing.T) {
-	path := os.Getenv(freshChildEnv)
-	if path == "" {
-		t.Skip("child process of TestLogFileNotPolled and BenchmarkFreshProcessLog")
-	}
-	n := 0
-	fmt.Sscan(os.Getenv("EVENTLOG_FRESH_EVENTS"), &n)
-	w, err := Create(path, Meta{ObservedPackages: []string{"example.com/fresh"}}, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := 0; i < n; i++ {
-		e := sampleEvent(i)
-		w.Append(&e)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	// Readlink, not ReadDir: opening the directory would start the poller.
-	for fd := 0; fd < 64; fd++ {
-		if l, err := os.Readlink(fmt.Sprintf("/proc/self/fd/%d", fd)); err == nil {
-			fmt.Println("fd", l)
-		}
-	}
-}
-
 // TestLogFileNotPolled: creating and closing a log does not initialise the
 // runtime's network poller (an epoll instance, an eventfd, an epoll_ctl
 // that fails and four fcntl calls, F95): os.OpenFile offers every file to
