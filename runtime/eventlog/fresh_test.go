@@ -23,6 +23,7 @@ func TestFreshProcessChild(t *testing.T) {
 	}
 	n := 0
 	fmt.Sscan(os.Getenv("EVENTLOG_FRESH_EVENTS"), &n)
+	printFDs("before")
 	w, err := Create(path, Meta{ObservedPackages: []string{"example.com/fresh"}}, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -34,10 +35,15 @@ func TestFreshProcessChild(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	// Readlink, not ReadDir: opening the directory would start the poller.
+	printFDs("fd")
+}
+
+// printFDs prints a line "<prefix> <target>" per open descriptor. Readlink,
+// not ReadDir: opening the directory would start the poller.
+func printFDs(prefix string) {
 	for fd := 0; fd < 64; fd++ {
 		if l, err := os.Readlink(fmt.Sprintf("/proc/self/fd/%d", fd)); err == nil {
-			fmt.Println("fd", l)
+			fmt.Println(prefix, l)
 		}
 	}
 }

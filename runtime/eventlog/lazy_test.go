@@ -154,10 +154,20 @@ func TestLogFileNotPolled(t *testing.T) {
 	if !strings.Contains(string(out), "fd ") {
 		t.Fatalf("the child listed no descriptors:\n%s", out)
 	}
-	for _, l := range strings.Split(string(out), "\n") {
-		if strings.HasPrefix(l, "fd ") && (strings.Contains(l, "eventpoll") || strings.Contains(l, "eventfd")) {
-			t.Errorf("creating a log initialised the network poller: %s", l)
+	poller := func(prefix string) (fds []string) {
+		for _, l := range strings.Split(string(out), "\n") {
+			if strings.HasPrefix(l, prefix+" ") && (strings.Contains(l, "eventpoll") || strings.Contains(l, "eventfd")) {
+				fds = append(fds, l)
+			}
 		}
+		return fds
+	}
+	if before := poller("before"); len(before) > 0 {
+		// Bazel's test main (rules_go's wrapper) starts the poller itself.
+		t.Skipf("the test binary started the poller before the log was created (%q): nothing to tell", before)
+	}
+	for _, l := range poller("fd") {
+		t.Errorf("creating a log initialised the network poller: %s", l)
 	}
 	got, r := readAll(t, path)
 	r.Close()

@@ -27,12 +27,15 @@ func recurse(levels int) {
 	var step func(depth int)
 	step = func(depth int) {
 		if depth == levels {
-			panic(tooDeep)
+			bottom()
 		}
 		Descend(depth+1, step)
 	}
 	Descend(1, step)
 }
+
+// bottom raises the panic at the bottom of the recursion.
+func bottom() { panic(tooDeep) }
 
 // descend is recurse(levels), recovered: it returns the panic's value.
 func descend(levels int) (r any) {
@@ -72,20 +75,31 @@ func BenchmarkDeepPanic(b *testing.B) {
 	}
 }
 
-// panicSite is where descend raises its panic: "calcbench/deeppanic_test.go:N".
+// panicSite is where bottom raises its panic: "calcbench/deeppanic_test.go:N",
+// read off the stack of a panic of bottom's (not from the source file,
+// which is not among a Bazel test's runfiles).
 func panicSite(t *testing.T) string {
 	t.Helper()
-	src, err := os.ReadFile("deeppanic_test.go")
-	if err != nil {
-		t.Fatal(err)
+	var site string
+	func() {
+		defer func() {
+			recover()
+			pcs := make([]uintptr, 16)
+			frames := runtime.CallersFrames(pcs[:runtime.Callers(1, pcs)])
+			for f, more := frames.Next(); more; f, more = frames.Next() {
+				if f.Function == "runtime.gopanic" {
+					f, _ = frames.Next() // the frame that called panic
+					site = fmt.Sprintf("calcbench/%s:%d", filepath.Base(f.File), f.Line)
+					return
+				}
+			}
+		}()
+		bottom()
+	}()
+	if site == "" {
+		t.Fatal("no runtime.gopanic frame on the stack of bottom's panic")
 	}
-	for i, line := range strings.Split(string(src), "\n") {
-		if strings.TrimSpace(line) == "panic(tooDeep)" {
-			return fmt.Sprintf("calcbench/deeppanic_test.go:%d", i+1)
-		}
-	}
-	t.Fatal("no panic(tooDeep) in deeppanic_test.go")
-	return ""
+	return site
 }
 
 // TestDeepPanicEvents: a panic through n levels records, innermost first,
