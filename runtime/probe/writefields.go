@@ -245,23 +245,30 @@ func (ft *fieldsType) same(p unsafe.Pointer, shadow []byte) bool {
 	return true
 }
 
-// fieldIncalls counts the top-level incalls in progress while objects are
-// watched. Fields are compared only by an incall that starts when no other
-// is in progress, and taken as the new shadow only by the last to end:
-// while another goroutine runs observed code or waits for an outcall, a
-// field may be in the middle of a write by observed code or by the
-// outcall's callee (an out-parameter), which is no write between incalls.
+// fieldIncalls counts the top-level incalls in progress. Fields are
+// compared only by an incall that starts when no other is in progress, and
+// taken as the new shadow only by the last to end: while another goroutine
+// runs observed code or waits for an outcall, a field may be in the middle
+// of a write by observed code or by the outcall's callee (an
+// out-parameter), which is no write between incalls.
+//
+// Every top-level incall counts, also while nothing is watched: an incall
+// that began before the first object was watched may be the one that
+// watches it (an outcall's argument, such as freshids' &lv to kv.Decode)
+// and then write it, by its callee, while another goroutine's incall
+// compares (study fault F120: the race detector reported the comparison's
+// reads against the callee's writes, and the capture recorded the
+// out-parameter's write as a WRITE_IN).
 var fieldIncalls atomic.Int32
 
-// enterFields starts s's top-level incall while objects are watched.
-func enterFields(s *Stream) {
+// enterFields counts s's top-level incall and reports whether it is the
+// only one in progress (then checkWrites compares the watched fields).
+func enterFields(s *Stream) (alone bool) {
 	if s.inFields {
-		return
+		return false
 	}
 	s.inFields = true
-	if fieldIncalls.Add(1) == 1 {
-		checkFieldsSlow(s, true)
-	}
+	return fieldIncalls.Add(1) == 1
 }
 
 // refreshFields ends s's top-level incall: the last one to end takes what
@@ -275,7 +282,7 @@ func refreshFields(s *Stream) {
 
 func leaveFields(s *Stream) {
 	s.inFields = false
-	if fieldIncalls.Load() == 1 {
+	if watchedFields.any.Load() && fieldIncalls.Load() == 1 {
 		checkFieldsSlow(s, false)
 	}
 	fieldIncalls.Add(-1)

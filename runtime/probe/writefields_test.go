@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"runtime"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/rules-capture/rules_capture/runtime/eventlog"
@@ -235,5 +236,98 @@ func BenchmarkIncallWatchedFields(b *testing.B) {
 			}
 			runtime.KeepAlive(keep)
 		})
+	}
+}
+
+// TestWatchedFieldsOfIncallBegunBeforeWatching (study fault F120): an
+// incall that began while nothing was watched numbers a new object and its
+// callee writes the object's fields (freshids: &lv given to kv.Decode) —
+// another goroutine's incall starting meanwhile is not alone, so it does
+// not compare the fields (which raced with the callee's writes) nor record
+// the callee's write as a WRITE_IN. Once both incalls have ended, a write
+// between incalls is recorded again.
+func TestWatchedFieldsOfIncallBegunBeforeWatching(t *testing.T) {
+	var got []string
+	CaptureTo(func(e *eventlog.Event) uint64 {
+		if e.Kind == eventlog.KindWriteIn {
+			got = append(got, e.Site)
+		}
+		return 1
+	})
+	defer CaptureTo(nil)
+	restoreWatchedFields(t)
+	site := &Site{Name: "example.com/f.Available"}
+
+	x := &fieldsTestFlag{Name: "sku-1"}
+	numbered, checked, done := make(chan bool), make(chan bool), make(chan bool)
+	go func() {
+		defer close(done)
+		s := In(site) // nothing is watched yet
+		f := s.Call()
+		Encode(s, x) // x gets its ID: watched from now on
+		x.NoOpt = "decoded"
+		numbered <- true
+		<-checked // the other incall began while this one is in progress
+		x.Promoted = 7
+		s.Return(f)
+	}()
+	<-numbered
+	if !watchedFields.any.Load() {
+		t.Fatal("x is not watched")
+	}
+	s := In(site)
+	f := s.Call()
+	checked <- true
+	<-done
+	s.Return(f)
+	if len(got) != 0 {
+		t.Fatalf("writes during an incall recorded as WRITE_IN: %v", got)
+	}
+
+	x.Name = "sku-2" // external code, between incalls
+	s = In(site)
+	s.Return(s.Call())
+	if want := []string{"(*github.com/rules-capture/rules_capture/runtime/probe.fieldsTestFlag).Name"}; !slices.Equal(got, want) {
+		t.Fatalf("WRITE_IN events %v, want %v", got, want)
+	}
+}
+
+// TestWatchedFieldsConcurrentOutParams: goroutines that each number a new
+// object in their incall and then write its fields, as freshids' callers
+// of stock.Available do with kv.Decode, record no WRITE_IN; under -race
+// (go test -race), the entry checks of other incalls must not race with
+// those writes (F120).
+func TestWatchedFieldsConcurrentOutParams(t *testing.T) {
+	var mu sync.Mutex
+	var got []string
+	CaptureTo(func(e *eventlog.Event) uint64 {
+		if e.Kind == eventlog.KindWriteIn {
+			mu.Lock()
+			got = append(got, e.Site)
+			mu.Unlock()
+		}
+		return 1
+	})
+	defer CaptureTo(nil)
+	restoreWatchedFields(t)
+	site := &Site{Name: "example.com/f.Available"}
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 50 {
+				s := In(site)
+				f := s.Call()
+				x := &fieldsTestFlag{Name: "sku"}
+				Encode(s, x)
+				runtime.Gosched() // let the other goroutines' incalls begin
+				x.NoOpt = "decoded"
+				x.Promoted = g*100 + i
+				s.Return(f)
+			}
+		})
+	}
+	wg.Wait()
+	if len(got) != 0 {
+		t.Fatalf("%d writes during incalls recorded as WRITE_IN, first %s", len(got), got[0])
 	}
 }

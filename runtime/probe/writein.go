@@ -339,8 +339,9 @@ func sameError(err, sentinel error) bool { return err == sentinel }
 // checkWrites emits WRITE_IN for every watched variable whose value changed
 // since the last check; s is about to make a top-level incall.
 func checkWrites(s *Stream) {
-	if entryChecks.Load() != 0 { // inlined: most packages export no variables
-		checkWritesSlow(s)
+	alone := enterFields(s)
+	if entryChecks.Load() != 0 { // most packages export no variables
+		checkWritesSlow(s, alone)
 	}
 }
 
@@ -354,12 +355,13 @@ const (
 	entryFields
 )
 
-func checkWritesSlow(s *Stream) {
+// alone: no other top-level incall is in progress (enterFields).
+func checkWritesSlow(s *Stream, alone bool) {
 	if watched.any.Load() {
 		checkWritesLocked(s)
 	}
-	if watchedFields.any.Load() {
-		enterFields(s)
+	if alone && watchedFields.any.Load() {
+		checkFieldsSlow(s, true)
 	}
 }
 
