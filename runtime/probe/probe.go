@@ -116,8 +116,9 @@ type Stream struct {
 	turn    *chanTurns // capture: the channel whose lock the receive at a turn site holds (turn.go)
 	turnNum uint64     // replay: the number of that channel in the log
 
-	varCheck varCheck // checking a watched variable (writein.go)
-	inFields bool     // counted in fieldIncalls (writefields.go)
+	varCheck    varCheck // checking a watched variable (writein.go)
+	inFields    bool     // counted in fieldIncalls (writefields.go)
+	fieldsEntry uint64   // fieldIncalls after s's top-level incall was counted
 
 	// handoff orders, for the race detector only, the stream's use by a
 	// goroutine that ended before another goroutine reusing its g found the

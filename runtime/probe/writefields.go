@@ -170,6 +170,10 @@ var watchedFields struct {
 	// once, should several streams see it); it may take the object table's
 	// lock (encoding), never the other way round.
 	record sync.Mutex
+	// recording: an incall's entry check holds record and encodes fields
+	// (instrumented reads, under -race). An incall that begins meanwhile
+	// waits for it before its observed code may write them (enterFields).
+	recording atomic.Bool
 }
 
 // watchFields starts watching the object v points to, which just got ID
@@ -259,7 +263,19 @@ func (ft *fieldsType) same(p unsafe.Pointer, shadow []byte) bool {
 // compares (study fault F120: the race detector reported the comparison's
 // reads against the callee's writes, and the capture recorded the
 // out-parameter's write as a WRITE_IN).
-var fieldIncalls atomic.Int32
+//
+// The low 32 bits are the count, the high 32 count entries (modulo 2^32):
+// a value tells whether any incall began since it was read, also one that
+// has ended since (an entry check must not take a change that incall's
+// observed code made for a write between incalls, nor the last incall to
+// end miss a change made by one that began and ended during its refresh).
+var fieldIncalls atomic.Uint64
+
+// fieldIncall is what an entry adds to fieldIncalls.
+const fieldIncall = 1<<32 | 1
+
+// incallsInProgress is the count part of v, a value of fieldIncalls.
+func incallsInProgress(v uint64) uint32 { return uint32(v) }
 
 // enterFields counts s's top-level incall and reports whether it is the
 // only one in progress (then checkWrites compares the watched fields).
@@ -268,7 +284,17 @@ func enterFields(s *Stream) (alone bool) {
 		return false
 	}
 	s.inFields = true
-	return fieldIncalls.Add(1) == 1
+	s.fieldsEntry = fieldIncalls.Add(fieldIncall)
+	if incallsInProgress(s.fieldsEntry) == 1 {
+		return true
+	}
+	if watchedFields.recording.Load() {
+		// An entry check that found this count 1 is encoding fields: let
+		// it end before observed code may write them (checkFieldsSlow).
+		watchedFields.record.Lock()
+		watchedFields.record.Unlock()
+	}
+	return false
 }
 
 // refreshFields ends s's top-level incall: the last one to end takes what
@@ -280,12 +306,22 @@ func refreshFields(s *Stream) {
 	}
 }
 
+// The count goes down by compare-and-swap from the value the decision was
+// made on, so that of incalls ending at the same time one sees itself the
+// last, and the last takes the shadow after every other incall ended (with
+// a load and an add, both could see the other and neither take it: F120).
 func leaveFields(s *Stream) {
 	s.inFields = false
-	if watchedFields.any.Load() && fieldIncalls.Load() == 1 {
-		checkFieldsSlow(s, false)
+	for {
+		v := fieldIncalls.Load()
+		if incallsInProgress(v) == 1 && watchedFields.any.Load() {
+			checkFieldsSlow(s, false)
+		}
+		// Fails if an incall began (or ended) since v: then again.
+		if fieldIncalls.CompareAndSwap(v, v-1) {
+			return
+		}
 	}
-	fieldIncalls.Add(-1)
 }
 
 // checkFieldsSlow records a WRITE_IN for every watched field that external
@@ -303,8 +339,24 @@ func leaveFields(s *Stream) {
 // at the address is the heap's even after the object was collected (a
 // cleanup marks it gone soon after); if it no longer holds the shadow, the
 // weak pointer tells a changed object from a collected one.
+//
+// Recording holds record, with recording set, from the first change found
+// to the end, and goes on only if no incall began since s's: one that did
+// may have written the fields by observed code (then nothing is recorded:
+// the change cannot be told from observed code's, and the last incall to
+// end takes it into the shadow), and one that begins later waits for the
+// lock (enterFields).
 func checkFieldsSlow(s *Stream, record bool) {
 	dead := 0
+	locked := false
+	defer func() {
+		if locked {
+			if record {
+				watchedFields.recording.Store(false)
+			}
+			watchedFields.record.Unlock()
+		}
+	}()
 	for _, w := range *watchedFields.list.Load() {
 		if w.gone.Load() {
 			dead++
@@ -323,7 +375,16 @@ func checkFieldsSlow(s *Stream, record bool) {
 		if w.ft.same(p, *w.shadow.Load()) {
 			continue
 		}
-		watchedFields.record.Lock()
+		if !locked {
+			watchedFields.record.Lock()
+			locked = true
+			if record {
+				watchedFields.recording.Store(true)
+				if fieldIncalls.Load() != s.fieldsEntry {
+					break
+				}
+			}
+		}
 		if old := *w.shadow.Load(); !w.ft.same(p, old) {
 			sh := w.ft.copyOf(p, nil)
 			if record {
@@ -331,7 +392,6 @@ func checkFieldsSlow(s *Stream, record bool) {
 			}
 			w.shadow.Store(&sh)
 		}
-		watchedFields.record.Unlock()
 	}
 	if dead > 0 {
 		dropCollected()
