@@ -349,14 +349,6 @@ func leaveFields(s *Stream) {
 func checkFieldsSlow(s *Stream, record bool) {
 	dead := 0
 	locked := false
-	defer func() {
-		if locked {
-			if record {
-				watchedFields.recording.Store(false)
-			}
-			watchedFields.record.Unlock()
-		}
-	}()
 	for _, w := range *watchedFields.list.Load() {
 		if w.gone.Load() {
 			dead++
@@ -392,6 +384,12 @@ func checkFieldsSlow(s *Stream, record bool) {
 			}
 			w.shadow.Store(&sh)
 		}
+	}
+	if locked {
+		if record {
+			watchedFields.recording.Store(false)
+		}
+		watchedFields.record.Unlock()
 	}
 	if dead > 0 {
 		dropCollected()
