@@ -260,9 +260,9 @@ func (ft *fieldsType) same(p unsafe.Pointer, shadow []byte) bool {
 // that began before the first object was watched may be the one that
 // watches it (an outcall's argument, such as freshids' &lv to kv.Decode)
 // and then write it, by its callee, while another goroutine's incall
-// compares (study fault F120: the race detector reported the comparison's
-// reads against the callee's writes, and the capture recorded the
-// out-parameter's write as a WRITE_IN).
+// compares (fault F120: the race detector reported the recording's reads
+// of the changed fields against the callee's writes, and the capture
+// logged the out-parameter's write as a WRITE_IN).
 //
 // The low 32 bits are the count, the high 32 count entries (modulo 2^32):
 // a value tells whether any incall began since it was read, also one that

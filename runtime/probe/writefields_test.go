@@ -239,7 +239,7 @@ func BenchmarkIncallWatchedFields(b *testing.B) {
 	}
 }
 
-// TestWatchedFieldsOfIncallBegunBeforeWatching (study fault F120): an
+// TestWatchedFieldsOfIncallBegunBeforeWatching (fault F120): an
 // incall that began while nothing was watched numbers a new object and its
 // callee writes the object's fields (freshids: &lv given to kv.Decode) —
 // another goroutine's incall starting meanwhile is not alone, so it does
