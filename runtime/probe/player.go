@@ -18,6 +18,7 @@ import (
 	"unsafe"
 
 	"github.com/rules-capture/rules_capture/runtime/eventlog"
+	"github.com/rules-capture/rules_capture/runtime/internal/cputime"
 	"github.com/rules-capture/rules_capture/runtime/value"
 )
 
@@ -801,7 +802,7 @@ func (p *player) wakeAllLocked() {
 func (p *player) watchdog(stop chan struct{}) {
 	t := time.NewTicker(20 * time.Millisecond)
 	defer t.Stop()
-	last, since := -1, time.Now()
+	last, since, cpuSince := -1, time.Now(), cputime.Process()
 	blockedTicks := 0
 	var buf []byte
 	for {
@@ -812,7 +813,7 @@ func (p *player) watchdog(stop chan struct{}) {
 		}
 		p.mu.Lock()
 		if p.done || p.next >= len(p.events) || p.replayed != last {
-			last, since, blockedTicks = p.replayed, time.Now(), 0
+			last, since, cpuSince, blockedTicks = p.replayed, time.Now(), cputime.Process(), 0
 			p.mu.Unlock()
 			continue
 		}
@@ -840,7 +841,7 @@ func (p *player) watchdog(stop chan struct{}) {
 				return
 			}
 		}
-		if time.Since(since) < p.stall {
+		if !stallOver(p.stall, time.Since(since), cputime.Process()-cpuSince, blocked) {
 			p.mu.Unlock()
 			continue
 		}
@@ -850,6 +851,26 @@ func (p *player) watchdog(stop chan struct{}) {
 		return
 	}
 }
+
+// stallOver decides whether a replay that has released nothing for idle
+// (wall time; the process used cpu meanwhile) has stalled for good, given
+// the limit (EnvReplayStall). With every goroutine blocked, idle alone
+// counts. With goroutines running, an endless loop uses CPU, so it takes
+// the limit in wall time and half of it in CPU time: a replay starved of
+// CPU on a loaded machine runs normally for longer than the limit without
+// using it (study fault F102: a false divergence at 10 s of wall time, 4 s
+// of CPU for the whole replay). A goroutine that runs without using CPU
+// (asleep, in a system call) is reported after stallWallFactor limits.
+func stallOver(limit, idle, cpu time.Duration, blocked bool) bool {
+	if blocked {
+		return idle >= limit
+	}
+	return idle >= limit && cpu >= limit/2 || idle >= stallWallFactor*limit
+}
+
+// stallWallFactor bounds the wall time a replay whose goroutines run
+// without using CPU may release nothing, in limits (EnvReplayStall).
+const stallWallFactor = 6
 
 // allBlocked reports whether every goroutine but the caller waits for
 // another goroutine (channel, select, sync primitive): none is running,

@@ -164,3 +164,30 @@ func TestDumpBlockedRuntimeSemaphore(t *testing.T) {
 		t.Error("goroutines waiting on a condition and a select: want blocked")
 	}
 }
+
+// TestStallOver: the watchdog's decision. A replay whose goroutines run
+// reports a stall only once it has used CPU as an endless loop does, or
+// after stallWallFactor limits; one starved of CPU on a loaded machine
+// (study fault F102: 10 s of wall time, a few seconds of CPU) goes on.
+func TestStallOver(t *testing.T) {
+	const limit = 10 * time.Second
+	for _, c := range []struct {
+		name      string
+		idle, cpu time.Duration
+		blocked   bool
+		want      bool
+	}{
+		{"blocked, under the limit", 9 * time.Second, 0, true, false},
+		{"blocked, at the limit", limit, 0, true, true},
+		{"endless loop", limit, limit, false, true},
+		{"endless loop on a loaded machine", 2 * limit, limit / 2, false, true},
+		{"starved of CPU (F102)", limit + 77*time.Millisecond, 4 * time.Second, false, false},
+		{"running, under the limit", 9 * time.Second, 9 * time.Second, false, false},
+		{"asleep or in a system call for long", stallWallFactor * limit, 0, false, true},
+		{"asleep, under the wall bound", stallWallFactor*limit - time.Second, 0, false, false},
+	} {
+		if got := stallOver(limit, c.idle, c.cpu, c.blocked); got != c.want {
+			t.Errorf("%s: stallOver(%v, idle %v, cpu %v, blocked %v) = %v, want %v", c.name, limit, c.idle, c.cpu, c.blocked, got, c.want)
+		}
+	}
+}
