@@ -333,21 +333,11 @@ func playerLockTurn(s *Stream, site *Site, lk unsafe.Pointer, read bool) *lockWa
 	if sr == nil || !p.hasLockTurns {
 		return nil
 	}
-	s.begin(site, eventlog.KindLockTurn)
-	actual := func() string { return describeActual(eventlog.KindLockTurn, site, nil) }
-	if sr.cur >= len(sr.idx) {
-		p.peek(s, actual) // diverges: past the stream's last event
-	}
-	i := sr.idx[sr.cur]
-	e := &p.events[i]
-	d := value.Decoder{Buf: e.Values}
+	i, e, d, actual := p.turnEvent(s, site, eventlog.KindLockTurn)
 	w := &lockWait{s: s, i: i, read: read}
 	w.num, w.writes, w.reads, w.acquired = d.Uint(), d.Uint(), d.Uint(), d.Bool()
 	if e.Kind != eventlog.KindLockTurn || e.Site != site.Name || d.Err != nil || w.num == 0 || w.acquired && !read && w.writes == 0 {
-		p.waitTurn(i) // report it at its turn, as any other divergence
-		p.diverge(&Divergence{Seq: e.Seq, Stream: s.id, Reason: "the code acquired a lock that goroutines of the observed set share where the log holds another event",
-			Expected: p.describe(e), Actual: actual(), Pos: site.Pos, Candidate: p.candidate(s, sr)})
-		panic(abortReplay{})
+		p.turnMismatch(s, i, site, actual, "the code acquired a lock that goroutines of the observed set share where the log holds another event")
 	}
 	p.mu.Lock()
 	if p.locks == nil {

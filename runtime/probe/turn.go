@@ -134,6 +134,32 @@ func (s *Stream) Received() {
 	st.mu.Unlock()
 }
 
+// turnEvent begins s's event of kind (a turn) at site and returns the
+// stream's next event in the log, its index and a decoder of its values,
+// and how to describe what the code did; past the stream's last event it
+// diverges.
+func (p *player) turnEvent(s *Stream, site *Site, kind eventlog.Kind) (int, *eventlog.Event, value.Decoder, func() string) {
+	sr := s.replay
+	s.begin(site, kind)
+	actual := func() string { return describeActual(kind, site, nil) }
+	if sr.cur >= len(sr.idx) {
+		p.peek(s, actual) // diverges: past the stream's last event
+	}
+	i := sr.idx[sr.cur]
+	e := &p.events[i]
+	return i, e, value.Decoder{Buf: e.Values}, actual
+}
+
+// turnMismatch reports, at its turn as any other divergence, that s's turn
+// at site does not match event i of the log, and aborts the goroutine.
+func (p *player) turnMismatch(s *Stream, i int, site *Site, actual func() string, reason string) {
+	p.waitTurn(i)
+	e := &p.events[i]
+	p.diverge(&Divergence{Seq: e.Seq, Stream: s.id, Reason: reason,
+		Expected: p.describe(e), Actual: actual(), Pos: site.Pos, Candidate: p.candidate(s, s.replay)})
+	panic(abortReplay{})
+}
+
 // playerTurn waits, in replay, until the receives that the log counts
 // before the stream's next event (a CHAN_TURN) on its channel have been
 // made.
@@ -145,20 +171,10 @@ func playerTurn(s *Stream, site *Site) *Stream {
 		// channel turns (session 4): native, as then.
 		return nil
 	}
-	s.begin(site, eventlog.KindChanTurn)
-	actual := func() string { return describeActual(eventlog.KindChanTurn, site, nil) }
-	if sr.cur >= len(sr.idx) {
-		p.peek(s, actual) // diverges: past the stream's last event
-	}
-	i := sr.idx[sr.cur]
-	e := &p.events[i]
-	d := value.Decoder{Buf: e.Values}
+	i, e, d, actual := p.turnEvent(s, site, eventlog.KindChanTurn)
 	num, count := d.Uint(), d.Uint()
 	if e.Kind != eventlog.KindChanTurn || e.Site != site.Name || d.Err != nil || count == 0 {
-		p.waitTurn(i) // report it at its turn, as any other divergence
-		p.diverge(&Divergence{Seq: e.Seq, Stream: s.id, Reason: "the code received from a channel that goroutines of the observed set share where the log holds another event",
-			Expected: p.describe(e), Actual: actual(), Pos: site.Pos, Candidate: p.candidate(s, sr)})
-		panic(abortReplay{})
+		p.turnMismatch(s, i, site, actual, "the code received from a channel that goroutines of the observed set share where the log holds another event")
 	}
 	p.mu.Lock()
 	if p.chanCount == nil {
