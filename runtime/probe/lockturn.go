@@ -367,15 +367,7 @@ func playerLockTurn(s *Stream, site *Site, lk unsafe.Pointer, read bool) *lockWa
 	delete(p.lockWaits, w)
 	done := p.done
 	p.mu.Unlock()
-	if done {
-		p.waitTurn(i) // does not return
-	}
-	if extra {
-		p.waitTurn(i)
-		p.diverge(&Divergence{Seq: e.Seq, Stream: s.id, Reason: "the code acquired a lock that goroutines of the observed set share more often than in the capture",
-			Expected: p.describe(e), Actual: actual(), Pos: site.Pos})
-		panic(abortReplay{})
-	}
+	p.turnReached(s, i, site, actual, done, extra, "the code acquired a lock that goroutines of the observed set share more often than in the capture")
 	return w
 }
 

@@ -160,6 +160,24 @@ func (p *player) turnMismatch(s *Stream, i int, site *Site, actual func() string
 	panic(abortReplay{})
 }
 
+// turnReached ends the wait of s's turn, event i, called with p.mu
+// released: if the replay ended meanwhile (done) the goroutine waits for
+// good; if the counts went past the turn's (extra: the code made the
+// operation more often than in the capture) that is reported as the
+// divergence reason, at its turn.
+func (p *player) turnReached(s *Stream, i int, site *Site, actual func() string, done, extra bool, reason string) {
+	if done {
+		p.waitTurn(i) // does not return
+	}
+	if extra {
+		p.waitTurn(i)
+		e := &p.events[i]
+		p.diverge(&Divergence{Seq: e.Seq, Stream: s.id, Reason: reason,
+			Expected: p.describe(e), Actual: actual(), Pos: site.Pos})
+		panic(abortReplay{})
+	}
+}
+
 // playerTurn waits, in replay, until the receives that the log counts
 // before the stream's next event (a CHAN_TURN) on its channel have been
 // made.
@@ -186,15 +204,7 @@ func playerTurn(s *Stream, site *Site) *Stream {
 	extra := p.chanCount[num] > count-1
 	done := p.done
 	p.mu.Unlock()
-	if done {
-		p.waitTurn(i) // does not return
-	}
-	if extra {
-		p.waitTurn(i)
-		p.diverge(&Divergence{Seq: e.Seq, Stream: s.id, Reason: "the code received from a channel that goroutines of the observed set share more often than in the capture",
-			Expected: p.describe(e), Actual: actual(), Pos: site.Pos})
-		panic(abortReplay{})
-	}
+	p.turnReached(s, i, site, actual, done, extra, "the code received from a channel that goroutines of the observed set share more often than in the capture")
 	s.turnNum = num
 	return s
 }
