@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strings"
 )
@@ -39,6 +40,18 @@ type Comparison struct {
 	// Ratio is Median[1] / Median[0], field by field: a throughput ratio
 	// below 1 and latency ratios above 1 are the second target's cost.
 	Ratio Measure `json:"ratio"`
+	// Paired is the median over rounds of each round's own ratio (second
+	// target / first, field by field). The two runs of a round are
+	// neighbours in time, so a drift of the machine's speed between rounds
+	// cancels in each round's ratio; on a shared machine it is the steadier
+	// of the two estimates.
+	Paired Measure `json:"paired_ratio"`
+	// ThroughputInterval bounds Paired.Throughput with the distribution-free
+	// confidence interval of a median (order statistics of the rounds'
+	// ratios, sign test): it holds the true median ratio with probability at
+	// least Confidence. Zero with fewer than 6 rounds, which cannot give 90%.
+	ThroughputInterval [2]float64 `json:"throughput_interval,omitempty"`
+	Confidence         float64    `json:"confidence,omitempty"`
 }
 
 // Compare runs the same seeded workload (cfg, with BaseURL ignored) against
@@ -94,7 +107,40 @@ func Compare(ctx context.Context, cfg Config, targets [2]Target, rounds int) (*C
 		P50:        ratio(c.Median[1].P50, c.Median[0].P50),
 		P99:        ratio(c.Median[1].P99, c.Median[0].P99),
 	}
+	var tp, p50, p99 []float64
+	for _, r := range c.Runs {
+		a, b := measureOf(r[0]), measureOf(r[1])
+		tp = append(tp, ratio(b.Throughput, a.Throughput))
+		p50, p99 = append(p50, ratio(b.P50, a.P50)), append(p99, ratio(b.P99, a.P99))
+	}
+	c.Paired = Measure{Throughput: median(tp), P50: median(p50), P99: median(p99)}
+	if lo, hi, conf, ok := medianInterval(tp, 0.90); ok {
+		c.ThroughputInterval, c.Confidence = [2]float64{lo, hi}, conf
+	}
 	return c, nil
+}
+
+// medianInterval is the distribution-free confidence interval of the median
+// of xs: the k-th smallest and k-th largest value for the largest k whose
+// coverage, 1 - 2*P(Binomial(n, 1/2) < k), is at least want. It needs no
+// assumption about the distribution of xs, only that the values are
+// independent; ok is false if even the full range covers less than want.
+func medianInterval(xs []float64, want float64) (lo, hi, coverage float64, ok bool) {
+	n := len(xs)
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	// below[k] = P(Binomial(n, 1/2) < k)
+	pmf, below := math.Pow(0.5, float64(n)), 0.0
+	for k := 1; 2*k <= n+1; k++ {
+		below += pmf // adds P(X = k-1)
+		pmf *= float64(n-k+1) / float64(k)
+		cov := 1 - 2*below
+		if cov < want {
+			break
+		}
+		lo, hi, coverage, ok = s[k-1], s[n-k], cov, true
+	}
+	return lo, hi, coverage, ok
 }
 
 // median of xs (the mean of the middle two for an even count).
@@ -138,6 +184,11 @@ func (c *Comparison) WriteText(w io.Writer) error {
 		fmt.Fprintf(&b, "%-6s %-16s %12.1f %10.3f %10.3f\n", "median", c.Targets[k].Name, m.Throughput, m.P50, m.P99)
 	}
 	fmt.Fprintf(&b, "%-6s %-16s %12.3f %10.3f %10.3f\n", "ratio", c.Targets[1].Name+"/"+c.Targets[0].Name, c.Ratio.Throughput, c.Ratio.P50, c.Ratio.P99)
+	fmt.Fprintf(&b, "%-6s %-16s %12.3f %10.3f %10.3f   (median of the rounds' own ratios)\n", "paired", c.Targets[1].Name+"/"+c.Targets[0].Name, c.Paired.Throughput, c.Paired.P50, c.Paired.P99)
+	if c.Confidence > 0 {
+		fmt.Fprintf(&b, "paired throughput ratio %.3f, %.1f%% interval [%.3f, %.3f] (order statistics of %d rounds)\n",
+			c.Paired.Throughput, 100*c.Confidence, c.ThroughputInterval[0], c.ThroughputInterval[1], len(c.Runs))
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }

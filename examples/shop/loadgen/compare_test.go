@@ -2,6 +2,7 @@ package loadgen
 
 import (
 	"context"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -104,5 +105,50 @@ func TestMedianAndParseTargets(t *testing.T) {
 		if _, err := ParseTargets(bad); err == nil {
 			t.Errorf("ParseTargets(%q) accepted", bad)
 		}
+	}
+}
+
+func TestMedianInterval(t *testing.T) {
+	xs := []float64{15, 3, 9, 1, 12, 6, 14, 2, 8, 11, 4, 13, 7, 10, 5} // 1..15, shuffled
+	lo, hi, cov, ok := medianInterval(xs, 0.90)
+	// n = 15: P(Bin(15, 1/2) <= 3) = 576/32768, so [x(4), x(12)] covers
+	// 1 - 2*576/32768 = 96.5%; k = 5 would cover only 88.2%.
+	if !ok || lo != 4 || hi != 12 || math.Abs(cov-(1-2*576.0/32768)) > 1e-12 {
+		t.Errorf("medianInterval(1..15, 0.90) = [%v, %v] at %v (ok %v), want [4, 12] at 0.9648", lo, hi, cov, ok)
+	}
+	if _, _, _, ok := medianInterval([]float64{1, 2, 3, 4, 5}, 0.95); ok {
+		t.Error("5 values gave a 95% interval of their median; their full range covers only 93.75%")
+	}
+	lo, hi, _, ok = medianInterval([]float64{1, 2, 3, 4, 5, 6}, 0.95)
+	if !ok || lo != 1 || hi != 6 {
+		t.Errorf("6 values at 95%%: [%v, %v] ok %v, want the full range [1, 6] (96.9%%)", lo, hi, ok)
+	}
+}
+
+func TestComparePairsEachRound(t *testing.T) {
+	fast := httptest.NewServer(&fakeShop{paths: map[string]int{}})
+	slow := httptest.NewServer(&fakeShop{paths: map[string]int{}, delay: 20 * time.Millisecond})
+	defer fast.Close()
+	defer slow.Close()
+	cfg := Config{Seed: 3, Requests: 20, Warmup: 2, Concurrency: 2}
+	c, err := Compare(context.Background(), cfg, [2]Target{{"fast", fast.URL}, {"slow", slow.URL}}, 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var own []float64
+	for _, r := range c.Runs {
+		own = append(own, r[1].Throughput/r[0].Throughput)
+	}
+	if want := median(own); c.Paired.Throughput != want || want >= 1 {
+		t.Errorf("paired throughput ratio %v, want the median of the rounds' ratios %v (below 1)", c.Paired.Throughput, want)
+	}
+	lo, hi := c.ThroughputInterval[0], c.ThroughputInterval[1]
+	if c.Confidence < 0.9 || lo > c.Paired.Throughput || hi < c.Paired.Throughput || lo != slices.Min(own) || hi != slices.Max(own) {
+		t.Errorf("6 rounds: interval [%v, %v] at %v, want the rounds' full range [%v, %v] at 0.969", lo, hi, c.Confidence, slices.Min(own), slices.Max(own))
+	}
+	var out strings.Builder
+	c.WriteText(&out)
+	if !strings.Contains(out.String(), "paired throughput ratio") {
+		t.Errorf("text output lacks the paired interval:\n%s", out.String())
 	}
 }
