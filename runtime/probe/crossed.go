@@ -160,7 +160,7 @@ func crossed(x any) bool {
 	o.mu.Lock()
 	e, ok := o.ids[uintptr(p)]
 	if ok {
-		ok = e.wp.Value() == (*byte)(p)
+		ok = weakIs(e.wp, p)
 	} else {
 		_, ok = o.code[uintptr(p)]
 	}

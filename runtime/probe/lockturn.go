@@ -81,7 +81,7 @@ func lockTurnsOf(p unsafe.Pointer) *lockTurns {
 	a := uintptr(p)
 	sh := &turnLocks[(a>>3^a>>9)%uintptr(len(turnLocks))]
 	sh.mu.Lock()
-	if e, ok := sh.m[a]; ok && e.wp.Value() == (*byte)(p) {
+	if e, ok := sh.m[a]; ok && weakIs(e.wp, p) {
 		sh.mu.Unlock()
 		return e.st
 	}

@@ -139,7 +139,7 @@ func (c *objectPins) recentID(v reflect.Value, p unsafe.Pointer, name string) (i
 				return 0, 0, false
 			}
 		}
-		if r.gen != rewatchGen.Load() || r.wp.Value() != (*byte)(p) {
+		if r.gen != rewatchGen.Load() || !weakIs(r.wp, p) {
 			return 0, 0, false
 		}
 		r.used = true

@@ -301,7 +301,7 @@ func (o *objects) knownLocked(p unsafe.Pointer) (uint64, bool) {
 	if id, ok := o.code[uintptr(p)]; ok {
 		return id, true
 	}
-	if e, ok := o.ids[uintptr(p)]; ok && e.wp.Value() == (*byte)(p) {
+	if e, ok := o.ids[uintptr(p)]; ok && weakIs(e.wp, p) {
 		return e.id, true
 	}
 	return 0, false
@@ -340,7 +340,7 @@ func (o *objects) lookup(v reflect.Value, isWeak, watch bool) (id uint64, first,
 	}
 	// Heap objects first (the common case), then the code table.
 	size := pointeeSize(v)
-	if e, ok := o.ids[uintptr(p)]; ok && e.wp.Value() == (*byte)(p) {
+	if e, ok := o.ids[uintptr(p)]; ok && weakIs(e.wp, p) {
 		if size <= e.size {
 			if e.unwatched && watch {
 				e.unwatched = false
@@ -435,7 +435,7 @@ func (o *objects) sweepSomeLocked() {
 		q := o.queue[o.queueHead]
 		o.queue[o.queueHead] = queuedEntry{}
 		o.queueHead++
-		if q.wp.Value() != nil {
+		if !weakFreed(q.wp) {
 			o.queue = append(o.queue, q)
 			continue
 		}

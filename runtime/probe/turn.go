@@ -62,7 +62,7 @@ func turnsOf(ch any) *chanTurns {
 	t := &turnChans
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if e, ok := t.m[uintptr(p)]; ok && e.wp.Value() == (*byte)(p) {
+	if e, ok := t.m[uintptr(p)]; ok && weakIs(e.wp, p) {
 		return e.st
 	}
 	if t.m == nil {
