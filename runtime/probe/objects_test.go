@@ -171,3 +171,32 @@ func TestObjectEntriesOfCollectedObjectsGo(t *testing.T) {
 		}
 	}
 }
+
+// TestHeapObjectAtFormerStackAddress: the code table keeps the addresses
+// of stack variables seen through the slow path (never freed, it assumes);
+// goroutine stacks live in the heap's arenas, so such an address may hold
+// a heap object later. Its first sight is a new object with its contents,
+// not the stack variable's ID again (simulated by a code table entry at a
+// heap object's address).
+func TestHeapObjectAtFormerStackAddress(t *testing.T) {
+	o := newObjects()
+	id := func(p any) (uint64, bool) {
+		got, first, _ := o.ID(reflect.ValueOf(p), "T", true)
+		return got, first
+	}
+	objs := make([]*objectsTestT, 2)
+	for i := range objs {
+		objs[i] = &objectsTestT{a: int64(i)}
+	}
+	id(objs[0]) // its region becomes known
+	o.mu.Lock()
+	known := o.inHeapRegion(unsafe.Pointer(objs[1]))
+	o.code[uintptr(unsafe.Pointer(objs[1]))] = 777
+	o.mu.Unlock()
+	if !known {
+		t.Skip("the two objects are not in one heap region")
+	}
+	if got, first := id(objs[1]); got == 777 || !first {
+		t.Errorf("a heap object at an address the code table holds got ID %d (first %v), want a new object", got, first)
+	}
+}

@@ -41,17 +41,17 @@ type objectPins struct {
 	// pointer's check instead of the table's lock, map lookup and check,
 	// and the object is pinned for the rest of the call.
 	recent     [recentSlots]recentObject
-	recentHand int // the clock hand of recent's replacement
+	recentAddr [recentSlots]uintptr // recent[i]'s address, apart: a miss scans one cache line
+	recentHand int                  // the clock hand of recent's replacement
 }
 
 // recentObject is an entry of objectPins.recent. It answers for the
-// object at addr while wp still yields that object: the table's entry for a
+// object at its address (recentAddr) while wp still yields that object: the table's entry for a
 // live object keeps its ID and weak pointer (weak pointers are unique per
 // object), and the collector clears wp before the address can hold another
 // object. name and size are as in the pins; gen is rewatchGen when the
 // entry was made; used is the second chance of the clock replacement.
 type recentObject struct {
-	addr uintptr // not a pointer: recent must not keep the object alive
 	wp   weak.Pointer[byte]
 	id   uint64
 	name string
@@ -128,11 +128,11 @@ func (c *objectPins) recentID(v reflect.Value, p unsafe.Pointer, name string) (i
 	if c.orphan {
 		return 0, 0, false
 	}
-	for i := range c.recent {
-		r := &c.recent[i]
-		if r.addr != uintptr(p) {
+	for i, addr := range &c.recentAddr {
+		if addr != uintptr(p) {
 			continue
 		}
+		r := &c.recent[i]
 		size = r.size
 		if name != r.name {
 			if s := pointeeSize(v); s > size {
@@ -152,8 +152,8 @@ func (c *objectPins) recentID(v reflect.Value, p unsafe.Pointer, name string) (i
 // same address or, by the clock, of one not used since the hand last passed.
 func (c *objectPins) remember(p unsafe.Pointer, wp weak.Pointer[byte], id uint64, name string, size uintptr, gen uint64) {
 	slot := -1
-	for i := range c.recent {
-		if c.recent[i].addr == uintptr(p) {
+	for i, addr := range &c.recentAddr {
+		if addr == uintptr(p) {
 			slot = i
 			break
 		}
@@ -170,7 +170,8 @@ func (c *objectPins) remember(p unsafe.Pointer, wp weak.Pointer[byte], id uint64
 			r.used = false
 		}
 	}
-	c.recent[slot] = recentObject{addr: uintptr(p), wp: wp, id: id, name: name, size: size, gen: gen}
+	c.recent[slot] = recentObject{wp: wp, id: id, name: name, size: size, gen: gen}
+	c.recentAddr[slot] = uintptr(p) // not a pointer: recent must not keep the object alive
 }
 
 func (c *objectPins) Recorded(unsafe.Pointer) (string, []byte, bool) { return "", nil, false }

@@ -151,7 +151,7 @@ func TestRecentObjects(t *testing.T) {
 	if slot < 0 {
 		t.Fatal("the collected object was not remembered")
 	}
-	s.pins.recent[slot].addr = uintptr(unsafe.Pointer(fresh))
+	s.pins.recentAddr[slot] = uintptr(unsafe.Pointer(fresh))
 	call(func(s *Stream) {
 		id, first, _ := s.pins.ID(reflect.ValueOf(fresh), "*pinT", true)
 		if id == oldID || !first {

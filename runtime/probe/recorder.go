@@ -243,13 +243,13 @@ type objects struct {
 	ids   map[uintptr]objEntry
 	code  map[uintptr]uint64 // function code pointers and other non-heap pointers (never freed)
 	next  uint64
-	alive atomic.Int64
 
 	// codeSize is objEntry.size for the code table's objects seen through
 	// pointers (package variables).
 	codeSize map[uintptr]uintptr
 
 	heapRegions map[uintptr]struct{} // address >> heapRegionShift
+	lastRegion  uintptr              // 1 + the region of heapRegions last found (most first sights are in it)
 	queue       []queuedEntry        // entries without a cleanup, oldest first from queueHead
 	queueHead   int
 
@@ -360,19 +360,15 @@ func (o *objects) lookup(v reflect.Value, isWeak, watch bool) (id uint64, first,
 		}
 		return e.id, true, true, e.wp
 	}
-	if id, ok := o.code[uintptr(p)]; ok {
-		if size <= o.codeSize[uintptr(p)] {
-			return id, false, false, wp
-		}
-		o.codeSize[uintptr(p)] = size
-		return id, true, false, wp
-	}
-	// First sight.
-	if _, ok := o.heapRegions[uintptr(p)>>heapRegionShift]; ok && !onStack(p) {
+	// First sight of a heap object, the common case (a request's new
+	// context). The code table is not asked: what it holds in a heap
+	// region are addresses on a goroutine's stack, seen earlier through
+	// the slow path below (onStack); the memory may have become a heap
+	// object since, which is a new object, not the stack variable again.
+	if o.inHeapRegion(p) && !onStack(p) {
 		wp := weak.Make((*byte)(p))
 		o.next++
 		o.ids[uintptr(p)] = objEntry{wp: wp, id: o.next, size: size, unwatched: !watch}
-		o.alive.Add(1)
 		o.queue = append(o.queue, queuedEntry{uintptr(p), wp})
 		o.sweepSomeLocked()
 		if noteCrossed(v) && o == captureObjects {
@@ -382,6 +378,13 @@ func (o *objects) lookup(v reflect.Value, isWeak, watch bool) (id uint64, first,
 			watchFields(v, wp, o.next)
 		}
 		return o.next, true, true, wp
+	}
+	if id, ok := o.code[uintptr(p)]; ok {
+		if size <= o.codeSize[uintptr(p)] {
+			return id, false, false, wp
+		}
+		o.codeSize[uintptr(p)] = size
+		return id, true, false, wp
 	}
 	// Only heap objects and package variables may get weak pointers; the
 	// others are static and never freed, so their address is their
@@ -401,13 +404,13 @@ func (o *objects) lookup(v reflect.Value, isWeak, watch bool) (id uint64, first,
 	}
 	if heap {
 		o.heapRegions[uintptr(p)>>heapRegionShift] = struct{}{}
+		o.lastRegion = uintptr(p)>>heapRegionShift + 1
 	}
 	c.wp = weak.Make((*byte)(p))
 	o.next++
 	// A stale entry at this address (its object collected, its cleanup not
 	// run yet) is replaced; that cleanup then leaves this one alone.
 	o.ids[uintptr(p)] = objEntry{wp: c.wp, id: o.next, size: size, unwatched: !watch}
-	o.alive.Add(1)
 	if noteCrossed(v) && o == captureObjects {
 		notePending(p)
 	}
@@ -415,6 +418,19 @@ func (o *objects) lookup(v reflect.Value, isWeak, watch bool) (id uint64, first,
 		watchFields(v, c.wp, o.next)
 	}
 	return o.next, true, true, c.wp
+}
+
+// inHeapRegion reports whether p is in one of heapRegions (o.mu held).
+func (o *objects) inHeapRegion(p unsafe.Pointer) bool {
+	r := uintptr(p) >> heapRegionShift
+	if r+1 == o.lastRegion {
+		return true
+	}
+	if _, ok := o.heapRegions[r]; ok {
+		o.lastRegion = r + 1
+		return true
+	}
+	return false
 }
 
 // onStack reports whether p is on the calling goroutine's stack.
@@ -442,8 +458,7 @@ func (o *objects) sweepSomeLocked() {
 		if e, ok := o.ids[q.addr]; ok && e.wp == q.wp {
 			delete(o.ids, q.addr)
 		}
-		o.alive.Add(-1)
-	}
+		}
 	if o.queueHead > 1024 && o.queueHead > len(o.queue)/2 {
 		n := copy(o.queue, o.queue[o.queueHead:])
 		clear(o.queue[n:])
@@ -466,7 +481,6 @@ func forgetObject(c *objCell) {
 		delete(o.ids, c.addr)
 	}
 	o.mu.Unlock()
-	o.alive.Add(-1)
 }
 
 // addCleanup registers forgetObject(c) to run when the object at p is
@@ -510,7 +524,6 @@ func (o *objects) reserve(id uint64, v reflect.Value, isWeak bool) {
 	}
 	c.wp = weak.Make((*byte)(p))
 	o.ids[uintptr(p)] = objEntry{wp: c.wp, id: id, size: size}
-	o.alive.Add(1)
 	watchFields(v, c.wp, id)
 }
 
