@@ -239,10 +239,10 @@ func handleSignals() {
 // cleanup that removes them; the others are removed by sweepSomeLocked,
 // which checks two queued entries per first sight.
 type objects struct {
-	mu    sync.Mutex
-	ids   map[uintptr]objEntry
-	code  map[uintptr]uint64 // function code pointers and other non-heap pointers (never freed)
-	next  uint64
+	mu   sync.Mutex
+	ids  map[uintptr]objEntry
+	code map[uintptr]uint64 // function code pointers and other non-heap pointers (never freed)
+	next uint64
 
 	// codeSize is objEntry.size for the code table's objects seen through
 	// pointers (package variables).
@@ -458,7 +458,7 @@ func (o *objects) sweepSomeLocked() {
 		if e, ok := o.ids[q.addr]; ok && e.wp == q.wp {
 			delete(o.ids, q.addr)
 		}
-		}
+	}
 	if o.queueHead > 1024 && o.queueHead > len(o.queue)/2 {
 		n := copy(o.queue, o.queue[o.queueHead:])
 		clear(o.queue[n:])
