@@ -158,7 +158,8 @@ func crossed(x any) bool {
 	// knownLocked, heap objects first (the common case).
 	o := captureObjects
 	o.mu.Lock()
-	e, ok := o.ids[uintptr(p)]
+	e := o.ids.find(uintptr(p))
+	ok := e != nil
 	if ok {
 		ok = weakIs(e.wp, p)
 	} else {

@@ -71,7 +71,7 @@ func TestObjectIDs(t *testing.T) {
 	// address made from another object's weak pointer.
 	x, y := &objectsTestT{}, &objectsTestT{}
 	o.mu.Lock()
-	o.ids[uintptr(unsafe.Pointer(y))] = objEntry{wp: weak.Make((*byte)(unsafe.Pointer(x))), id: 999}
+	o.ids.put(uintptr(unsafe.Pointer(y)), objEntry{wp: weak.Make((*byte)(unsafe.Pointer(x))), id: 999})
 	o.mu.Unlock()
 	if got, first := id(y); got == 999 || !first {
 		t.Errorf("a stale entry answered for the object now at its address: ID %d (first %v)", got, first)
@@ -155,7 +155,7 @@ func TestObjectEntriesOfCollectedObjectsGo(t *testing.T) {
 		runtime.GC()
 	}
 	o.mu.Lock()
-	entries, queued := len(o.ids), len(o.queue)-o.queueHead
+	entries, queued := o.ids.len(), len(o.queue)-o.queueHead
 	o.mu.Unlock()
 	if queued == 0 {
 		t.Fatal("no entry was made by the heap fast path")

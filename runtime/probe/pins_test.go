@@ -169,7 +169,7 @@ func TestRecentObjects(t *testing.T) {
 	})
 	call(func(s *Stream) { s.pins.ID(reflect.ValueOf(&outer.inner), "*pinT", true) })
 	captureObjects.mu.Lock()
-	e := captureObjects.ids[uintptr(unsafe.Pointer(outer))]
+	e := *captureObjects.ids.find(uintptr(unsafe.Pointer(outer)))
 	captureObjects.mu.Unlock()
 	if e.unwatched {
 		t.Error("an object made unwatched by an orphan sight stayed unwatched after a watched sight")

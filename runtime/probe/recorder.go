@@ -240,7 +240,7 @@ func handleSignals() {
 // which checks two queued entries per first sight.
 type objects struct {
 	mu   sync.Mutex
-	ids  map[uintptr]objEntry
+	ids  addrTable          // heap objects and package variables, by address
 	code map[uintptr]uint64 // function code pointers and other non-heap pointers (never freed)
 	next uint64
 
@@ -293,7 +293,7 @@ func pointeeSize(v reflect.Value) uintptr {
 var captureObjects = newObjects()
 
 func newObjects() *objects {
-	return &objects{ids: map[uintptr]objEntry{}, code: map[uintptr]uint64{}, codeSize: map[uintptr]uintptr{}, heapRegions: map[uintptr]struct{}{}}
+	return &objects{code: map[uintptr]uint64{}, codeSize: map[uintptr]uintptr{}, heapRegions: map[uintptr]struct{}{}}
 }
 
 // knownLocked returns the ID of the object at p if it has one.
@@ -301,7 +301,7 @@ func (o *objects) knownLocked(p unsafe.Pointer) (uint64, bool) {
 	if id, ok := o.code[uintptr(p)]; ok {
 		return id, true
 	}
-	if e, ok := o.ids[uintptr(p)]; ok && weakIs(e.wp, p) {
+	if e := o.ids.find(uintptr(p)); e != nil && weakIs(e.wp, p) {
 		return e.id, true
 	}
 	return 0, false
@@ -340,11 +340,10 @@ func (o *objects) lookup(v reflect.Value, isWeak, watch bool) (id uint64, first,
 	}
 	// Heap objects first (the common case), then the code table.
 	size := pointeeSize(v)
-	if e, ok := o.ids[uintptr(p)]; ok && weakIs(e.wp, p) {
+	if e := o.ids.find(uintptr(p)); e != nil && weakIs(e.wp, p) {
 		if size <= e.size {
 			if e.unwatched && watch {
 				e.unwatched = false
-				o.ids[uintptr(p)] = e
 				watchFields(v, e.wp, e.id)
 			}
 			return e.id, false, true, e.wp
@@ -354,7 +353,6 @@ func (o *objects) lookup(v reflect.Value, isWeak, watch bool) (id uint64, first,
 		if e.unwatched {
 			rewatchGen.Add(1)
 		}
-		o.ids[uintptr(p)] = e
 		if watch {
 			watchFields(v, e.wp, e.id)
 		}
@@ -368,7 +366,7 @@ func (o *objects) lookup(v reflect.Value, isWeak, watch bool) (id uint64, first,
 	if o.inHeapRegion(p) && !onStack(p) {
 		wp := weak.Make((*byte)(p))
 		o.next++
-		o.ids[uintptr(p)] = objEntry{wp: wp, id: o.next, size: size, unwatched: !watch}
+		o.ids.put(uintptr(p), objEntry{wp: wp, id: o.next, size: size, unwatched: !watch})
 		o.queue = append(o.queue, queuedEntry{uintptr(p), wp})
 		o.sweepSomeLocked()
 		if noteCrossed(v) && o == captureObjects {
@@ -410,7 +408,7 @@ func (o *objects) lookup(v reflect.Value, isWeak, watch bool) (id uint64, first,
 	o.next++
 	// A stale entry at this address (its object collected, its cleanup not
 	// run yet) is replaced; that cleanup then leaves this one alone.
-	o.ids[uintptr(p)] = objEntry{wp: c.wp, id: o.next, size: size, unwatched: !watch}
+	o.ids.put(uintptr(p), objEntry{wp: c.wp, id: o.next, size: size, unwatched: !watch})
 	if noteCrossed(v) && o == captureObjects {
 		notePending(p)
 	}
@@ -455,8 +453,8 @@ func (o *objects) sweepSomeLocked() {
 			o.queue = append(o.queue, q)
 			continue
 		}
-		if e, ok := o.ids[q.addr]; ok && e.wp == q.wp {
-			delete(o.ids, q.addr)
+		if e := o.ids.find(q.addr); e != nil && e.wp == q.wp {
+			o.ids.del(q.addr)
 		}
 	}
 	if o.queueHead > 1024 && o.queueHead > len(o.queue)/2 {
@@ -477,8 +475,8 @@ type objCell struct {
 func forgetObject(c *objCell) {
 	o := c.o
 	o.mu.Lock()
-	if e, ok := o.ids[c.addr]; ok && e.wp == c.wp {
-		delete(o.ids, c.addr)
+	if e := o.ids.find(c.addr); e != nil && e.wp == c.wp {
+		o.ids.del(c.addr)
 	}
 	o.mu.Unlock()
 }
@@ -523,7 +521,7 @@ func (o *objects) reserve(id uint64, v reflect.Value, isWeak bool) {
 		return
 	}
 	c.wp = weak.Make((*byte)(p))
-	o.ids[uintptr(p)] = objEntry{wp: c.wp, id: id, size: size}
+	o.ids.put(uintptr(p), objEntry{wp: c.wp, id: id, size: size})
 	watchFields(v, c.wp, id)
 }
 
