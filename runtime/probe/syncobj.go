@@ -1,6 +1,9 @@
 package probe
 
-import "reflect"
+import (
+	"reflect"
+	"sync/atomic"
+)
 
 // Sync primitives reached through a pointer. Observed code that calls
 // wg.Done() or mu.Lock() on a *sync.WaitGroup or *sync.Mutex parameter may
@@ -27,9 +30,25 @@ func syncType(t reflect.Type) bool {
 	if t.Kind() != reflect.Pointer {
 		return false
 	}
+	// Every first sight of an object asks (noteCrossed), mostly about the
+	// type asked about last (a request's context); PkgPath reads the type's
+	// name data, cold in a server.
+	if last := lastSyncType.Load(); last != nil && last.t == t {
+		return last.sync
+	}
 	pkg := t.Elem().PkgPath()
-	return pkg == "sync" || pkg == "sync/atomic"
+	sync := pkg == "sync" || pkg == "sync/atomic"
+	lastSyncType.Store(&syncAnswer{t, sync})
+	return sync
 }
+
+// syncAnswer is syncType's last answer.
+type syncAnswer struct {
+	t    reflect.Type
+	sync bool
+}
+
+var lastSyncType atomic.Pointer[syncAnswer]
 
 // Private reports whether x, a pointer to a sync primitive, never crossed
 // the boundary: its methods then run natively (generated code; see above).

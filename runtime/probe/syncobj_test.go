@@ -98,3 +98,21 @@ func TestCrossedForgotten(t *testing.T) {
 	}
 	runtime.KeepAlive(keep)
 }
+
+// TestSyncType: pointers to sync and sync/atomic types, asked in any order
+// (syncType remembers its last answer), and no other.
+func TestSyncType(t *testing.T) {
+	cases := []struct {
+		v    any
+		sync bool
+	}{
+		{(*sync.Mutex)(nil), true}, {(*sync.Mutex)(nil), true}, {(*int)(nil), false},
+		{(*sync.WaitGroup)(nil), true}, {(*atomic.Int64)(nil), true}, {(*objectsTestT)(nil), false},
+		{(*objectsTestT)(nil), false}, {sync.Mutex{}, false}, {(*sync.Mutex)(nil), true},
+	}
+	for i, c := range cases {
+		if got := syncType(reflect.TypeOf(c.v)); got != c.sync {
+			t.Errorf("case %d: syncType(%T) = %v, want %v", i, c.v, got, c.sync)
+		}
+	}
+}
