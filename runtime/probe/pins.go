@@ -19,10 +19,10 @@ import (
 // stream's outermost call ends (Stream.idle), so capture keeps an object
 // alive no longer than the call that uses it.
 type objectPins struct {
-	p    [pinSlots]unsafe.Pointer
-	id   [pinSlots]uint64
 	n    int // slots in use
 	next int // the slot replaced when all are in use
+	p    [pinSlots]unsafe.Pointer
+	id   [pinSlots]uint64
 
 	// name and size are the type name and pointee size each pin was seen
 	// as (objEntry.size); a sight under another name asks the size.
@@ -40,9 +40,9 @@ type objectPins struct {
 	// the request's incalls. A sight of one of them then costs a weak
 	// pointer's check instead of the table's lock, map lookup and check,
 	// and the object is pinned for the rest of the call.
-	recent     [recentSlots]recentObject
 	recentAddr [recentSlots]uintptr // recent[i]'s address, apart: a miss scans one cache line
 	recentHand int                  // the clock hand of recent's replacement
+	recent     [recentSlots]recentObject
 }
 
 // recentObject is an entry of objectPins.recent. It answers for the

@@ -87,38 +87,55 @@ type frame struct {
 }
 
 // A Stream is the boundary state of one logical goroutine.
+//
+// The fields every capture event touches come first, so that they share
+// as few cache lines as possible: in a server the stream is cold at every
+// boundary crossing (the goroutine ran the program's own code since), and
+// each line is a miss (rules/demo/shop_profile.sh). Replay's and the rarer
+// cases' fields follow.
 type Stream struct {
-	id     uint32
-	inside bool // executing observed code
-	frames []frame
-
-	site     *Site         // of the event being built
+	id       uint32
+	inside   bool          // executing observed code
 	kind     eventlog.Kind // KindCallIn or KindCallOut: the call being built
-	recvType string
-	recvID   uint64
-	enc      value.Encoder // values of the event being built
-	dec      value.Decoder // replay: values being read (args of a driven incall, results of an answered outcall)
-	ev       eventlog.Event
-	evSite   *Site // whose Name and Pos ev holds
-
-	replay *streamReplay
-
-	chans uint64 // the select being built: cases whose channel crossed the boundary (chan.go)
+	inFields bool          // counted in fieldIncalls (writefields.go)
 
 	// Capture: the order of channel crossings (crossed.go). ordered sends
 	// the stream's next append through appendOrdered: it numbered channels
 	// (pendingChans), or holds chanOrder.mu (chanHeld) while a channel
 	// operation decides which channels crossed.
-	ordered      bool
-	chanHeld     bool
+	ordered  bool
+	chanHeld bool
+
+	frames   []frame
+	site     *Site // of the event being built
+	evSite   *Site // whose Name and Pos ev holds
+	recvType string
+	recvID   uint64
+	origin   uint64         // the Parent of a top-level callback CALL_IN (callback.go)
+	objs     value.Objects  // if set, the object table of Encode and Error (writein.go's comparisons)
+	enc      value.Encoder  // values of the event being built
+	ev       eventlog.Event // the event emitted
+	chain    panicChain     // the panic unwinding through the stream's boundary frames (panics.go)
+
+	// Callbacks (callback.go): the function values the outcall being built
+	// passes (capture: their wrappers' cells for the CALL_OUT's Seq;
+	// replay: the values).
+	passedCells []*atomic.Uint64
+	passedFuncs []reflect.Value
+
+	varCheck varCheck   // checking a watched variable (writein.go)
+	pins     objectPins // capture: the objects the outermost call has numbered so far (pins.go)
+
+	dec    value.Decoder // replay: values being read (args of a driven incall, results of an answered outcall)
+	replay *streamReplay
+
+	chans        uint64 // the select being built: cases whose channel crossed the boundary (chan.go)
 	pendingChans []uintptr
 
 	turn    *chanTurns // capture: the channel whose lock the receive at a turn site holds (turn.go)
 	turnNum uint64     // replay: the number of that channel in the log
 
-	varCheck    varCheck // checking a watched variable (writein.go)
-	inFields    bool     // counted in fieldIncalls (writefields.go)
-	fieldsEntry uint64   // fieldIncalls after s's top-level incall was counted
+	fieldsEntry uint64 // fieldIncalls after s's top-level incall was counted
 
 	// handoff orders, for the race detector only, the stream's use by a
 	// goroutine that ended before another goroutine reusing its g found the
@@ -127,20 +144,9 @@ type Stream struct {
 	// an idle stream releases here and current acquires.
 	handoff atomic.Uint32
 
-	// Callbacks (callback.go): the function values the outcall being built
-	// passes (capture: their wrappers' cells for the CALL_OUT's Seq;
-	// replay: the values), and the Parent of a top-level callback CALL_IN.
-	passedCells []*atomic.Uint64
-	passedFuncs []reflect.Value
-	origin      uint64
-
-	objs     value.Objects  // if set, the object table of Encode and Error (writein.go's comparisons)
 	turnObjs turnObjects    // replay's numbering of new objects at their event's turn (numbering.go)
-	pins     objectPins     // capture: the objects the outermost call has numbered so far (pins.go)
 	same     sameness       // the object table of s's comparisons of watched variables
 	res      value.Resolver // if set, the resolver of Decode and DecodeError (writein.go's performed WRITE_IN)
-
-	chain panicChain // the panic unwinding through the stream's boundary frames (panics.go)
 }
 
 // idle marks the end of a stream's outermost call (see handoff).
