@@ -213,15 +213,6 @@ func TestObjectBornInCallbackOfOrphanOutcallWatchedOnlyOnceAnIncallNamesIt(t *te
 // observed set for the rest of the test.
 func markObservedFunc(t *testing.T, fn any) {
 	pc := reflect.ValueOf(fn).Pointer()
-	funcs.Lock()
-	if funcs.observed == nil {
-		funcs.observed = map[uintptr]bool{}
-	}
-	funcs.observed[pc] = true
-	funcs.Unlock()
-	t.Cleanup(func() {
-		funcs.Lock()
-		delete(funcs.observed, pc)
-		funcs.Unlock()
-	})
+	setObservedFunc(pc, true, true)
+	t.Cleanup(func() { setObservedFunc(pc, false, false) })
 }
