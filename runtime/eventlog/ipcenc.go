@@ -29,10 +29,12 @@ type ipcEncoder struct {
 	err  error // creating the encoders failed: messages are written uncompressed
 	// raw writes the next messages uncompressed even though zstd is
 	// configured (the writer is behind; see Options.AlwaysCompress).
-	raw  bool
-	msg  []byte // the message being built
-	body []byte
-	bufs []ipcBuf
+	raw bool
+	// capturing selects the capture-time trade-offs (newIPCEncoder).
+	capturing bool
+	msg       []byte // the message being built
+	body      []byte
+	bufs      []ipcBuf
 }
 
 type ipcBuf struct{ off, len int64 }
@@ -57,7 +59,7 @@ const (
 // BenchmarkWriterThroughput). The encoder's tables are created at the
 // first compressed buffer, not here.
 func newIPCEncoder(c Compression, level int, capturing bool) (*ipcEncoder, error) {
-	e := &ipcEncoder{fb: flatbuffers.NewBuilder(1024)}
+	e := &ipcEncoder{fb: flatbuffers.NewBuilder(1024), capturing: capturing}
 	if c == Zstd {
 		if level < int(zstd.SpeedFastest) || level > int(zstd.SpeedBestCompression) {
 			return nil, fmt.Errorf("eventlog: zstd level %d out of range [1,4]", level)
@@ -114,6 +116,40 @@ func (e *ipcEncoder) addBufferWith(b []byte, fast bool) {
 	} else {
 		e.body = append(e.body, b...)
 	}
+	e.bufs = append(e.bufs, ipcBuf{off, int64(len(e.body)) - off})
+	for len(e.body)%8 != 0 {
+		e.body = append(e.body, 0)
+	}
+}
+
+// addSeqBuffer is addBuffer for the seq column. While capturing, its zstd
+// frame is built by appendSeqFrame, without zstd's match search.
+func (e *ipcEncoder) addSeqBuffer(col []uint64) {
+	if !e.capturing || !e.compressing() || len(col) == 0 {
+		e.addBufferWith(uint64Bytes(col), true)
+		return
+	}
+	off := int64(len(e.body))
+	e.body = binary.LittleEndian.AppendUint64(e.body, uint64(8*len(col)))
+	e.body = appendSeqFrame(e.body, col)
+	e.bufs = append(e.bufs, ipcBuf{off, int64(len(e.body)) - off})
+	for len(e.body)%8 != 0 {
+		e.body = append(e.body, 0)
+	}
+}
+
+// addUncompressedBuffer is addBuffer for a buffer that zstd hardly shrinks
+// (the Values offsets: 4.0 -> 3.6 bytes per shop event, for 25 ns of CPU).
+// While capturing, it is stored as it is inside a compressed batch (Arrow
+// IPC: uncompressed length -1, then the bytes).
+func (e *ipcEncoder) addUncompressedBuffer(b []byte) {
+	if !e.capturing || !e.compressing() || len(b) == 0 {
+		e.addBufferWith(b, true)
+		return
+	}
+	off := int64(len(e.body))
+	e.body = binary.LittleEndian.AppendUint64(e.body, ^uint64(0))
+	e.body = append(e.body, b...)
 	e.bufs = append(e.bufs, ipcBuf{off, int64(len(e.body)) - off})
 	for len(e.body)%8 != 0 {
 		e.body = append(e.body, 0)

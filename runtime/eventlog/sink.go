@@ -253,11 +253,12 @@ func (s *sink) appendRecord(b *batch, raw bool) {
 func encodeRecordBatch(e *ipcEncoder, c *columns) {
 	e.startMessage()
 	n := c.n
+	e.addBuffer(nil) // validity: no nulls
+	e.addSeqBuffer(c.seq[:n])
 	for _, c := range [...]struct {
 		buf  []byte
 		fast bool
 	}{
-		{uint64Bytes(c.seq[:n]), true},
 		{uint32Bytes(c.stream[:n]), true},
 		{c.kind[:n], false},
 		{uint64Bytes(c.parent[:n]), false},
@@ -270,7 +271,7 @@ func encodeRecordBatch(e *ipcEncoder, c *columns) {
 		e.addBufferWith(c.buf, c.fast)
 	}
 	e.addBuffer(nil)
-	e.addBufferWith(int32Bytes(c.valOff[:n+1]), true)
+	e.addUncompressedBuffer(int32Bytes(c.valOff[:n+1]))
 	e.addBufferWith(c.vals, true)
 	e.finish(headerRecBatch, e.recordBatch(int64(n), numCols))
 }
