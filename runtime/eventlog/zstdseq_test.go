@@ -3,6 +3,7 @@ package eventlog
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -109,58 +110,82 @@ func FuzzSeqFrame(f *testing.F) {
 }
 
 // TestCaptureBatchBuffers: in the compressed record batches the writer
-// writes, the seq column is an appendSeqFrame frame (about a byte per row)
-// and the Values offsets are stored uncompressed (length prefix -1); a
-// compacted log compresses both with zstd's match search.
+// writes, the seq column is an appendSeqFrame frame (about a byte per row),
+// and the Values offsets are stored uncompressed (length prefix -1) when
+// the Values average rawOffsetsMinValues bytes or more, else compressed; a
+// compacted log compresses all of them with zstd's match search.
 func TestCaptureBatchBuffers(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "log.arrows")
-	writeLog(t, path, 3000, Options{BatchEvents: 1000, AlwaysCompress: true})
-	compacted := filepath.Join(dir, "log.arrow")
-	if _, err := Compact(compacted, path, CompactOptions{BatchEvents: 1000}); err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []struct {
-		path      string
-		capturing bool
-	}{{path, true}, {compacted, false}} {
-		r, err := Open(c.path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		batches := 0
-		for {
-			msg, err := r.msgs.next()
-			if err == io.EOF {
-				break
-			}
+	for _, valueBytes := range []int{4, rawOffsetsMinValues - 1, rawOffsetsMinValues, 200} {
+		t.Run(fmt.Sprintf("values=%d", valueBytes), func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "log.arrows")
+			w, err := Create(path, Meta{}, Options{BatchEvents: 1000, AlwaysCompress: true})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if msg.htype != headerRecBatch {
-				continue
+			for i := range 3000 {
+				e := sampleEvent(i)
+				e.Values = bytes.Repeat([]byte{byte(i)}, valueBytes)
+				w.Append(&e)
 			}
-			batches++
-			if !msg.compressed {
-				t.Fatalf("%s: batch %d uncompressed", c.path, batches)
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
 			}
-			seq := msg.bufs[2*colSeq+1]
-			valOff := msg.bufs[2*colValues+1]
-			seqFrame := msg.body[seq.off+8 : seq.off+seq.len]
-			prefix := int64(binary.LittleEndian.Uint64(msg.body[valOff.off:]))
-			isSeqFrame := bytes.Equal(seqFrame[:5], []byte{0x28, 0xb5, 0x2f, 0xfd, 0xa0}) && len(seqFrame) <= 12*msg.rows/10+40
-			if c.capturing && (!isSeqFrame || prefix != -1) {
-				t.Errorf("%s: batch %d: seq buffer %x... (%d bytes for %d rows), values offsets' length prefix %d: want a seq frame and -1",
-					c.path, batches, seqFrame[:min(len(seqFrame), 8)], len(seqFrame), msg.rows, prefix)
+			compacted := filepath.Join(dir, "log.arrow")
+			if _, err := Compact(compacted, path, CompactOptions{BatchEvents: 1000}); err != nil {
+				t.Fatal(err)
 			}
-			if !c.capturing && (isSeqFrame || prefix != 4*int64(msg.rows+1)) {
-				t.Errorf("%s: batch %d: seq buffer %x..., values offsets' length prefix %d: want zstd's frames",
-					c.path, batches, seqFrame[:min(len(seqFrame), 8)], prefix)
+			rawOffsets := valueBytes >= rawOffsetsMinValues
+			for _, c := range []struct {
+				path      string
+				capturing bool
+			}{{path, true}, {compacted, false}} {
+				r, err := Open(c.path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				batches := 0
+				for {
+					msg, err := r.msgs.next()
+					if err == io.EOF {
+						break
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+					if msg.htype != headerRecBatch {
+						continue
+					}
+					batches++
+					if !msg.compressed {
+						t.Fatalf("%s: batch %d uncompressed", c.path, batches)
+					}
+					seq := msg.bufs[2*colSeq+1]
+					valOff := msg.bufs[2*colValues+1]
+					seqFrame := msg.body[seq.off+8 : seq.off+seq.len]
+					prefix := int64(binary.LittleEndian.Uint64(msg.body[valOff.off:]))
+					isSeqFrame := bytes.Equal(seqFrame[:5], []byte{0x28, 0xb5, 0x2f, 0xfd, 0xa0}) && len(seqFrame) <= 12*msg.rows/10+40
+					if isSeqFrame != c.capturing {
+						t.Errorf("%s: batch %d: seq buffer %x... (%d bytes for %d rows), want a seq frame: %v",
+							c.path, batches, seqFrame[:min(len(seqFrame), 8)], len(seqFrame), msg.rows, c.capturing)
+					}
+					want := 4 * int64(msg.rows+1)
+					if c.capturing && rawOffsets {
+						want = -1
+					}
+					if prefix != want {
+						t.Errorf("%s: batch %d: values offsets' length prefix %d, want %d", c.path, batches, prefix, want)
+					}
+				}
+				r.Close()
+				if batches < 3 {
+					t.Fatalf("%s: %d record batches, want 3 or more", c.path, batches)
+				}
+				got, _ := readAll(t, c.path)
+				if len(got) != 3000 || len(got[2999].Values) != valueBytes {
+					t.Fatalf("%s: read %d events", c.path, len(got))
+				}
 			}
-		}
-		r.Close()
-		if batches != 3 {
-			t.Fatalf("%s: %d record batches, want 3", c.path, batches)
-		}
+		})
 	}
 }
