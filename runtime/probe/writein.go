@@ -163,65 +163,6 @@ var watched struct {
 	reserved int                    // vars whose objects have their IDs (reserveVarObjects)
 	list     atomic.Pointer[[]*Var] // vars, for the checks (read without the lock)
 	any      atomic.Bool            // keeps checkWrites off the hot path of sets without variables
-	// sentinels, when every watched variable is an error that held a
-	// registered sentinel at its last check (the shop's 14 variables):
-	// the interface words each holds then, in one array, so that a check
-	// that finds nothing changed reads one array and the variables, not
-	// each Var and its last value (cold in a server between requests).
-	// nil otherwise, and while a last value is being replaced.
-	sentinels atomic.Pointer[[]sentinelWords]
-}
-
-// sentinelWords is a variable of type error and the words (itab, data) of
-// the sentinel it held at its last check: while its words are those, it
-// holds that sentinel (Var.unchanged, bySentinel).
-type sentinelWords struct {
-	at   *[2]unsafe.Pointer
-	want [2]unsafe.Pointer
-}
-
-// setLast replaces v's last value (watched's lock held), keeping
-// watched.sentinels in step: it is dropped before the replacement, so that
-// no check compares with words older than the last values it would load.
-func setLast(v *Var, next *varValue) {
-	watched.sentinels.Store(nil) // before: a check must not pair these words with next
-	v.last.Store(next)
-	noteSentinelsLocked()
-}
-
-// noteSentinelsLocked sets watched.sentinels from the last values of the
-// watched variables, if all are sentinels (watched's lock held).
-func noteSentinelsLocked() {
-	watched.sentinels.Store(nil)
-	var words []sentinelWords
-	for _, w := range watched.vars {
-		last := w.last.Load()
-		if w.cmp != bySentinel || last == nil || last.sentinel == nil {
-			return
-		}
-		words = append(words, sentinelWords{at: (*[2]unsafe.Pointer)(w.at), want: *(*[2]unsafe.Pointer)(unsafe.Pointer(&last.sentinel))})
-	}
-	watched.sentinels.Store(&words)
-}
-
-// varLoopHook, if set (tests), is called when a check or refresh goes
-// through the variables one by one.
-var varLoopHook func()
-
-// sentinelsUnchanged reports whether every watched variable is an error
-// still holding the sentinel it held at its last check.
-func sentinelsUnchanged() bool {
-	words := watched.sentinels.Load()
-	if words == nil {
-		return false
-	}
-	for i := range *words {
-		w := &(*words)[i]
-		if *w.at != w.want {
-			return false
-		}
-	}
-	return true
 }
 
 // Watch registers exported variables of an observed package (from a
@@ -238,7 +179,7 @@ func Watch(vars ...*Var) {
 		watched.vars = append(watched.vars, v)
 		watched.byName[v.Name] = v
 		next, _ := v.current(s, nil) // a baseline already; comparing numbers nothing
-		setLast(v, next)
+		v.last.Store(next)
 	}
 	list := watched.vars[:len(watched.vars):len(watched.vars)]
 	watched.list.Store(&list)
@@ -256,7 +197,7 @@ func snapshotVars() {
 	reserveVarObjects(s)
 	for _, v := range watched.vars {
 		next, _ := v.current(s, nil)
-		setLast(v, next)
+		v.last.Store(next)
 	}
 }
 
@@ -428,12 +369,6 @@ func checkWritesSlow(s *Stream, alone bool) {
 // variable that changed (to record the change once, should several streams
 // see it at the same time).
 func checkWritesLocked(s *Stream) {
-	if sentinelsUnchanged() {
-		return
-	}
-	if varLoopHook != nil {
-		varLoopHook()
-	}
 	saved := s.site
 	for _, v := range *watched.list.Load() {
 		if last := v.last.Load(); v.unchanged(last) || !maybeChanged(s, v, last) {
@@ -441,7 +376,7 @@ func checkWritesLocked(s *Stream) {
 		}
 		watched.Lock()
 		if next, changed := v.current(s, v.last.Load()); next != nil {
-			setLast(v, next)
+			v.last.Store(next)
 			if changed {
 				s.enc.Buf = s.enc.Buf[:0]
 				v.Enc(s) // numbered, with the contents of objects the log has not seen
@@ -518,19 +453,13 @@ func refreshVars(s *Stream) {
 }
 
 func refreshWatched(s *Stream) {
-	if sentinelsUnchanged() {
-		return
-	}
-	if varLoopHook != nil {
-		varLoopHook()
-	}
 	for _, v := range *watched.list.Load() {
 		if last := v.last.Load(); v.unchanged(last) || !maybeChanged(s, v, last) {
 			continue
 		}
 		watched.Lock()
 		if next, _ := v.current(s, v.last.Load()); next != nil {
-			setLast(v, next)
+			v.last.Store(next)
 		}
 		watched.Unlock()
 	}
