@@ -22,12 +22,7 @@ type objectPins struct {
 	n    int // slots in use
 	next int // the slot replaced when all are in use
 	p    [pinSlots]unsafe.Pointer
-	id   [pinSlots]uint64
-
-	// name and size are the type name and pointee size each pin was seen
-	// as (objEntry.size); a sight under another name asks the size.
-	name [pinSlots]string
-	size [pinSlots]uintptr
+	of   [pinSlots]pinned // of p[i]: one cache line per hit besides p's
 
 	// orphan: the outermost call is an orphan outcall (Out), whose events
 	// replay skips: the objects it numbers are not watched (objEntry.unwatched).
@@ -60,6 +55,15 @@ type recentObject struct {
 	used bool
 }
 
+// pinned is what the pins know of a pinned object: its ID, and the type
+// name and pointee size it was seen as (objEntry.size); a sight under
+// another name asks the size.
+type pinned struct {
+	id   uint64
+	size uintptr
+	name string
+}
+
 // recentSlots: a shop connection's goroutine sees ~5 long-lived objects
 // (three receivers, the database, a time zone) and a new context per request.
 const recentSlots = 8
@@ -80,15 +84,16 @@ func (c *objectPins) ID(v reflect.Value, name string, isWeak bool) (uint64, bool
 	p := v.UnsafePointer()
 	for i := range c.n {
 		if c.p[i] == p {
-			if name != c.name[i] {
-				if size := pointeeSize(v); size > c.size[i] {
+			e := &c.of[i]
+			if name != e.name {
+				if size := pointeeSize(v); size > e.size {
 					// Seen as a larger type: the table decides (objEntry.size).
-					c.name[i], c.size[i] = name, size
+					e.name, e.size = name, size
 					id, first, _, _ := captureObjects.lookup(v, true, !c.orphan)
 					return id, first, name
 				}
 			}
-			return c.id[i], false, name
+			return e.id, false, name
 		}
 	}
 	if id, size, ok := c.recentID(v, p, name); ok {
@@ -116,7 +121,8 @@ func (c *objectPins) pin(p unsafe.Pointer, id uint64, name string, size uintptr)
 	} else {
 		c.n++
 	}
-	c.p[i], c.id[i], c.name[i], c.size[i] = p, id, name, size
+	c.p[i] = p
+	c.of[i] = pinned{id: id, size: size, name: name}
 }
 
 // recentID answers a sight of the object at p from recent when the table
