@@ -41,6 +41,8 @@ type Encoder struct {
 	// value holding a reference: the reference written next leaves its
 	// own name, the same, empty (format 2).
 	ifaceName string
+
+	zones [2]zoneCache // appendTime's last zone lookups, the latest first
 }
 
 var (
@@ -76,12 +78,12 @@ func Encode[T any](e *Encoder, v T) {
 // after use so that it keeps nothing alive.
 func encodeAddressable[T any](e *Encoder, v T) {
 	pl := planFor(reflect.TypeFor[T]())
-	p := pl.scratch.Get().(*T)
-	*p = v
-	e.at(pl, unsafe.Pointer(p), 0)
+	p := pl.getScratch()
+	*(*T)(p) = v
+	e.at(pl, p, 0)
 	var zero T
-	*p = zero
-	pl.scratch.Put(p)
+	*(*T)(p) = zero
+	pl.putScratch(p)
 }
 
 // EncodeValue appends rv, using rv's type as the static type.
@@ -249,12 +251,12 @@ func (e *Encoder) encode(v reflect.Value, depth int) {
 		// Copied into one of the plan's scratch values (cleared after use,
 		// so that it keeps nothing alive) and encoded from there.
 		pl := planFor(v.Type())
-		p := pl.scratch.Get()
-		c := reflect.ValueOf(p).Elem()
+		p := pl.getScratch()
+		c := reflect.NewAt(pl.t, p).Elem()
 		c.Set(v)
-		pl.enc(e, pl, c.Addr().UnsafePointer(), depth)
+		pl.enc(e, pl, p, depth)
 		c.SetZero()
-		pl.scratch.Put(p)
+		pl.putScratch(p)
 	case reflect.Map:
 		if v.IsNil() {
 			e.Buf = append(e.Buf, TagNil)
@@ -266,15 +268,7 @@ func (e *Encoder) encode(v reflect.Value, depth int) {
 			e.Buf = append(e.Buf, TagNil)
 			return
 		}
-		if e.Deep || IsObservedType(v.Type().Elem()) {
-			if e.ref(TagObject, v, true) {
-				e.encode(v.Elem(), depth+1)
-			} else {
-				e.Buf = append(e.Buf, TagNil)
-			}
-			return
-		}
-		e.ref(TagRef, v, true)
+		e.pointer(planFor(v.Type()), v, v.UnsafePointer(), depth)
 	case reflect.Chan, reflect.UnsafePointer:
 		if v.IsNil() {
 			e.Buf = append(e.Buf, TagNil)
@@ -324,19 +318,22 @@ func ifaceData(x any) unsafe.Pointer {
 }
 
 // encodeIface encodes el, the dynamic value of a non-nil interface value
-// of type static.
+// of type static. What it needs of the dynamic type (its name, whether it
+// is an error, the implements prefix) comes from the type's plan: in place
+// each separate lookup is a cache miss.
 func (e *Encoder) encodeIface(static reflect.Type, el reflect.Value, depth int) {
+	dpl := planFor(el.Type())
 	// Errors are recorded as errors whatever the static type (a recovered
 	// panic value, an any argument): replay rebuilds them the same way.
 	var x any // el as an interface, when reflect allows it
 	if el.CanInterface() {
 		x = el.Interface()
-		if err, ok := x.(error); ok {
-			e.encodeError(err, depth)
+		if dpl.isError {
+			e.encodeError(x.(error), depth)
 			return
 		}
 	}
-	name := TypeName(el.Type())
+	name := dpl.name
 	if e.Objects != nil {
 		switch el.Kind() {
 		case reflect.Pointer, reflect.Map, reflect.Chan, reflect.Func:
@@ -354,13 +351,28 @@ func (e *Encoder) encodeIface(static reflect.Type, el reflect.Value, depth int) 
 			}
 		}
 	}
-	e.appendImplements(static, el.Type(), name)
+	if name == dpl.name {
+		e.appendImplementsOf(static, dpl)
+	} else {
+		e.appendImplements(static, el.Type(), name)
+	}
 	e.Buf = append(e.Buf, TagIface)
 	e.Buf = appendName(e.Buf, name)
 	switch el.Kind() {
-	case reflect.Pointer, reflect.Chan, reflect.Func, reflect.UnsafePointer:
-		// The value is a reference (or nil) whose type name would repeat
-		// the interface value's.
+	case reflect.Pointer:
+		// A reference (or nil) whose type name would repeat the
+		// interface value's.
+		switch {
+		case depth+1 > MaxDepth:
+			e.Buf = append(e.Buf, TagTruncated)
+		case el.IsNil():
+			e.Buf = append(e.Buf, TagNil)
+		default:
+			e.ifaceName = name
+			e.pointer(dpl, el, el.UnsafePointer(), depth+1)
+			e.ifaceName = ""
+		}
+	case reflect.Chan, reflect.Func, reflect.UnsafePointer:
 		e.ifaceName = name
 		e.encode(el, depth+1)
 		e.ifaceName = ""
@@ -382,8 +394,8 @@ func (e *Encoder) encodeMap(v reflect.Value, depth int) {
 	entries := make([]entry, 0, v.Len())
 	sub := Encoder{Objects: e.Objects, Deep: e.Deep}
 	kpl, vpl := planFor(v.Type().Key()), planFor(v.Type().Elem())
-	ks, vs := kpl.scratch.Get(), vpl.scratch.Get()
-	k, val := reflect.ValueOf(ks).Elem(), reflect.ValueOf(vs).Elem()
+	ks, vs := kpl.getScratch(), vpl.getScratch()
+	k, val := reflect.NewAt(kpl.t, ks).Elem(), reflect.NewAt(vpl.t, vs).Elem()
 	it := v.MapRange()
 	for it.Next() {
 		k.SetIterKey(it)
@@ -397,8 +409,8 @@ func (e *Encoder) encodeMap(v reflect.Value, depth int) {
 	}
 	k.SetZero()
 	val.SetZero()
-	kpl.scratch.Put(ks)
-	vpl.scratch.Put(vs)
+	kpl.putScratch(ks)
+	vpl.putScratch(vs)
 	slices.SortFunc(entries, func(a, b entry) int { return bytes.Compare(a.k, b.k) })
 	e.Buf = append(e.Buf, TagMap)
 	e.Buf = binary.AppendUvarint(e.Buf, uint64(len(entries)))

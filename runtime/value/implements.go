@@ -53,6 +53,7 @@ func RegisterAsserted(t reflect.Type) {
 	sort.Slice(asserted.list, func(i, j int) bool { return TypeName(asserted.list[i]) < TypeName(asserted.list[j]) })
 	implCache.Clear()
 	prefixCache.Clear()
+	prefixGen.Add(1)
 	asserted.any.Store(true)
 	errorStandIns.Lock()
 	errorStandIns.byImpl = nil
@@ -89,6 +90,11 @@ func (e *Encoder) appendImplements(static, dyn reflect.Type, name string) {
 	if !asserted.any.Load() {
 		return
 	}
+	e.appendImplNames(implementsPrefix(static, dyn, name))
+}
+
+// implementsPrefix returns the names appendImplements writes (nil: none).
+func implementsPrefix(static, dyn reflect.Type, name string) []string {
 	k := implKey{static, dyn}
 	c, ok := prefixCache.Load(k)
 	if !ok {
@@ -100,7 +106,7 @@ func (e *Encoder) appendImplements(static, dyn reflect.Type, name string) {
 	}
 	p := c.(*implPrefix)
 	if len(p.impl) == 0 {
-		return
+		return nil
 	}
 	rebuilt := p.rebuilt
 	if name != TypeName(dyn) {
@@ -108,10 +114,40 @@ func (e *Encoder) appendImplements(static, dyn reflect.Type, name string) {
 		rt, found := LookupType(name)
 		rebuilt = found && rt.Kind() != reflect.Interface
 	}
-	if !rebuilt {
-		e.appendImplNames(p.impl)
+	if rebuilt {
+		return nil
 	}
+	return p.impl
 }
+
+// appendImplementsOf is appendImplements for a value recorded under its
+// dynamic type's own name, dpl's: the answer for the last static type asked
+// is cached in the plan (a sync.Map lookup hashes both types).
+func (e *Encoder) appendImplementsOf(static reflect.Type, dpl *encPlan) {
+	if !asserted.any.Load() {
+		return
+	}
+	gen := prefixGen.Load()
+	if c := dpl.impl.Load(); c != nil && c.static == static && c.gen == gen {
+		e.appendImplNames(c.names)
+		return
+	}
+	names := implementsPrefix(static, dpl.t, dpl.name)
+	dpl.impl.Store(&implCached{static: static, gen: gen, names: names})
+	e.appendImplNames(names)
+}
+
+// implCached is what appendImplementsOf writes for one static type.
+type implCached struct {
+	static reflect.Type
+	gen    uint64   // prefixGen when it was made
+	names  []string // nil: no prefix
+}
+
+// prefixGen counts the registrations that change appendImplements' answers
+// (after they are made): an answer cached in generation g holds while
+// prefixGen is g.
+var prefixGen atomic.Uint64
 
 // prefixCache: (static, dynamic) type pair -> what appendImplements writes
 // for a value recorded under the dynamic type's own name.

@@ -31,7 +31,7 @@ type encPlan struct {
 	t   reflect.Type
 	enc planEncoder
 
-	name   string                  // TypeName(t): references
+	name   string                  // TypeName(t)
 	fields []fieldPlan             // structs
 	elem   *encPlan                // slices and arrays
 	size   uintptr                 // element size: slices and arrays
@@ -39,9 +39,39 @@ type encPlan struct {
 	ptrEl  atomic.Pointer[encPlan] // pointers: plan of the pointee, made on first use
 	direct bool                    // pointers: t is the unnamed pointer type of its element
 
-	// scratch holds pointers to values of type t (a *T, as an any), for
-	// Encode[T] to copy its argument into.
-	scratch sync.Pool
+	// isError: t implements error (an interface value of dynamic type t is
+	// encoded as an error).
+	isError bool
+	// observed caches IsObservedType(t.Elem()) for pointers: the answer
+	// and the registrations' generation it holds for, as
+	// (generation+1)<<1 | answer; 0 before the first answer.
+	observed atomic.Uint64
+	// impl caches appendImplements' answer for an interface value of
+	// dynamic type t in a slot of one static type (the last asked).
+	impl atomic.Pointer[implCached]
+
+	// spare is a value of type t (a *T) free for use as scratch memory:
+	// Encode[T] copies its argument into it, so that the plan reads it
+	// through an address without moving the argument to the heap. One
+	// value, taken by an atomic swap: a sync.Pool costs several cache
+	// lines per use, which in place (caches cold between two events) is
+	// most of a small value's encoding.
+	spare unsafe.Pointer
+}
+
+// getScratch returns a value of type t to encode from: the spare, or a new
+// one if another encoding holds it.
+func (pl *encPlan) getScratch() unsafe.Pointer {
+	if p := atomic.SwapPointer(&pl.spare, nil); p != nil {
+		return p
+	}
+	return reflect.New(pl.t).UnsafePointer()
+}
+
+// putScratch makes p, cleared by the caller (so that it keeps nothing
+// alive), the spare.
+func (pl *encPlan) putScratch(p unsafe.Pointer) {
+	atomic.StorePointer(&pl.spare, p)
 }
 
 // A planEncoder encodes the value of plan pl at p (pl may be nil for the
@@ -50,7 +80,41 @@ type planEncoder func(e *Encoder, pl *encPlan, p unsafe.Pointer, depth int)
 
 type fieldPlan struct {
 	off uintptr
+	op  fieldOp // how encStruct encodes the field: inline for the common scalars, else by pl
 	pl  *encPlan
+}
+
+// A fieldOp names the encoders encStruct runs inline, without loading the
+// field's plan or calling through it: in place, each plan and each
+// indirect call target is a cache miss.
+type fieldOp uint8
+
+const (
+	opPlan fieldOp = iota // pl.enc
+	opString
+	opInt
+	opInt64
+	opBool
+	opTime
+)
+
+// fieldOpOf returns the inline op of a field of type t.
+func fieldOpOf(t reflect.Type) fieldOp {
+	switch t.Kind() {
+	case reflect.String:
+		return opString
+	case reflect.Int:
+		return opInt
+	case reflect.Int64:
+		return opInt64
+	case reflect.Bool:
+		return opBool
+	case reflect.Struct:
+		if t == timeType {
+			return opTime
+		}
+	}
+	return opPlan
 }
 
 // plans: reflect.Type -> *encPlan, complete plans only.
@@ -104,8 +168,7 @@ func buildPlan(t reflect.Type, building map[reflect.Type]*encPlan) *encPlan {
 	if pl, ok := building[t]; ok {
 		return pl // a recursive type: filled in by the outer call
 	}
-	pl := &encPlan{t: t}
-	pl.scratch.New = func() any { return reflect.New(t).Interface() }
+	pl := &encPlan{t: t, name: TypeName(t), isError: t.Implements(errorType)}
 	building[t] = pl
 	switch k := t.Kind(); k {
 	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
@@ -135,23 +198,19 @@ func buildPlan(t reflect.Type, building map[reflect.Type]*encPlan) *encPlan {
 		pl.fields = make([]fieldPlan, t.NumField())
 		for i := range pl.fields {
 			f := t.Field(i)
-			pl.fields[i] = fieldPlan{off: f.Offset, pl: buildPlan(f.Type, building)}
+			pl.fields[i] = fieldPlan{off: f.Offset, op: fieldOpOf(f.Type), pl: buildPlan(f.Type, building)}
 		}
 		pl.enc = encStruct
 	case reflect.Pointer:
-		pl.name = TypeName(t)
 		pl.direct = t == reflect.PointerTo(t.Elem())
 		pl.enc = encPointer
 	case reflect.Chan, reflect.UnsafePointer:
-		pl.name = TypeName(t)
 		pl.enc = encRefWord
 	case reflect.Func:
-		pl.name = TypeName(t)
 		pl.enc = encFunc
 	case reflect.Interface:
 		pl.enc = encInterface
 	default:
-		pl.name = TypeName(t)
 		pl.enc = encOpaque
 	}
 	return pl
@@ -321,7 +380,21 @@ func encStruct(e *Encoder, pl *encPlan, p unsafe.Pointer, depth int) {
 	}
 	for i := range pl.fields {
 		f := &pl.fields[i]
-		f.pl.enc(e, f.pl, unsafe.Add(p, f.off), depth+1)
+		q := unsafe.Add(p, f.off)
+		switch f.op {
+		case opString:
+			e.Buf = AppendString(e.Buf, *(*string)(q))
+		case opInt:
+			e.Buf = AppendInt(e.Buf, int64(*(*int)(q)))
+		case opInt64:
+			e.Buf = AppendInt(e.Buf, *(*int64)(q))
+		case opBool:
+			e.Buf = AppendBool(e.Buf, *(*bool)(q))
+		case opTime:
+			e.appendTime(q)
+		default:
+			f.pl.enc(e, f.pl, q, depth+1)
+		}
 	}
 }
 
@@ -339,7 +412,13 @@ func encPointer(e *Encoder, pl *encPlan, p unsafe.Pointer, depth int) {
 	} else {
 		v = reflect.ValueOf(reflect.NewAt(pl.t, p).Elem().Interface())
 	}
-	if e.Deep || IsObservedType(pl.t.Elem()) {
+	e.pointer(pl, v, ptr, depth)
+}
+
+// pointer encodes v, a non-nil pointer of plan pl to ptr: a reference, or
+// an observed object with its pointee on first sight.
+func (e *Encoder) pointer(pl *encPlan, v reflect.Value, ptr unsafe.Pointer, depth int) {
+	if e.Deep || pl.observedElem() {
 		if e.refNamed(TagObject, v, pl.name, true) {
 			el := pl.ptrEl.Load()
 			if el == nil {
@@ -353,6 +432,22 @@ func encPointer(e *Encoder, pl *encPlan, p unsafe.Pointer, depth int) {
 		return
 	}
 	e.refNamed(TagRef, v, pl.name, true)
+}
+
+// observedElem is IsObservedType(pl.t.Elem()) for a pointer plan, from the
+// plan while no registration has changed the answer.
+func (pl *encPlan) observedElem() bool {
+	c := pl.observed.Load()
+	if c != 0 && c>>1-1 == observedGen.Load() {
+		return c&1 == 1
+	}
+	obs, gen := isObservedType(pl.t.Elem())
+	c = (gen + 1) << 1
+	if obs {
+		c |= 1
+	}
+	pl.observed.Store(c)
+	return obs
 }
 
 func encRefWord(e *Encoder, pl *encPlan, p unsafe.Pointer, _ int) {
@@ -389,13 +484,11 @@ func encOpaque(e *Encoder, pl *encPlan, _ unsafe.Pointer, _ int) {
 // appendTime encodes the time.Time at p.
 func (e *Encoder) appendTime(p unsafe.Pointer) {
 	t := *(*time.Time)(p)
-	name, off := t.Zone()
+	sec := t.Unix()
+	name, off := e.zone(t, sec)
 	e.Buf = append(e.Buf, TagTime)
-	e.Buf = binary.AppendVarint(e.Buf, t.Unix())
+	e.Buf = binary.AppendVarint(e.Buf, sec)
 	e.Buf = binary.AppendUvarint(e.Buf, uint64(t.Nanosecond()))
-	if t.Location() == time.UTC {
-		name = "UTC"
-	}
 	e.Buf = appendName(e.Buf, name)
 	e.Buf = binary.AppendVarint(e.Buf, int64(off))
 	// The representation itself, monotonic clock reading included, so that
@@ -407,6 +500,43 @@ func (e *Encoder) appendTime(p unsafe.Pointer) {
 	} else {
 		e.Buf = append(e.Buf, 0)
 	}
+}
+
+// zone returns the name and offset of t's zone; t.Unix() is sec. The last
+// two zones an encoder looked up answer the times of their locations within
+// the zones' bounds (a program's times mostly share a zone or two: the
+// local one and one it converts to), without the location's lookup.
+func (e *Encoder) zone(t time.Time, sec int64) (string, int) {
+	loc := t.Location()
+	for i := range e.zones {
+		if z := &e.zones[i]; z.loc == loc && z.start <= sec && sec < z.end {
+			return z.name, z.off
+		}
+	}
+	name, off := t.Zone()
+	if loc == time.UTC {
+		name = "UTC"
+	}
+	start, end := t.ZoneBounds()
+	e.zones[1] = e.zones[0]
+	z := &e.zones[0]
+	*z = zoneCache{loc: loc, start: math.MinInt64, end: math.MaxInt64, name: name, off: off}
+	if !start.IsZero() {
+		z.start = start.Unix()
+	}
+	if !end.IsZero() {
+		z.end = end.Unix()
+	}
+	return name, off
+}
+
+// zoneCache is the zone of loc from start to end (Unix seconds, end
+// excluded).
+type zoneCache struct {
+	loc        *time.Location
+	start, end int64
+	name       string
+	off        int
 }
 
 // timeFieldOffsets: the offsets of time.Time's wall and ext fields, if this

@@ -64,6 +64,7 @@ func RegisterType(t reflect.Type) {
 	}
 	registry.Unlock()
 	prefixCache.Clear() // it remembers which types are registered
+	prefixGen.Add(1)
 }
 
 // LookupType returns the registered type with the given name.
