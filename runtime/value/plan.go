@@ -128,17 +128,23 @@ var planMu sync.Mutex
 func planFor(t reflect.Type) *encPlan {
 	// Recent plans by the address of the type's descriptor first (as
 	// TypeName): a sync.Map lookup hashes an interface.
-	slot := &recentPlans[typeAddr(t)>>5%uintptr(len(recentPlans))]
-	if pl := slot.Load(); pl != nil && pl.t == t {
+	i := typeSlot(t, len(recentPlans))
+	if pl := recentPlans[i].Load(); pl != nil && pl.t == t {
+		return pl
+	}
+	if pl := recentPlans[i^1].Load(); pl != nil && pl.t == t {
 		return pl
 	}
 	pl := planForSlow(t)
-	slot.CompareAndSwap(nil, pl) // the first type keeps the slot: no churn on collisions
+	// The first types keep the two slots: no churn on collisions.
+	if !recentPlans[i].CompareAndSwap(nil, pl) {
+		recentPlans[i^1].CompareAndSwap(nil, pl)
+	}
 	return pl
 }
 
-// recentPlans caches complete plans in front of plans.
-var recentPlans [256]atomic.Pointer[encPlan]
+// recentPlans caches complete plans in front of plans, two ways.
+var recentPlans [1024]atomic.Pointer[encPlan]
 
 func planForSlow(t reflect.Type) *encPlan {
 	if pl, ok := plans.Load(t); ok {
@@ -508,15 +514,15 @@ func (e *Encoder) appendTime(p unsafe.Pointer) {
 // local one and one it converts to), without the location's lookup.
 func (e *Encoder) zone(t time.Time, sec int64) (string, int) {
 	loc := t.Location()
+	if loc == time.UTC {
+		return "UTC", 0 // zero times, times from the wire
+	}
 	for i := range e.zones {
 		if z := &e.zones[i]; z.loc == loc && z.start <= sec && sec < z.end {
 			return z.name, z.off
 		}
 	}
 	name, off := t.Zone()
-	if loc == time.UTC {
-		name = "UTC"
-	}
 	start, end := t.ZoneBounds()
 	e.zones[1] = e.zones[0]
 	z := &e.zones[0]

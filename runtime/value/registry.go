@@ -1,6 +1,7 @@
 package value
 
 import (
+	"math/bits"
 	"reflect"
 	"sort"
 	"strconv"
@@ -122,7 +123,7 @@ func IsObservedType(t reflect.Type) bool {
 	// Every pointer encoded asks about its element type: recent answers by
 	// the address of the type's descriptor first (as TypeName), then the
 	// sync.Map, whose lookup hashes an interface.
-	slot := &recentObserved[typeAddr(t)>>5%uintptr(len(recentObserved))]
+	slot := &recentObserved[typeSlot(t, len(recentObserved))]
 	r := slot.Load()
 	if r != nil && r.t == t && r.gen == observedGen.Load() {
 		return r.observed
@@ -214,9 +215,11 @@ func TypeName(t reflect.Type) string {
 	if t == nil {
 		return "nil"
 	}
-	slot := &recentNames[typeAddr(t)>>5%uintptr(len(recentNames))]
-	r := slot.Load()
-	if r != nil && r.t == t {
+	i := typeSlot(t, len(recentNames))
+	if r := recentNames[i].Load(); r != nil && r.t == t {
+		return r.name
+	}
+	if r := recentNames[i^1].Load(); r != nil && r.t == t {
 		return r.name
 	}
 	var n string
@@ -226,10 +229,19 @@ func TypeName(t reflect.Type) string {
 		n = typeName(t)
 		typeNames.Store(t, n)
 	}
-	if r == nil { // the first type to ask keeps the slot: no churn on collisions
-		slot.Store(&recentName{t, n})
+	// The first types to ask keep the two slots: no churn on collisions.
+	r := &recentName{t, n}
+	if !recentNames[i].CompareAndSwap(nil, r) {
+		recentNames[i^1].CompareAndSwap(nil, r)
 	}
 	return n
+}
+
+// typeSlot is the slot of t in a table of n (a power of two) entries
+// indexed by the address of t's descriptor: a multiplicative hash, since
+// descriptors sit at irregular distances in the binary's read-only data.
+func typeSlot(t reflect.Type, n int) int {
+	return int((uint64(typeAddr(t)) * 0x9e3779b97f4a7c15) >> (64 - bits.TrailingZeros(uint(n))))
 }
 
 // typeAddr is the address of t's type descriptor (the data word of the
@@ -240,9 +252,10 @@ func typeAddr(t reflect.Type) uintptr {
 }
 
 // recentNames caches TypeName's answers in front of typeNames by the
-// address of the type's descriptor: encoding asks for the names of the same
-// few types all the time, and a sync.Map lookup hashes an interface.
-var recentNames [512]atomic.Pointer[recentName]
+// address of the type's descriptor, two ways: encoding asks for the names
+// of the same few types all the time, and a sync.Map lookup hashes an
+// interface.
+var recentNames [1024]atomic.Pointer[recentName]
 
 type recentName struct {
 	t    reflect.Type
