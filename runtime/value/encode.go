@@ -53,31 +53,40 @@ var (
 // Encode appends v, whose static type is T (so an interface type is encoded
 // as an interface: nil or its dynamic value with the dynamic type's name).
 func Encode[T any](e *Encoder, v T) {
-	// Values of pointer shape and interfaces are encoded from a copy in an
-	// interface, which costs no allocation; reflect.ValueOf(&v) would move
-	// v to the heap on every call (the encoder hands values to interfaces).
-	switch t := reflect.TypeOf((*T)(nil)).Elem(); t.Kind() {
+	// The plan first, then its kind: in place (caches cold between two
+	// events) every line read is a miss, and the plan answers what the
+	// type descriptor would.
+	pl := planFor(reflect.TypeFor[T]())
+	switch pl.kind {
 	case reflect.Interface:
+		// Values of pointer shape and interfaces are encoded from a copy
+		// in an interface, which costs no allocation; reflect.ValueOf(&v)
+		// would move v to the heap on every call (the encoder hands
+		// values to interfaces).
 		x := any(v)
 		if x == nil {
 			e.Buf = append(e.Buf, TagNil)
 			return
 		}
-		e.encodeIface(t, reflect.ValueOf(x), 0)
+		e.encodeIface(pl.t, reflect.ValueOf(x), x, 0)
 		return
-	case reflect.Pointer, reflect.Map, reflect.Chan, reflect.Func, reflect.UnsafePointer:
+	case reflect.Pointer:
+		x := any(v)
+		ptr := ifaceData(x) // the pointer itself
+		if ptr == nil {
+			e.Buf = append(e.Buf, TagNil)
+			return
+		}
+		e.pointer(pl, reflect.ValueOf(x), ptr, 0)
+		return
+	case reflect.Map, reflect.Chan, reflect.Func, reflect.UnsafePointer:
 		e.encode(reflect.ValueOf(any(v)), 0)
 		return
 	}
-	encodeAddressable(e, v)
-}
-
-// encodeAddressable encodes v from an addressable copy (plans read values
-// through their addresses). The copy is one of the plan's scratch values,
-// not &v, which would move v to the heap on every call, and is cleared
-// after use so that it keeps nothing alive.
-func encodeAddressable[T any](e *Encoder, v T) {
-	pl := planFor(reflect.TypeFor[T]())
+	// Encoded from an addressable copy (plans read values through their
+	// addresses): the plan's spare value, not &v, which would move v to
+	// the heap on every call; cleared after use so that it keeps nothing
+	// alive.
 	p := pl.getScratch()
 	*(*T)(p) = v
 	e.at(pl, p, 0)
@@ -286,7 +295,7 @@ func (e *Encoder) encode(v reflect.Value, depth int) {
 			e.Buf = append(e.Buf, TagNil)
 			return
 		}
-		e.encodeIface(v.Type(), v.Elem(), depth)
+		e.encodeIface(v.Type(), v.Elem(), nil, depth)
 	default:
 		e.Buf = append(e.Buf, TagOpaque)
 		e.Buf = appendName(e.Buf, TypeName(v.Type()))
@@ -318,16 +327,18 @@ func ifaceData(x any) unsafe.Pointer {
 }
 
 // encodeIface encodes el, the dynamic value of a non-nil interface value
-// of type static. What it needs of the dynamic type (its name, whether it
-// is an error, the implements prefix) comes from the type's plan: in place
-// each separate lookup is a cache miss.
-func (e *Encoder) encodeIface(static reflect.Type, el reflect.Value, depth int) {
+// of type static; x is el as an interface if the caller has it. What it
+// needs of the dynamic type (its name, whether it is an error, the
+// implements prefix) comes from the type's plan: in place each separate
+// lookup is a cache miss.
+func (e *Encoder) encodeIface(static reflect.Type, el reflect.Value, x any, depth int) {
 	dpl := planFor(el.Type())
 	// Errors are recorded as errors whatever the static type (a recovered
 	// panic value, an any argument): replay rebuilds them the same way.
-	var x any // el as an interface, when reflect allows it
-	if el.CanInterface() {
+	if x == nil && el.CanInterface() {
 		x = el.Interface()
+	}
+	if x != nil {
 		if dpl.isError {
 			e.encodeError(x.(error), depth)
 			return
@@ -338,7 +349,7 @@ func (e *Encoder) encodeIface(static reflect.Type, el reflect.Value, depth int) 
 		switch el.Kind() {
 		case reflect.Pointer, reflect.Map, reflect.Chan, reflect.Func:
 			if !el.IsNil() {
-				if r, raw, ok := e.Objects.Recorded(el.UnsafePointer()); ok {
+				if r, raw, ok := e.Objects.Recorded(ifacePointer(el, x)); ok {
 					name = r
 					if raw != nil {
 						e.appendImplements(static, el.Type(), name)
@@ -368,8 +379,9 @@ func (e *Encoder) encodeIface(static reflect.Type, el reflect.Value, depth int) 
 		case el.IsNil():
 			e.Buf = append(e.Buf, TagNil)
 		default:
+			ptr := ifacePointer(el, x)
 			e.ifaceName = name
-			e.pointer(dpl, el, el.UnsafePointer(), depth+1)
+			e.pointer(dpl, el, ptr, depth+1)
 			e.ifaceName = ""
 		}
 	case reflect.Chan, reflect.Func, reflect.UnsafePointer:
@@ -383,6 +395,16 @@ func (e *Encoder) encodeIface(static reflect.Type, el reflect.Value, depth int) 
 		}
 		e.encode(el, depth+1)
 	}
+}
+
+// ifacePointer is el.UnsafePointer() of a non-nil el taken out of the
+// interface x (nil if the caller has none): for a pointer, x's data word,
+// without reading the type's descriptor as reflect does.
+func ifacePointer(el reflect.Value, x any) unsafe.Pointer {
+	if x != nil && el.Kind() == reflect.Pointer {
+		return ifaceData(x)
+	}
+	return el.UnsafePointer()
 }
 
 // encodeMap writes the entries of the non-nil map v sorted by their keys'

@@ -28,8 +28,9 @@ import (
 // An encPlan encodes a value of type t stored at p. depth is the value's
 // nesting depth, already checked against MaxDepth by the caller.
 type encPlan struct {
-	t   reflect.Type
-	enc planEncoder
+	t    reflect.Type
+	enc  planEncoder
+	kind reflect.Kind // t.Kind(), without reading t's descriptor
 
 	name   string                  // TypeName(t)
 	fields []fieldPlan             // structs
@@ -46,6 +47,10 @@ type encPlan struct {
 	// and the registrations' generation it holds for, as
 	// (generation+1)<<1 | answer; 0 before the first answer.
 	observed atomic.Uint64
+	// fieldBuf holds the fields of a small struct next to the plan: one
+	// allocation, and the lines encStruct reads are adjacent.
+	fieldBuf [8]fieldPlan
+
 	// impl caches appendImplements' answer for an interface value of
 	// dynamic type t in a slot of one static type (the last asked).
 	impl atomic.Pointer[implCached]
@@ -174,7 +179,7 @@ func buildPlan(t reflect.Type, building map[reflect.Type]*encPlan) *encPlan {
 	if pl, ok := building[t]; ok {
 		return pl // a recursive type: filled in by the outer call
 	}
-	pl := &encPlan{t: t, name: TypeName(t), isError: t.Implements(errorType)}
+	pl := &encPlan{t: t, kind: t.Kind(), name: TypeName(t), isError: t.Implements(errorType)}
 	building[t] = pl
 	switch k := t.Kind(); k {
 	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
@@ -201,7 +206,11 @@ func buildPlan(t reflect.Type, building map[reflect.Type]*encPlan) *encPlan {
 			pl.enc = encTimePlan
 			break
 		}
-		pl.fields = make([]fieldPlan, t.NumField())
+		if n := t.NumField(); n <= len(pl.fieldBuf) {
+			pl.fields = pl.fieldBuf[:n]
+		} else {
+			pl.fields = make([]fieldPlan, n)
+		}
 		for i := range pl.fields {
 			f := t.Field(i)
 			pl.fields[i] = fieldPlan{off: f.Offset, op: fieldOpOf(f.Type), pl: buildPlan(f.Type, building)}
@@ -478,7 +487,7 @@ func encInterface(e *Encoder, pl *encPlan, p unsafe.Pointer, depth int) {
 		e.Buf = append(e.Buf, TagNil)
 		return
 	}
-	e.encodeIface(pl.t, v.Elem(), depth)
+	e.encodeIface(pl.t, v.Elem(), nil, depth)
 }
 
 func encOpaque(e *Encoder, pl *encPlan, _ unsafe.Pointer, _ int) {
@@ -499,7 +508,7 @@ func (e *Encoder) appendTime(p unsafe.Pointer) {
 	e.Buf = binary.AppendVarint(e.Buf, int64(off))
 	// The representation itself, monotonic clock reading included, so that
 	// Sub, Before and Equal answer in replay exactly as in the capture.
-	if offs := timeFieldOffsets(); offs != nil {
+	if offs := timeOffsets; offs != nil {
 		e.Buf = append(e.Buf, 1)
 		e.Buf = binary.AppendUvarint(e.Buf, *(*uint64)(unsafe.Add(p, offs[0])))
 		e.Buf = binary.AppendVarint(e.Buf, *(*int64)(unsafe.Add(p, offs[1])))
@@ -544,6 +553,10 @@ type zoneCache struct {
 	name       string
 	off        int
 }
+
+// timeOffsets is timeFieldOffsets(), read without the sync.Once (a line
+// of its own, cold in place).
+var timeOffsets = timeFieldOffsets()
 
 // timeFieldOffsets: the offsets of time.Time's wall and ext fields, if this
 // Go version still has them.
