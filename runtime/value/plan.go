@@ -377,7 +377,9 @@ func encMapPlan(e *Encoder, pl *encPlan, p unsafe.Pointer, depth int) {
 		e.Buf = append(e.Buf, TagNil)
 		return
 	}
-	e.encodeMap(reflect.NewAt(pl.t, p).Elem(), depth)
+	// The map itself (Interface of a map is its pointer), not a value
+	// pointing at p: p may be memory encodeMap's iterator must not keep.
+	e.encodeMap(reflect.ValueOf(reflect.NewAt(pl.t, p).Elem().Interface()), depth)
 }
 
 func encTimePlan(e *Encoder, _ *encPlan, p unsafe.Pointer, _ int) {
