@@ -280,16 +280,7 @@ func (s *Stream) objectTable() value.Objects {
 func Recv[T any](s *Stream, v T) {
 	s.enc.Objects = s.turnTable()
 	start := len(s.enc.Buf)
-	value.Encode(&s.enc, v)
-	// The dynamic type, without reflect.ValueOf(&v), which would move v to
-	// the heap.
-	t := reflect.TypeOf((*T)(nil)).Elem()
-	if t.Kind() == reflect.Interface {
-		if x := any(v); x != nil {
-			t = reflect.TypeOf(x)
-		}
-	}
-	s.recvType = value.TypeName(t)
+	s.recvType = value.EncodeRecv(&s.enc, v) // the dynamic type's name
 	// The ID was assigned by the encoding just written.
 	if name, id, ok := value.RefOfKnown(s.enc.Buf[start:], s.recvType); ok {
 		s.recvType, s.recvID = name, id

@@ -94,6 +94,21 @@ func Encode[T any](e *Encoder, v T) {
 	runtime.KeepAlive(&v)
 }
 
+// EncodeRecv is Encode for a method's receiver, and returns the name of
+// v's dynamic type (TypeName of T, or of the type an interface value
+// holds): from the plans the encoding just used, where a TypeName lookup
+// of its own would be a miss in place.
+func EncodeRecv[T any](e *Encoder, v T) (typeName string) {
+	Encode(e, v)
+	pl := planFor(reflect.TypeFor[T]())
+	if pl.kind == reflect.Interface {
+		if x := any(v); x != nil {
+			return planFor(reflect.TypeOf(x)).name
+		}
+	}
+	return pl.name
+}
+
 // noescape hides p from escape analysis, as the runtime's own noescape
 // does: the result is p itself. Safe while p's memory stays live and
 // nothing keeps the result beyond the call using it: the stack is moved
