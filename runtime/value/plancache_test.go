@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -98,7 +99,17 @@ func TestImplementsCacheAfterRegistration(t *testing.T) {
 		t.Fatalf("before registration: %s", s)
 	}
 	enc() // cached
-	RegisterAsserted(reflect.TypeFor[laterAsserted]())
+	later := reflect.TypeFor[laterAsserted]()
+	RegisterAsserted(later)
+	defer func() { // other tests expect their own asserted interfaces only
+		asserted.Lock()
+		delete(asserted.byName, TypeName(later))
+		asserted.list = slices.DeleteFunc(asserted.list, func(t reflect.Type) bool { return t == later })
+		implCache.Clear()
+		prefixCache.Clear()
+		prefixGen.Add(1)
+		asserted.Unlock()
+	}()
 	if s := enc(); !strings.Contains(s, "laterAsserted") {
 		t.Fatalf("after registration: %s, want the implements prefix", s)
 	}
