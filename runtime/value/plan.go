@@ -179,7 +179,8 @@ func buildPlan(t reflect.Type, building map[reflect.Type]*encPlan) *encPlan {
 	if pl, ok := building[t]; ok {
 		return pl // a recursive type: filled in by the outer call
 	}
-	pl := &encPlan{t: t, kind: t.Kind(), name: TypeName(t), isError: t.Implements(errorType)}
+	pl := newPlan()
+	pl.t, pl.kind, pl.name, pl.isError = t, t.Kind(), TypeName(t), t.Implements(errorType)
 	building[t] = pl
 	switch k := t.Kind(); k {
 	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
@@ -230,6 +231,22 @@ func buildPlan(t reflect.Type, building map[reflect.Type]*encPlan) *encPlan {
 	}
 	return pl
 }
+
+// newPlan returns a zero plan from the current chunk of plans (called with
+// planMu held): the plans a program uses sit together on few pages rather
+// than among its other allocations, fewer TLB and cache misses in place,
+// where they are cold between two events. Plans are never freed.
+func newPlan() *encPlan {
+	if len(planChunk) == 0 {
+		planChunk = make([]encPlan, 32)
+	}
+	pl := &planChunk[0]
+	planChunk = planChunk[1:]
+	return pl
+}
+
+// planChunk: the plans newPlan has yet to hand out.
+var planChunk []encPlan
 
 // at encodes the value of plan pl at p, nested depth deep.
 func (e *Encoder) at(pl *encPlan, p unsafe.Pointer, depth int) {

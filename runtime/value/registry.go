@@ -225,8 +225,10 @@ func TypeName(t reflect.Type) string {
 	if c, ok := typeNames.Load(t); ok {
 		n = c.(string)
 	} else {
-		n = typeName(t)
-		typeNames.Store(t, n)
+		n = internName(typeName(t))
+		if c, loaded := typeNames.LoadOrStore(t, n); loaded {
+			n = c.(string)
+		}
 	}
 	// The first types to ask keep the two slots: no churn on collisions.
 	r := &recentName{t, n}
@@ -261,6 +263,31 @@ var recentNames [1024]atomic.Pointer[recentName]
 type recentName struct {
 	t    reflect.Type
 	name string
+}
+
+// internName copies a new type name into the current chunk of names: the
+// names encodings copy sit together on few pages and lines rather than
+// among the program's other allocations (in place, between two events,
+// they are cold). Names are never freed.
+func internName(n string) string {
+	if n == "" || len(n) > 256 {
+		return n
+	}
+	names.Lock()
+	defer names.Unlock()
+	if cap(names.chunk)-len(names.chunk) < len(n) {
+		names.chunk = make([]byte, 0, 8192)
+	}
+	start := len(names.chunk)
+	names.chunk = append(names.chunk, n...)
+	return unsafe.String(&names.chunk[start], len(n))
+}
+
+// names holds the chunk internName copies names into; the bytes before its
+// length are immutable.
+var names struct {
+	sync.Mutex
+	chunk []byte
 }
 
 func typeName(t reflect.Type) string {
