@@ -56,32 +56,14 @@ var (
 func Encode[T any](e *Encoder, v T) {
 	// The plan first, then its kind: in place (caches cold between two
 	// events) every line read is a miss, and the plan answers what the
-	// type descriptor would.
+	// type descriptor would. The code here is repeated for every type
+	// shape the probes encode, each a cold miss of its own, so it is
+	// kept to the part that needs T.
 	pl := planFor(reflect.TypeFor[T]())
-	switch pl.kind {
-	case reflect.Interface:
+	if pl.boxed {
 		// Values of pointer shape and interfaces are encoded from a copy
-		// in an interface, which costs no allocation; reflect.ValueOf(&v)
-		// would move v to the heap on every call (the encoder hands
-		// values to interfaces).
-		x := any(v)
-		if x == nil {
-			e.Buf = append(e.Buf, TagNil)
-			return
-		}
-		e.encodeIface(pl.t, reflect.ValueOf(x), x, 0)
-		return
-	case reflect.Pointer:
-		x := any(v)
-		ptr := ifaceData(x) // the pointer itself
-		if ptr == nil {
-			e.Buf = append(e.Buf, TagNil)
-			return
-		}
-		e.pointer(pl, reflect.ValueOf(x), ptr, 0)
-		return
-	case reflect.Map, reflect.Chan, reflect.Func, reflect.UnsafePointer:
-		e.encode(reflect.ValueOf(any(v)), 0)
+		// in an interface, which costs no allocation.
+		e.encodeBoxed(pl, any(v))
 		return
 	}
 	// Encoded from v's own memory (plans read values through their
@@ -92,6 +74,29 @@ func Encode[T any](e *Encoder, v T) {
 	// memory instead costs misses on lines of its own in place.
 	e.at(pl, noescape(unsafe.Pointer(&v)), 0)
 	runtime.KeepAlive(&v)
+}
+
+// encodeBoxed encodes x, a value of pl's type (an interface type: its
+// dynamic value, nil for a nil interface value; a type of pointer shape:
+// the value itself).
+func (e *Encoder) encodeBoxed(pl *encPlan, x any) {
+	switch pl.kind {
+	case reflect.Interface:
+		if x == nil {
+			e.Buf = append(e.Buf, TagNil)
+			return
+		}
+		e.encodeIface(pl.t, reflect.ValueOf(x), x, 0)
+	case reflect.Pointer:
+		ptr := ifaceData(x) // the pointer itself
+		if ptr == nil {
+			e.Buf = append(e.Buf, TagNil)
+			return
+		}
+		e.pointer(pl, reflect.ValueOf(x), ptr, 0)
+	default:
+		e.encode(reflect.ValueOf(x), 0)
+	}
 }
 
 // EncodeRecv is Encode for a method's receiver, and returns the name of

@@ -31,6 +31,9 @@ type encPlan struct {
 	t    reflect.Type
 	enc  planEncoder
 	kind reflect.Kind // t.Kind(), without reading t's descriptor
+	// boxed: Encode[T] encodes a value of t from an interface holding it
+	// (interfaces, and pointer-shaped kinds: no allocation).
+	boxed bool
 
 	name   string                  // TypeName(t)
 	fields []fieldPlan             // structs
@@ -181,6 +184,10 @@ func buildPlan(t reflect.Type, building map[reflect.Type]*encPlan) *encPlan {
 	}
 	pl := newPlan()
 	pl.t, pl.kind, pl.name, pl.isError = t, t.Kind(), TypeName(t), t.Implements(errorType)
+	switch pl.kind {
+	case reflect.Interface, reflect.Pointer, reflect.Map, reflect.Chan, reflect.Func, reflect.UnsafePointer:
+		pl.boxed = true
+	}
 	building[t] = pl
 	switch k := t.Kind(); k {
 	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
