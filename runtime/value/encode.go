@@ -164,8 +164,9 @@ func (e *Encoder) encodeError(err error, depth int) {
 		return
 	}
 	t := reflect.TypeOf(err)
-	name := TypeName(t)
-	if rt, ok := LookupType(name); ok && rt == t && rebuildable(t) {
+	pl := planFor(t)
+	name := pl.name
+	if pl.typedError() {
 		e.Buf = append(e.Buf, TagTypedError)
 		e.Buf = appendName(e.Buf, name)
 		rv := reflect.ValueOf(err)

@@ -54,6 +54,9 @@ type encPlan struct {
 	// allocation, and the lines encStruct reads are adjacent.
 	fieldBuf [8]fieldPlan
 
+	// typedErr caches typedError's answer as observed does
+	// IsObservedType's, for the generation of prefixGen (RegisterType).
+	typedErr atomic.Uint64
 	// impl caches appendImplements' answer for an interface value of
 	// dynamic type t in a slot of one static type (the last asked).
 	impl atomic.Pointer[implCached]
@@ -473,6 +476,26 @@ func (e *Encoder) pointer(pl *encPlan, v reflect.Value, ptr unsafe.Pointer, dept
 		return
 	}
 	e.refNamed(TagRef, v, pl.name, true)
+}
+
+// typedError reports whether an error of pl's type is recorded by value
+// (TagTypedError): its type is registered under its name and replay can
+// rebuild it. Cached in the plan while no RegisterType has changed the
+// answer (LookupType takes a lock and hashes the name).
+func (pl *encPlan) typedError() bool {
+	c := pl.typedErr.Load()
+	if c != 0 && c>>1-1 == prefixGen.Load() {
+		return c&1 == 1
+	}
+	gen := prefixGen.Load()
+	rt, ok := LookupType(pl.name)
+	typed := ok && rt == pl.t && rebuildable(pl.t)
+	c = (gen + 1) << 1
+	if typed {
+		c |= 1
+	}
+	pl.typedErr.Store(c)
+	return typed
 }
 
 // observedElem is IsObservedType(pl.t.Elem()) for a pointer plan, from the

@@ -177,3 +177,34 @@ func TestEncodeArgumentFromItsMemory(t *testing.T) {
 		}
 	}
 }
+
+type laterTypedErr struct{ Code int }
+
+func (e laterTypedErr) Error() string { return "code " + strings.Repeat("x", e.Code) }
+
+// TestTypedErrorAfterRegistration: an error type's plan caches whether its
+// values are recorded by value (registered type); registering the type
+// after an error of it was encoded makes the next one a TagTypedError.
+func TestTypedErrorAfterRegistration(t *testing.T) {
+	err := laterTypedErr{2}
+	for range 2 { // the answer cached
+		e := &Encoder{}
+		e.EncodeError(err)
+		if e.Buf[0] != TagError {
+			t.Fatalf("before registration: tag %d, want an error by message", e.Buf[0])
+		}
+	}
+	typ := reflect.TypeFor[laterTypedErr]()
+	RegisterType(typ)
+	defer func() {
+		registry.Lock()
+		delete(registry.types, TypeName(typ))
+		registry.Unlock()
+		prefixGen.Add(1)
+	}()
+	e := &Encoder{}
+	e.EncodeError(err)
+	if e.Buf[0] != TagTypedError {
+		t.Fatalf("after registration: tag %d, want a typed error", e.Buf[0])
+	}
+}
