@@ -140,10 +140,14 @@ func (e *Encoder) encodeError(err error, depth int) {
 		e.Buf = append(e.Buf, TagTruncated)
 		return
 	}
-	if name, ok := sentinelName(err); ok {
-		e.Buf = append(e.Buf, TagSentinel)
-		e.Buf = appendName(e.Buf, name)
-		return
+	t := reflect.TypeOf(err)
+	pl := planFor(t)
+	if pl.sentinelType() {
+		if name, ok := sentinelName(err); ok {
+			e.Buf = append(e.Buf, TagSentinel)
+			e.Buf = appendName(e.Buf, name)
+			return
+		}
 	}
 	if rec, ok := err.(errorStandInType); ok {
 		// A recorded error replayed (or a stand-in wrapping one): encode it
@@ -163,8 +167,6 @@ func (e *Encoder) encodeError(err error, depth int) {
 		}
 		return
 	}
-	t := reflect.TypeOf(err)
-	pl := planFor(t)
 	name := pl.name
 	if pl.typedError() {
 		e.Buf = append(e.Buf, TagTypedError)

@@ -57,6 +57,9 @@ type encPlan struct {
 	// typedErr caches typedError's answer as observed does
 	// IsObservedType's, for the generation of prefixGen (RegisterType).
 	typedErr atomic.Uint64
+	// sentinels caches sentinelType's answer, for the generation of
+	// sentinelGen.
+	sentinels atomic.Uint64
 	// impl caches appendImplements' answer for an interface value of
 	// dynamic type t in a slot of one static type (the last asked).
 	impl atomic.Pointer[implCached]
@@ -496,6 +499,24 @@ func (pl *encPlan) typedError() bool {
 	}
 	pl.typedErr.Store(c)
 	return typed
+}
+
+// sentinelType reports whether a registered sentinel has pl's type: an
+// error of another type is none, without the sentinel table's lookup
+// (which hashes the error). Cached as typedError.
+func (pl *encPlan) sentinelType() bool {
+	c := pl.sentinels.Load()
+	if c != 0 && c>>1-1 == sentinelGen.Load() {
+		return c&1 == 1
+	}
+	gen := sentinelGen.Load()
+	_, has := sentinelTypes.Load(pl.t)
+	c = (gen + 1) << 1
+	if has {
+		c |= 1
+	}
+	pl.sentinels.Store(c)
+	return has
 }
 
 // observedElem is IsObservedType(pl.t.Elem()) for a pointer plan, from the

@@ -208,3 +208,36 @@ func TestTypedErrorAfterRegistration(t *testing.T) {
 		t.Fatalf("after registration: tag %d, want a typed error", e.Buf[0])
 	}
 }
+
+var laterSentinel = &laterSentinelErr{"later"}
+
+type laterSentinelErr struct{ msg string }
+
+func (e *laterSentinelErr) Error() string { return e.msg }
+
+// TestSentinelAfterRegistration: an error type's plan caches whether any
+// sentinel has the type; a sentinel of the type registered after an error
+// of it was encoded is encoded by name next.
+func TestSentinelAfterRegistration(t *testing.T) {
+	for range 2 { // the answer cached
+		e := &Encoder{}
+		e.EncodeError(laterSentinel)
+		if e.Buf[0] != TagError {
+			t.Fatalf("before registration: tag %d, want an error by message", e.Buf[0])
+		}
+	}
+	RegisterSentinel("example.com/p.ErrLater", laterSentinel)
+	defer func() { // other tests expect their own sentinels only
+		registry.Lock()
+		delete(registry.byName, "example.com/p.ErrLater")
+		sentinels.Delete(error(laterSentinel))
+		sentinelTypes.Delete(reflect.TypeOf(laterSentinel))
+		registry.Unlock()
+		sentinelGen.Add(1)
+	}()
+	e := &Encoder{}
+	e.EncodeError(laterSentinel)
+	if e.Buf[0] != TagSentinel {
+		t.Fatalf("after registration: tag %d, want a sentinel", e.Buf[0])
+	}
+}

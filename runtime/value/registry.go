@@ -89,9 +89,19 @@ func RegisterSentinel(name string, err error) {
 	}
 	registry.Lock()
 	sentinels.LoadOrStore(err, name) // the first name stays
+	sentinelTypes.Store(reflect.TypeOf(err), true)
 	registry.byName[name] = err
 	registry.Unlock()
+	sentinelGen.Add(1)
 }
+
+// sentinelTypes: the dynamic types of registered sentinels
+// (reflect.Type -> true); sentinelGen counts RegisterSentinel calls (after
+// they are made), for the answers plans cache (encPlan.sentinelType).
+var (
+	sentinelTypes sync.Map
+	sentinelGen   atomic.Uint64
+)
 
 func sentinelName(err error) (string, bool) {
 	if !reflect.TypeOf(err).Comparable() {
