@@ -59,6 +59,24 @@ func Encode[T any](e *Encoder, v T) {
 	// type descriptor would. The code here is repeated for every type
 	// shape the probes encode, each a cold miss of its own, so it is
 	// kept to the part that needs T.
+	var zero T
+	if any(zero) == nil { // T is an interface type (a constant per shape)
+		// Its dynamic value; the static type only matters for the
+		// implements prefix, which no program without asserted
+		// interfaces writes: for a nil error result, for instance, no
+		// lookup at all.
+		x := any(v)
+		if x == nil {
+			e.Buf = append(e.Buf, TagNil)
+			return
+		}
+		var static reflect.Type
+		if asserted.any.Load() {
+			static = reflect.TypeFor[T]()
+		}
+		e.encodeIface(static, reflect.ValueOf(x), x, 0)
+		return
+	}
 	pl := planFor(reflect.TypeFor[T]())
 	if pl.boxed {
 		// Values of pointer shape and interfaces are encoded from a copy
@@ -105,13 +123,14 @@ func (e *Encoder) encodeBoxed(pl *encPlan, x any) {
 // of its own would be a miss in place.
 func EncodeRecv[T any](e *Encoder, v T) (typeName string) {
 	Encode(e, v)
-	pl := planFor(reflect.TypeFor[T]())
-	if pl.kind == reflect.Interface {
+	var zero T
+	if any(zero) == nil { // T is an interface type
 		if x := any(v); x != nil {
 			return planFor(reflect.TypeOf(x)).name
 		}
+		return TypeName(reflect.TypeFor[T]())
 	}
-	return pl.name
+	return planFor(reflect.TypeFor[T]()).name
 }
 
 // noescape hides p from escape analysis, as the runtime's own noescape
@@ -358,7 +377,9 @@ func ifaceData(x any) unsafe.Pointer {
 }
 
 // encodeIface encodes el, the dynamic value of a non-nil interface value
-// of type static; x is el as an interface if the caller has it. What it
+// of type static (nil from Encode[T] if no asserted interface was
+// registered when the encoding began: then no implements prefix is
+// written); x is el as an interface if the caller has it. What it
 // needs of the dynamic type (its name, whether it is an error, the
 // implements prefix) comes from the type's plan: in place each separate
 // lookup is a cache miss.
@@ -383,7 +404,9 @@ func (e *Encoder) encodeIface(static reflect.Type, el reflect.Value, x any, dept
 				if r, raw, ok := e.Objects.Recorded(ifacePointer(el, x)); ok {
 					name = r
 					if raw != nil {
-						e.appendImplements(static, el.Type(), name)
+						if static != nil {
+							e.appendImplements(static, el.Type(), name)
+						}
 						e.Buf = append(e.Buf, TagIface)
 						e.Buf = appendName(e.Buf, name)
 						e.Buf = append(e.Buf, raw...)
@@ -393,9 +416,11 @@ func (e *Encoder) encodeIface(static reflect.Type, el reflect.Value, x any, dept
 			}
 		}
 	}
-	if name == dpl.name {
+	switch {
+	case static == nil:
+	case name == dpl.name:
 		e.appendImplementsOf(static, dpl)
-	} else {
+	default:
 		e.appendImplements(static, el.Type(), name)
 	}
 	e.Buf = append(e.Buf, TagIface)
