@@ -46,20 +46,18 @@ type encPlan struct {
 	// isError: t implements error (an interface value of dynamic type t is
 	// encoded as an error).
 	isError bool
-	// observed caches IsObservedType(t.Elem()) for pointers: the answer
-	// and the registrations' generation it holds for, as
-	// (generation+1)<<1 | answer; 0 before the first answer.
-	observed atomic.Uint64
+	// observed caches IsObservedType(t.Elem()) for pointers.
+	observed genCachedBool
 	// fieldBuf holds the fields of a small struct next to the plan: one
 	// allocation, and the lines encStruct reads are adjacent.
 	fieldBuf [8]fieldPlan
 
-	// typedErr caches typedError's answer as observed does
-	// IsObservedType's, for the generation of prefixGen (RegisterType).
-	typedErr atomic.Uint64
+	// typedErr caches typedError's answer, for the generation of
+	// prefixGen (RegisterType).
+	typedErr genCachedBool
 	// sentinels caches sentinelType's answer, for the generation of
 	// sentinelGen.
-	sentinels atomic.Uint64
+	sentinels genCachedBool
 	// impl caches appendImplements' answer for an interface value of
 	// dynamic type t in a slot of one static type (the last asked).
 	impl atomic.Pointer[implCached]
@@ -486,18 +484,13 @@ func (e *Encoder) pointer(pl *encPlan, v reflect.Value, ptr unsafe.Pointer, dept
 // rebuild it. Cached in the plan while no RegisterType has changed the
 // answer (LookupType takes a lock and hashes the name).
 func (pl *encPlan) typedError() bool {
-	c := pl.typedErr.Load()
-	if c != 0 && c>>1-1 == prefixGen.Load() {
-		return c&1 == 1
-	}
 	gen := prefixGen.Load()
+	if typed, ok := pl.typedErr.get(gen); ok {
+		return typed
+	}
 	rt, ok := LookupType(pl.name)
 	typed := ok && rt == pl.t && rebuildable(pl.t)
-	c = (gen + 1) << 1
-	if typed {
-		c |= 1
-	}
-	pl.typedErr.Store(c)
+	pl.typedErr.set(gen, typed)
 	return typed
 }
 
@@ -505,34 +498,47 @@ func (pl *encPlan) typedError() bool {
 // error of another type is none, without the sentinel table's lookup
 // (which hashes the error). Cached as typedError.
 func (pl *encPlan) sentinelType() bool {
-	c := pl.sentinels.Load()
-	if c != 0 && c>>1-1 == sentinelGen.Load() {
-		return c&1 == 1
-	}
 	gen := sentinelGen.Load()
-	_, has := sentinelTypes.Load(pl.t)
-	c = (gen + 1) << 1
-	if has {
-		c |= 1
+	if has, ok := pl.sentinels.get(gen); ok {
+		return has
 	}
-	pl.sentinels.Store(c)
+	_, has := sentinelTypes.Load(pl.t)
+	pl.sentinels.set(gen, has)
 	return has
 }
 
 // observedElem is IsObservedType(pl.t.Elem()) for a pointer plan, from the
 // plan while no registration has changed the answer.
 func (pl *encPlan) observedElem() bool {
-	c := pl.observed.Load()
-	if c != 0 && c>>1-1 == observedGen.Load() {
-		return c&1 == 1
+	if obs, ok := pl.observed.get(observedGen.Load()); ok {
+		return obs
 	}
 	obs, gen := isObservedType(pl.t.Elem())
-	c = (gen + 1) << 1
-	if obs {
-		c |= 1
-	}
-	pl.observed.Store(c)
+	pl.observed.set(gen, obs)
 	return obs
+}
+
+// genCachedBool caches a yes/no answer that holds until a registration
+// generation changes: (generation+1)<<1 | answer, 0 before the first answer.
+// One word, so a reader never sees an answer with another answer's generation.
+type genCachedBool struct{ w atomic.Uint64 }
+
+// get returns the answer cached for generation gen; ok is false if there is
+// none for gen.
+func (c *genCachedBool) get(gen uint64) (answer, ok bool) {
+	w := c.w.Load()
+	if w == 0 || w>>1-1 != gen {
+		return false, false
+	}
+	return w&1 == 1, true
+}
+
+func (c *genCachedBool) set(gen uint64, answer bool) {
+	w := (gen + 1) << 1
+	if answer {
+		w |= 1
+	}
+	c.w.Store(w)
 }
 
 func encRefWord(e *Encoder, pl *encPlan, p unsafe.Pointer, _ int) {
