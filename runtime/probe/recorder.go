@@ -45,6 +45,7 @@ type recorder struct {
 	w      *eventlog.Writer
 	closed atomic.Bool
 	path   string
+	warned bool // about a second log in this process (F160), once
 }
 
 var rec recorder
@@ -556,6 +557,12 @@ func CaptureWith(path string, opts eventlog.Options) (*eventlog.Writer, error) {
 		return nil, err
 	}
 	rec.mu.Lock()
+	if rec.w != nil && !rec.warned {
+		// Object IDs and first sights are per process (F160): objects the
+		// earlier log described appear in this one as bare references.
+		rec.warned = true
+		warnf("capture: %s is the second log of this process (after %s); objects the first log described appear in it without their contents, so it will not replay on its own: write one log per process", path, rec.path)
+	}
 	rec.w, rec.path = w, path
 	rec.closed.Store(false)
 	rec.mu.Unlock()
