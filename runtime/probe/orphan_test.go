@@ -213,6 +213,6 @@ func TestObjectBornInCallbackOfOrphanOutcallWatchedOnlyOnceAnIncallNamesIt(t *te
 // observed set for the rest of the test.
 func markObservedFunc(t *testing.T, fn any) {
 	pc := reflect.ValueOf(fn).Pointer()
-	setObservedFunc(pc, true, true)
-	t.Cleanup(func() { setObservedFunc(pc, false, false) })
+	observedFuncs.Store(pc, true)
+	t.Cleanup(func() { observedFuncs.Delete(pc) })
 }

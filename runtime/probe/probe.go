@@ -576,14 +576,12 @@ func (s *Stream) ReadDone() {
 	playerDone(s, frame{site: s.site})
 }
 
-var funcs struct {
-	sync.Mutex // serialises replacements of observed
-	// observed maps code pointers to whether they are functions of the
-	// observed set. Read without a lock (a read lock's two atomic updates
-	// of one shared word per call cost more than the lookup when two CPUs
-	// run probes); replaced by a copy with one more entry, never changed.
-	observed atomic.Pointer[map[uintptr]bool]
-}
+// observedFuncs maps code pointers to whether they are functions of the
+// observed set. A sync.Map: read on every function value that crosses,
+// written once per function, and read without a lock (a read lock's two
+// atomic updates of one shared word per call cost more than the lookup when
+// two CPUs run probes).
+var observedFuncs sync.Map // uintptr -> bool
 
 // ObservedFunc reports whether the function value f is code of the observed
 // set (a closure, method value or function of an observed package): calling
@@ -594,10 +592,8 @@ func ObservedFunc(f any) bool {
 		return false
 	}
 	pc := v.Pointer()
-	if m := funcs.observed.Load(); m != nil {
-		if obs, ok := (*m)[pc]; ok {
-			return obs
-		}
+	if obs, ok := observedFuncs.Load(pc); ok {
+		return obs.(bool)
 	}
 	obs := false
 	if fn := runtime.FuncForPC(pc); fn != nil {
@@ -605,26 +601,8 @@ func ObservedFunc(f any) bool {
 		file, _ := fn.FileLine(pc)
 		obs = value.IsObservedPackage(funcPackage(fn.Name())) && !strings.HasSuffix(file, "_test.go")
 	}
-	setObservedFunc(pc, obs, true)
+	observedFuncs.Store(pc, obs)
 	return obs
-}
-
-// setObservedFunc records (add) or forgets (!add) the answer for pc.
-func setObservedFunc(pc uintptr, obs, add bool) {
-	funcs.Lock()
-	defer funcs.Unlock()
-	m := map[uintptr]bool{}
-	if old := funcs.observed.Load(); old != nil {
-		for k, v := range *old {
-			m[k] = v
-		}
-	}
-	if add {
-		m[pc] = obs
-	} else {
-		delete(m, pc)
-	}
-	funcs.observed.Store(&m)
 }
 
 // funcPackage returns the import path in a symbol name such as
