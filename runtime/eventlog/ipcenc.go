@@ -116,6 +116,12 @@ func (e *ipcEncoder) addBufferWith(b []byte, fast bool) {
 	} else {
 		e.body = append(e.body, b...)
 	}
+	e.endBuffer(off)
+}
+
+// endBuffer records the buffer the body holds from off on and pads the
+// body to 8 bytes, as the format requires.
+func (e *ipcEncoder) endBuffer(off int64) {
 	e.bufs = append(e.bufs, ipcBuf{off, int64(len(e.body)) - off})
 	for len(e.body)%8 != 0 {
 		e.body = append(e.body, 0)
@@ -132,10 +138,7 @@ func (e *ipcEncoder) addSeqBuffer(col []uint64) {
 	off := int64(len(e.body))
 	e.body = binary.LittleEndian.AppendUint64(e.body, uint64(8*len(col)))
 	e.body = appendSeqFrame(e.body, col)
-	e.bufs = append(e.bufs, ipcBuf{off, int64(len(e.body)) - off})
-	for len(e.body)%8 != 0 {
-		e.body = append(e.body, 0)
-	}
+	e.endBuffer(off)
 }
 
 // addUncompressedBuffer is addBuffer for a buffer that zstd hardly shrinks
@@ -149,10 +152,7 @@ func (e *ipcEncoder) addUncompressedBuffer(b []byte) {
 	off := int64(len(e.body))
 	e.body = binary.LittleEndian.AppendUint64(e.body, ^uint64(0))
 	e.body = append(e.body, b...)
-	e.bufs = append(e.bufs, ipcBuf{off, int64(len(e.body)) - off})
-	for len(e.body)%8 != 0 {
-		e.body = append(e.body, 0)
-	}
+	e.endBuffer(off)
 }
 
 // recordBatch builds the RecordBatch table for the buffers added so far,
