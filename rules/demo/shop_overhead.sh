@@ -12,8 +12,9 @@
 #   5. stop shop_capture and print what it logged: requests, events, bytes, per request.
 # Besides the ratio of the medians it prints the median of each round's own ratio
 # with its distribution-free confidence interval, and each server's CPU time per
-# request over the closed loop (/proc/PID/stat), which does not depend on how the
-# two servers and the load generator share the machine.
+# request in every closed-loop round (/proc/PID/stat, `loadgen -pids`) with the
+# paired CPU ratio and its interval: unlike throughput, it does not depend on how
+# the two servers and the load generator share the machine, nor on the disk.
 # Usage: rules/demo/shop_overhead.sh
 #   env: ROUNDS=9 N=3000 WARMUP=300 CONCURRENCY=8 SEED=1 RATE_FRACTION=0.5 OUT=dir
 # Numbers depend on the machine and on everything else running on it: the script
@@ -57,19 +58,13 @@ start() { # start NAME BINARY: runs it on a free port, prints its URL
 shop_url=$(start shop "$BIN/examples/shop/shop_/shop")
 capture_url=$(start shop_capture "$BIN/examples/shop/shop_capture")
 targets="shop=$shop_url,shop_capture=$capture_url"
-common=(-compare "$targets" -rounds "$ROUNDS" -n "$N" -warmup "$WARMUP" -concurrency "$CONCURRENCY" -seed "$SEED")
+common=(-compare "$targets" -pids "$(cat "$OUT/shop/pid"),$(cat "$OUT/shop_capture/pid")"
+  -rounds "$ROUNDS" -n "$N" -warmup "$WARMUP" -concurrency "$CONCURRENCY" -seed "$SEED")
 
 echo "== load before: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs"
 echo
-cpu_ticks() { awk '{ print $14 + $15 }' /proc/"$(cat "$OUT/$1/pid")"/stat; }
 echo "== closed loop (loadgen's default rate: as fast as each server answers)"
-shop_t0=$(cpu_ticks shop) capture_t0=$(cpu_ticks shop_capture)
 "$loadgen" "${common[@]}" | tee "$OUT/closed.txt"
-shop_t1=$(cpu_ticks shop) capture_t1=$(cpu_ticks shop_capture)
-closed_requests=$((ROUNDS * (1 + WARMUP + N)))
-awk -v a=$((shop_t1 - shop_t0)) -v b=$((capture_t1 - capture_t0)) -v hz="$(getconf CLK_TCK)" -v r=$closed_requests 'BEGIN {
-  us = 1e6 / hz / r
-  printf "cpu per request: shop %.1f us, shop_capture %.1f us, ratio %.3f (user+system time over %d requests each)\n", a * us, b * us, b / a, r }' | tee -a "$OUT/closed.txt"
 shop_rps=$(awk '$1 == "median" && $2 == "shop" { print $3 }' "$OUT/closed.txt")
 rate=$(awk -v t="$shop_rps" -v f="$RATE_FRACTION" 'BEGIN { printf "%d", t * f }')
 echo
@@ -98,5 +93,6 @@ echo "== summary (shop_capture / shop, medians of $ROUNDS rounds)"
 awk '$1 == "ratio" { printf "closed loop  throughput %.3f  p50 %.3f  p99 %.3f\n", $3, $4, $5 }' "$OUT/closed.txt"
 awk '$1 == "paired" && $2 != "throughput" { printf "  paired     throughput %.3f  p50 %.3f  p99 %.3f  (median of the rounds\x27 own ratios)\n", $3, $4, $5 }
      /^paired throughput ratio/ { sub(/^paired throughput ratio [^,]*, /, ""); print "  paired throughput ratio interval: " $0 }
-     /^cpu per request/ { print "  " $0 }' "$OUT/closed.txt"
+     /^paired cpu per request ratio/ { sub(/^paired /, ""); print "  " $0 }' "$OUT/closed.txt"
+awk '$1 == "median" { cpu[$2] = $6 } END { if (cpu["shop"] > 0) printf "  cpu per request (median of the rounds): shop %.1f us, shop_capture %.1f us\n", cpu["shop"], cpu["shop_capture"] }' "$OUT/closed.txt"
 awk -v r="$rate" '$1 == "ratio" { printf "open loop    throughput %.3f  p50 %.3f  p99 %.3f  (at %d req/s)\n", $3, $4, $5, r }' "$OUT/open.txt"

@@ -8,12 +8,16 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"time"
 )
 
 // Target is one server of a comparison.
 type Target struct {
 	Name string `json:"name"`
 	URL  string `json:"url"`
+	// PID, if not 0, is the server's process ID (Linux): each run then
+	// also measures the server's CPU time per request.
+	PID int `json:"pid,omitempty"`
 }
 
 // Measure is what a comparison compares: throughput and the latency
@@ -52,6 +56,22 @@ type Comparison struct {
 	// least Confidence. Zero with fewer than 6 rounds, which cannot give 90%.
 	ThroughputInterval [2]float64 `json:"throughput_interval,omitempty"`
 	Confidence         float64    `json:"confidence,omitempty"`
+
+	// CPU[i][k] is the CPU time (user + system, microseconds) that
+	// Targets[k]'s process used per request it answered in round i: the
+	// catalogue fetch, the warm-up and the measured requests. Only when
+	// both targets have a PID.
+	CPU [][2]float64 `json:"cpu_us_per_request,omitempty"`
+	// MedianCPU[k] is the median of Targets[k]'s CPU per request over rounds.
+	MedianCPU [2]float64 `json:"median_cpu_us_per_request,omitempty"`
+	// PairedCPU is the median over rounds of each round's CPU ratio (second
+	// target / first), with its distribution-free interval like
+	// ThroughputInterval's. At saturation a server's throughput falls with
+	// its CPU per request, but this ratio does not move with the disk's or
+	// the machine's speed, which single rounds' throughput does.
+	PairedCPU     float64    `json:"paired_cpu_ratio,omitempty"`
+	CPUInterval   [2]float64 `json:"cpu_interval,omitempty"`
+	CPUConfidence float64    `json:"cpu_confidence,omitempty"`
 }
 
 // Compare runs the same seeded workload (cfg, with BaseURL ignored) against
@@ -70,18 +90,35 @@ func Compare(ctx context.Context, cfg Config, targets [2]Target, rounds int) (*C
 		}
 	}
 	c := &Comparison{Targets: targets, Seed: cfg.Seed, Rate: cfg.Rate}
+	measureCPU := targets[0].PID != 0 && targets[1].PID != 0
 	for i := range rounds {
 		order := [2]int{0, 1}
 		if i%2 == 1 {
 			order = [2]int{1, 0}
 		}
 		var round [2]*Summary
+		var cpu [2]float64
 		for _, k := range order {
 			run := cfg
 			run.BaseURL = targets[k].URL
+			var before time.Duration
+			if measureCPU {
+				var err error
+				if before, err = processCPU(targets[k].PID); err != nil {
+					return nil, fmt.Errorf("%s: %w", targets[k].Name, err)
+				}
+			}
 			s, err := Run(ctx, run)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", targets[k].Name, err)
+			}
+			if measureCPU {
+				after, err := processCPU(targets[k].PID)
+				if err != nil {
+					return nil, fmt.Errorf("%s: %w", targets[k].Name, err)
+				}
+				answered := 1 + run.Warmup + s.Requests
+				cpu[k] = float64((after - before).Microseconds()) / float64(answered)
 			}
 			if s.Interrupted {
 				return nil, fmt.Errorf("loadgen: compare: interrupted in round %d", i+1)
@@ -93,6 +130,9 @@ func Compare(ctx context.Context, cfg Config, targets [2]Target, rounds int) (*C
 			round[k] = s
 		}
 		c.Runs = append(c.Runs, round)
+		if measureCPU {
+			c.CPU = append(c.CPU, cpu)
+		}
 	}
 	for k := range 2 {
 		var tp, p50, p99 []float64
@@ -116,6 +156,23 @@ func Compare(ctx context.Context, cfg Config, targets [2]Target, rounds int) (*C
 	c.Paired = Measure{Throughput: median(tp), P50: median(p50), P99: median(p99)}
 	if lo, hi, conf, ok := medianInterval(tp, 0.90); ok {
 		c.ThroughputInterval, c.Confidence = [2]float64{lo, hi}, conf
+	}
+	if measureCPU {
+		var own []float64
+		for _, r := range c.CPU {
+			own = append(own, ratio(r[1], r[0]))
+		}
+		c.PairedCPU = median(own)
+		for k := range 2 {
+			var xs []float64
+			for _, r := range c.CPU {
+				xs = append(xs, r[k])
+			}
+			c.MedianCPU[k] = median(xs)
+		}
+		if lo, hi, conf, ok := medianInterval(own, 0.90); ok {
+			c.CPUInterval, c.CPUConfidence = [2]float64{lo, hi}, conf
+		}
 	}
 	return c, nil
 }
@@ -174,20 +231,39 @@ func (c *Comparison) WriteText(w io.Writer) error {
 	r0 := c.Runs[0][0]
 	fmt.Fprintf(&b, "compare  %s vs %s  seed %d, %d workers, %s, %d requests per run after %d warm-up, %d rounds (A B, B A, ...)\n",
 		c.Targets[0].Name, c.Targets[1].Name, c.Seed, r0.Concurrency, loop, r0.Requests, r0.Warmup, len(c.Runs))
-	fmt.Fprintf(&b, "%-6s %-16s %12s %10s %10s\n", "round", "target", "req/s", "p50 ms", "p99 ms")
+	fmt.Fprintf(&b, "%-6s %-16s %12s %10s %10s", "round", "target", "req/s", "p50 ms", "p99 ms")
+	if c.CPU != nil {
+		fmt.Fprintf(&b, " %14s", "cpu us/req")
+	}
+	b.WriteString("\n")
 	for i, r := range c.Runs {
 		for k, s := range r {
-			fmt.Fprintf(&b, "%-6d %-16s %12.1f %10.3f %10.3f\n", i+1, c.Targets[k].Name, s.Throughput, s.Latency.P50, s.Latency.P99)
+			fmt.Fprintf(&b, "%-6d %-16s %12.1f %10.3f %10.3f", i+1, c.Targets[k].Name, s.Throughput, s.Latency.P50, s.Latency.P99)
+			if c.CPU != nil {
+				fmt.Fprintf(&b, " %14.1f", c.CPU[i][k])
+			}
+			b.WriteString("\n")
 		}
 	}
 	for k, m := range c.Median {
-		fmt.Fprintf(&b, "%-6s %-16s %12.1f %10.3f %10.3f\n", "median", c.Targets[k].Name, m.Throughput, m.P50, m.P99)
+		fmt.Fprintf(&b, "%-6s %-16s %12.1f %10.3f %10.3f", "median", c.Targets[k].Name, m.Throughput, m.P50, m.P99)
+		if c.CPU != nil {
+			fmt.Fprintf(&b, " %14.1f", c.MedianCPU[k])
+		}
+		b.WriteString("\n")
 	}
 	fmt.Fprintf(&b, "%-6s %-16s %12.3f %10.3f %10.3f\n", "ratio", c.Targets[1].Name+"/"+c.Targets[0].Name, c.Ratio.Throughput, c.Ratio.P50, c.Ratio.P99)
 	fmt.Fprintf(&b, "%-6s %-16s %12.3f %10.3f %10.3f   (median of the rounds' own ratios)\n", "paired", c.Targets[1].Name+"/"+c.Targets[0].Name, c.Paired.Throughput, c.Paired.P50, c.Paired.P99)
 	if c.Confidence > 0 {
 		fmt.Fprintf(&b, "paired throughput ratio %.3f, %.1f%% interval [%.3f, %.3f] (order statistics of %d rounds)\n",
 			c.Paired.Throughput, 100*c.Confidence, c.ThroughputInterval[0], c.ThroughputInterval[1], len(c.Runs))
+	}
+	if c.CPU != nil {
+		fmt.Fprintf(&b, "paired cpu per request ratio %.3f", c.PairedCPU)
+		if c.CPUConfidence > 0 {
+			fmt.Fprintf(&b, ", %.1f%% interval [%.3f, %.3f]", 100*c.CPUConfidence, c.CPUInterval[0], c.CPUInterval[1])
+		}
+		fmt.Fprintf(&b, " (each server's own CPU time per request answered, %d rounds)\n", len(c.Runs))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -5,6 +5,7 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -36,7 +37,7 @@ func TestCompareAlternatesAndRatios(t *testing.T) {
 	defer b.Close()
 
 	cfg := Config{Seed: 5, Requests: 40, Warmup: 4, Concurrency: 2}
-	c, err := Compare(context.Background(), cfg, [2]Target{{"fast", a.URL}, {"slow", b.URL}}, 3)
+	c, err := Compare(context.Background(), cfg, [2]Target{{Name: "fast", URL: a.URL}, {Name: "slow", URL: b.URL}}, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +85,7 @@ func TestCompareRefusesFailures(t *testing.T) {
 	}))
 	defer broken.Close()
 	_, err := Compare(context.Background(), Config{Seed: 1, Requests: 10, Concurrency: 1},
-		[2]Target{{"ok", ok.URL}, {"broken", broken.URL}}, 1)
+		[2]Target{{Name: "ok", URL: ok.URL}, {Name: "broken", URL: broken.URL}}, 1)
 	if err == nil || !strings.Contains(err.Error(), "broken failed") {
 		t.Fatalf("Compare against a failing server: %v, want an error naming it", err)
 	}
@@ -98,7 +99,7 @@ func TestMedianAndParseTargets(t *testing.T) {
 		t.Errorf("median even = %v", m)
 	}
 	ts, err := ParseTargets("shop=http://a:1,shop_capture=http://b:2")
-	if err != nil || ts[0] != (Target{"shop", "http://a:1"}) || ts[1] != (Target{"shop_capture", "http://b:2"}) {
+	if err != nil || ts[0] != (Target{Name: "shop", URL: "http://a:1"}) || ts[1] != (Target{Name: "shop_capture", URL: "http://b:2"}) {
 		t.Errorf("ParseTargets = %v, %v", ts, err)
 	}
 	for _, bad := range []string{"http://a", "a=http://a", "a=x,b", "=x,b=y"} {
@@ -131,7 +132,7 @@ func TestComparePairsEachRound(t *testing.T) {
 	defer fast.Close()
 	defer slow.Close()
 	cfg := Config{Seed: 3, Requests: 20, Warmup: 2, Concurrency: 2}
-	c, err := Compare(context.Background(), cfg, [2]Target{{"fast", fast.URL}, {"slow", slow.URL}}, 6)
+	c, err := Compare(context.Background(), cfg, [2]Target{{Name: "fast", URL: fast.URL}, {Name: "slow", URL: slow.URL}}, 6)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,5 +151,74 @@ func TestComparePairsEachRound(t *testing.T) {
 	c.WriteText(&out)
 	if !strings.Contains(out.String(), "paired throughput ratio") {
 		t.Errorf("text output lacks the paired interval:\n%s", out.String())
+	}
+}
+
+// Both servers run in the test's own process, so each round's CPU time is
+// what the load generator and the server of that run used; the busy server
+// burns 4ms of CPU per request, the other 1ms, far above the load
+// generator's share and the 10ms resolution of /proc's times over 60
+// requests.
+func TestCompareCPUPerRequest(t *testing.T) {
+	if _, err := processCPU(os.Getpid()); err != nil {
+		t.Skipf("no /proc CPU times here: %v", err)
+	}
+	light := httptest.NewServer(&fakeShop{paths: map[string]int{}, spin: time.Millisecond})
+	busy := httptest.NewServer(&fakeShop{paths: map[string]int{}, spin: 4 * time.Millisecond})
+	defer light.Close()
+	defer busy.Close()
+	pid := os.Getpid()
+	cfg := Config{Seed: 7, Requests: 60, Warmup: 4, Concurrency: 2}
+	c, err := Compare(context.Background(), cfg, [2]Target{{Name: "light", URL: light.URL, PID: pid}, {Name: "busy", URL: busy.URL, PID: pid}}, 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.CPU) != 6 {
+		t.Fatalf("CPU per request of %d rounds, want 6", len(c.CPU))
+	}
+	var own []float64
+	for i, r := range c.CPU {
+		if r[0] < 900 || r[1] < 3600 {
+			t.Errorf("round %d: %.0f and %.0f us of CPU per request, want at least the 1ms and 4ms the servers burn", i+1, r[0], r[1])
+		}
+		own = append(own, r[1]/r[0])
+	}
+	if want := median(own); c.PairedCPU != want || want < 2 {
+		t.Errorf("paired CPU ratio %v, want the median of the rounds' ratios %v (at least 2)", c.PairedCPU, want)
+	}
+	if c.CPUConfidence < 0.9 || c.CPUInterval[0] != slices.Min(own) || c.CPUInterval[1] != slices.Max(own) {
+		t.Errorf("6 rounds: CPU interval %v at %v, want the rounds' full range at 0.969", c.CPUInterval, c.CPUConfidence)
+	}
+	var busyCPU []float64
+	for _, r := range c.CPU {
+		busyCPU = append(busyCPU, r[1])
+	}
+	if c.MedianCPU[1] != median(busyCPU) {
+		t.Errorf("busy server's median CPU per request %v, want %v", c.MedianCPU[1], median(busyCPU))
+	}
+	var out strings.Builder
+	c.WriteText(&out)
+	if !strings.Contains(out.String(), "paired cpu per request ratio") || !strings.Contains(out.String(), "cpu us/req") {
+		t.Errorf("text output lacks the CPU column or ratio:\n%s", out.String())
+	}
+
+	// Without PIDs nothing is measured.
+	c, err = Compare(context.Background(), Config{Seed: 7, Requests: 4, Concurrency: 1}, [2]Target{{Name: "light", URL: light.URL}, {Name: "busy", URL: busy.URL, PID: pid}}, 1)
+	if err != nil || c.CPU != nil || c.PairedCPU != 0 {
+		t.Errorf("one target without a PID: CPU %v, paired %v, err %v; want nothing measured", c.CPU, c.PairedCPU, err)
+	}
+}
+
+func TestParseStatCPU(t *testing.T) {
+	// A command name with spaces and a ')' of its own; utime 250, stime 50
+	// ticks of 10ms.
+	line := "4242 (a) b (c)) S 1 4242 4242 0 -1 4194560 912 0 0 0 250 50 0 0 20 0 7 0 1234 0 0\n"
+	if d, err := parseStatCPU([]byte(line)); err != nil || d != 3*time.Second {
+		t.Errorf("parseStatCPU = %v, %v; want 3s", d, err)
+	}
+	for _, bad := range []string{"", "4242 (x) S 1 2", "4242 (x) S 1 2 3 4 5 6 7 8 9 10 x 50 0"} {
+		if _, err := parseStatCPU([]byte(bad)); err == nil {
+			t.Errorf("parseStatCPU(%q) accepted", bad)
+		}
 	}
 }

@@ -7,9 +7,11 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"reflect"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -191,6 +193,7 @@ type fakeShop struct {
 	mu       sync.Mutex
 	paths    map[string]int
 	delay    time.Duration
+	spin     time.Duration // CPU time burnt per request, measured by the thread's own clock
 }
 
 func (f *fakeShop) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -203,6 +206,7 @@ func (f *fakeShop) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	f.paths[key]++
 	f.mu.Unlock()
 	time.Sleep(f.delay)
+	burnCPU(f.spin)
 	switch {
 	case r.URL.Path == "/products":
 		json.NewEncoder(w).Encode([]map[string]string{{"sku": "A"}, {"sku": "B"}})
@@ -289,5 +293,24 @@ func TestRunByDuration(t *testing.T) {
 	// fewer only if the machine is too loaded to dispatch on time.
 	if s.Requests < 5 || s.Requests > 20 || time.Since(start) > 5*time.Second {
 		t.Fatalf("%d requests in a 200ms run at 100/s", s.Requests)
+	}
+}
+
+// burnCPU keeps the calling thread busy until it has used d of CPU time.
+func burnCPU(d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	const rusageThread = 1 // RUSAGE_THREAD (Linux): the calling thread's own times
+	var ru syscall.Rusage
+	now := func() time.Duration {
+		if syscall.Getrusage(rusageThread, &ru) != nil {
+			panic("getrusage(RUSAGE_THREAD)")
+		}
+		return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	for end := now() + d; now() < end; {
 	}
 }

@@ -14,6 +14,8 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strconv"
+	"strings"
 	"syscall"
 
 	"github.com/rules-capture/rules_capture/examples/shop/loadgen"
@@ -33,6 +35,7 @@ func main() {
 	asJSON := flag.Bool("json", false, "print the summary as JSON instead of text")
 	compare := flag.String("compare", "", "NAME=URL,NAME=URL: run the workload against both servers in alternating rounds (A B, B A, ...) and report medians and the ratios B/A; -url is ignored")
 	rounds := flag.Int("rounds", 5, "rounds of a -compare run")
+	pids := flag.String("pids", "", "PID,PID: the -compare servers' process IDs (Linux): also report each server's CPU time per request in every round and the paired CPU ratio B/A")
 	flag.Parse()
 	if flag.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "loadgen: unexpected arguments %q; all settings are flags (see -help)\n", flag.Args())
@@ -51,7 +54,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if *compare != "" {
-		os.Exit(runCompare(ctx, cfg, *compare, *rounds, *asJSON))
+		os.Exit(runCompare(ctx, cfg, *compare, *pids, *rounds, *asJSON))
 	}
 	s, err := loadgen.Run(ctx, cfg)
 	if err != nil {
@@ -76,11 +79,21 @@ func main() {
 	}
 }
 
-func runCompare(ctx context.Context, cfg loadgen.Config, targets string, rounds int, asJSON bool) int {
+func runCompare(ctx context.Context, cfg loadgen.Config, targets, pids string, rounds int, asJSON bool) int {
 	ts, err := loadgen.ParseTargets(targets)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "loadgen: -compare:", err)
 		return 2
+	}
+	if pids != "" {
+		a, b, ok := strings.Cut(pids, ",")
+		pa, errA := strconv.Atoi(a)
+		pb, errB := strconv.Atoi(b)
+		if !ok || errA != nil || errB != nil || pa <= 0 || pb <= 0 {
+			fmt.Fprintf(os.Stderr, "loadgen: -pids %q: want two process IDs PID,PID, in the order of -compare's targets\n", pids)
+			return 2
+		}
+		ts[0].PID, ts[1].PID = pa, pb
 	}
 	c, err := loadgen.Compare(ctx, cfg, ts, rounds)
 	if err != nil {
