@@ -17,6 +17,8 @@
 # the two servers and the load generator share the machine, nor on the disk.
 # Usage: rules/demo/shop_overhead.sh
 #   env: ROUNDS=9 N=3000 WARMUP=300 CONCURRENCY=8 SEED=1 RATE_FRACTION=0.5 OUT=dir
+#        OPEN_N=N: measured requests per open-loop run (it runs at half the rate, so
+#        it takes twice as long as a closed-loop run of the same N)
 # Numbers depend on the machine and on everything else running on it: the script
 # prints the load average before and after; compare ratios, not absolute rates.
 set -euo pipefail
@@ -29,6 +31,7 @@ WARMUP=${WARMUP:-300}
 CONCURRENCY=${CONCURRENCY:-8}
 SEED=${SEED:-1}
 RATE_FRACTION=${RATE_FRACTION:-0.5}
+OPEN_N=${OPEN_N:-$N}
 OUT=${OUT:-$(mktemp -d /tmp/shop-overhead.XXXXXX)}
 mkdir -p "$OUT"
 
@@ -69,7 +72,7 @@ shop_rps=$(awk '$1 == "median" && $2 == "shop" { print $3 }' "$OUT/closed.txt")
 rate=$(awk -v t="$shop_rps" -v f="$RATE_FRACTION" 'BEGIN { printf "%d", t * f }')
 echo
 echo "== open loop at $rate req/s ($RATE_FRACTION of shop's median closed-loop throughput)"
-"$loadgen" "${common[@]}" -rate "$rate" | tee "$OUT/open.txt"
+"$loadgen" "${common[@]}" -n "$OPEN_N" -rate "$rate" | tee "$OUT/open.txt"
 echo
 echo "== load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 
@@ -80,7 +83,7 @@ for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
 log=$(ls "$OUT"/shop_capture/logs/*.arrow)
 # Requests shop_capture answered: per run the catalogue fetch, the warm-up and the
 # measured requests; both comparisons ran ROUNDS runs against it.
-requests=$((2 * ROUNDS * (1 + WARMUP + N)))
+requests=$((ROUNDS * (2 + 2 * WARMUP + N + OPEN_N)))
 events=$("$capture" stats "$log" | awk '$1 == "events" { print $2; exit }')
 bytes=$(stat -c %s "$log")
 echo
