@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 var skus = []string{"TEA-1", "COF-1", "EQP-1", "MER-1"}
@@ -301,13 +302,15 @@ func burnCPU(d time.Duration) {
 	if d <= 0 {
 		return
 	}
-	const rusageThread = 1 // RUSAGE_THREAD (Linux): the calling thread's own times
-	var ru syscall.Rusage
+	// CLOCK_THREAD_CPUTIME_ID counts the thread's CPU time to the
+	// nanosecond; getrusage's thread times move in whole scheduler ticks.
+	const clockThreadCPUTime = 3
+	var ts syscall.Timespec
 	now := func() time.Duration {
-		if syscall.Getrusage(rusageThread, &ru) != nil {
-			panic("getrusage(RUSAGE_THREAD)")
+		if _, _, e := syscall.Syscall(syscall.SYS_CLOCK_GETTIME, clockThreadCPUTime, uintptr(unsafe.Pointer(&ts)), 0); e != 0 {
+			panic("clock_gettime(CLOCK_THREAD_CPUTIME_ID): " + e.Error())
 		}
-		return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+		return time.Duration(ts.Nano())
 	}
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
