@@ -14,8 +14,12 @@ import (
 // their own and reject newer ones with an error that says to upgrade.
 // Version 2 changed only the encoding of struct values in the Values column
 // (runtime/value: TagRecord, no type name); players read version 1 values
-// through value.Upgrade.
-const FormatVersion = 2
+// through value.Upgrade. Version 3 writes an observed object of struct type
+// that leaves the observed set on first sight with its exported fields only
+// (runtime/value: TagExported); players encode the replayed code's objects
+// of a version 1 or 2 log whole, as those logs hold them
+// (value.LastWholeObjectFormat).
+const FormatVersion = 3
 
 // Column names, in schema order. They are part of the format.
 const (

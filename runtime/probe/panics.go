@@ -127,6 +127,7 @@ func (s *Stream) panicked(f int, r any) (nested bool) {
 	fr := s.close(f)
 	s.enc.Objects = s.turnTable()
 	s.enc.Buf = s.enc.Buf[:0]
+	s.enc.Outgoing = fr.kind == eventlog.KindCallIn && !leaveWhole // PANIC_OUT leaves, PANIC_IN enters
 	encodePanic(&s.enc, r)
 	s.enc.Buf = value.AppendString(s.enc.Buf, pos)
 	kind := eventlog.KindPanicOut

@@ -107,6 +107,7 @@ type objInfo struct {
 }
 
 type player struct {
+	format       int                     // the log's format version (value.LastWholeObjectFormat)
 	funcStandIns map[unsafe.Pointer]bool // closures of stand-ins for recorded function values (under objMu)
 	mu           sync.Mutex
 	cond         *sync.Cond
@@ -232,6 +233,7 @@ func install(p *player) {
 	p.waiting = map[int]int{}
 	play = p
 	replaying = true
+	leaveWhole = p.format <= value.LastWholeObjectFormat
 	enabled.Store(true)
 	s0 := &Stream{id: 0, replay: p.stream(0)}
 	bind(getg(), s0)
@@ -245,6 +247,7 @@ func loadLog(path string) (*player, error) {
 	defer r.Close()
 	p := newPlayer()
 	p.report.Log = path
+	p.format = r.Meta().FormatVersion
 	if n := r.Meta().Status.Events; n > 0 && n < 1<<26 {
 		p.events = make([]eventlog.Event, 0, n)
 	}
@@ -319,6 +322,7 @@ func newPlayer() *player {
 		stopped:      make(chan struct{}),
 		stall:        DefaultStall,
 		funcStandIns: map[unsafe.Pointer]bool{},
+		format:       eventlog.FormatVersion,
 	}
 	p.cond = sync.NewCond(&p.mu)
 	p.abort = p.exitOnDivergence

@@ -229,7 +229,26 @@ func (s *Stream) begin(site *Site, kind eventlog.Kind) {
 	s.recvType = ""
 	s.recvID = 0
 	s.enc.Buf = s.enc.Buf[:0]
+	s.enc.Outgoing = kind == eventlog.KindCallOut && !leaveWhole // a CALL_OUT's receiver and arguments
 }
+
+// leaveWhole: observed objects leaving the set are encoded with their whole
+// contents on first sight, as logs of format 2 and before hold them (set by
+// replay of such a log, before any stream runs); otherwise with their
+// exported fields only (value.Encoder.Outgoing, study fault F150).
+var leaveWhole bool
+
+// outgoingAfter reports whether the values appended next on a stream whose
+// innermost open frame is the last of frames leave the set: that frame's
+// return values, which leave an incall (RETURN_IN) and enter from an
+// outcall (RETURN_OUT).
+func outgoingAfter(frames []frame) bool {
+	return len(frames) > 0 && frames[len(frames)-1].kind == eventlog.KindCallIn && !leaveWhole
+}
+
+// Reading marks the values appended next as a read's (READ_OUT): the value
+// of an external variable or field enters the set.
+func (s *Stream) Reading() { s.enc.Outgoing = false }
 
 // Replaying reports whether outcalls are answered from the log.
 func (s *Stream) Replaying() bool { return replaying }
@@ -309,6 +328,7 @@ func (s *Stream) Call() int {
 	s.frames = append(s.frames, frame{seq: seq, site: s.site, kind: kind, inside: s.inside})
 	s.inside = kind == eventlog.KindCallIn
 	s.enc.Buf = s.enc.Buf[:0]
+	s.enc.Outgoing = outgoingAfter(s.frames) // the results to come
 	return len(s.frames) - 1
 }
 
@@ -332,6 +352,7 @@ func (s *Stream) Return(f int) {
 	seq, site, call := fr.seq, fr.site, fr.kind
 	s.inside = fr.inside
 	s.frames = s.frames[:f]
+	s.enc.Outgoing = outgoingAfter(s.frames)
 	if s.chain.levels != 0 && f < s.chain.frame {
 		s.chain.reset() // the panic was recovered inside frame f
 	}
@@ -390,6 +411,7 @@ func (s *Stream) close(f int) frame {
 	fr := s.frames[f]
 	s.frames = s.frames[:f]
 	s.inside = fr.inside
+	s.enc.Outgoing = outgoingAfter(s.frames)
 	return fr
 }
 
@@ -569,6 +591,8 @@ func (s *Stream) Read() {
 	}
 	s.emit(eventlog.KindReadOut, s.parent())
 	s.enc.Buf = s.enc.Buf[:0]
+	// A compound assignment's write (WRITE_OUT) follows its read.
+	s.enc.Outgoing = s.kind == eventlog.KindCallOut && !leaveWhole
 }
 
 // ReadDone checks, in replay, that the recorded value fitted the variable.

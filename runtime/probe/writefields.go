@@ -408,6 +408,7 @@ func recordFieldWrites(s *Stream, w *watchedObject, p unsafe.Pointer, old, now [
 		}
 		s.enc.Buf = s.enc.Buf[:0]
 		s.enc.Objects = captureObjects
+		s.enc.Outgoing = false // external code's value enters the set
 		// The log's encoding: numbered, with the contents of objects the
 		// log has not seen (a function value from outside gets its ID).
 		s.enc.EncodeValue(reflect.NewAt(f.typ, unsafe.Add(p, f.off)).Elem())

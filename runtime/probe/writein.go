@@ -379,7 +379,8 @@ func checkWritesLocked(s *Stream) {
 			v.last.Store(next)
 			if changed {
 				s.enc.Buf = s.enc.Buf[:0]
-				v.Enc(s) // numbered, with the contents of objects the log has not seen
+				s.enc.Outgoing = false // external code's value enters the set
+				v.Enc(s)               // numbered, with the contents of objects the log has not seen
 				s.ev = eventlog.Event{Stream: s.id, Kind: eventlog.KindWriteIn, Site: v.Name, Values: s.enc.Buf}
 				s.append()
 				s.evSite = nil // ev no longer holds a site's strings (see emit)

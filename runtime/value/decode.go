@@ -368,6 +368,12 @@ func (d *Decoder) decode(v reflect.Value, depth int) {
 			}
 			return
 		}
+	case TagExported:
+		if t.Kind() == reflect.Struct {
+			d.Off++
+			d.decodeExported(v, depth)
+			return
+		}
 	case TagTime:
 		if t == timeType {
 			d.Off++

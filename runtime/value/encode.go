@@ -37,6 +37,13 @@ type Encoder struct {
 	// memory the callee allocated and the observed code reads through
 	// (json.Unmarshal filling a *int field), which replay must rebuild.
 	Deep bool
+	// Outgoing: the values leave the observed set (an incall's results, an
+	// outcall's receiver and arguments, a panic or a write leaving it). An
+	// observed object of struct type seen for the first time is then
+	// written with its exported fields only (TagExported): its unexported
+	// state is the set's own, which goroutines of the set may be writing
+	// under locks the capture does not hold (study fault F150).
+	Outgoing bool
 
 	// ifaceName is the dynamic type name just written for an interface
 	// value holding a reference: the reference written next leaves its
@@ -470,7 +477,7 @@ func ifacePointer(el reflect.Value, x any) unsafe.Pointer {
 func (e *Encoder) encodeMap(v reflect.Value, depth int) {
 	type entry struct{ k, v []byte }
 	entries := make([]entry, 0, v.Len())
-	sub := Encoder{Objects: e.Objects, Deep: e.Deep}
+	sub := Encoder{Objects: e.Objects, Deep: e.Deep, Outgoing: e.Outgoing}
 	kpl, vpl := planFor(v.Type().Key()), planFor(v.Type().Elem())
 	ks, vs := kpl.getScratch(), vpl.getScratch()
 	k, val := reflect.NewAt(kpl.t, ks).Elem(), reflect.NewAt(vpl.t, vs).Elem()

@@ -41,7 +41,9 @@ type encPlan struct {
 	size   uintptr                 // element size: slices and arrays
 	n      int                     // arrays: length
 	ptrEl  atomic.Pointer[encPlan] // pointers: plan of the pointee, made on first use
-	direct bool                    // pointers: t is the unnamed pointer type of its element
+	// exported: structs, the fields exportedFields writes, made on first use
+	exported atomic.Pointer[[]exportedField]
+	direct   bool // pointers: t is the unnamed pointer type of its element
 
 	// isError: t implements error (an interface value of dynamic type t is
 	// encoded as an error).
@@ -470,7 +472,11 @@ func (e *Encoder) pointer(pl *encPlan, v reflect.Value, ptr unsafe.Pointer, dept
 				el = planFor(pl.t.Elem())
 				pl.ptrEl.Store(el)
 			}
-			e.at(el, ptr, depth+1)
+			if e.Outgoing && el.kind == reflect.Struct {
+				e.exportedFields(el, ptr, depth+1)
+			} else {
+				e.at(el, ptr, depth+1)
+			}
 		} else {
 			e.Buf = append(e.Buf, TagNil)
 		}

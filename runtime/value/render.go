@@ -15,7 +15,7 @@ var tagNames = [...]string{
 	TagObject: "observed object", TagIface: "interface value", TagError: "error",
 	TagSentinel: "sentinel error", TagTypedError: "typed error", TagTime: "time",
 	TagTruncated: "truncated value", TagOpaque: "opaque value", TagImplements: "implements prefix",
-	TagRecord: "struct",
+	TagRecord: "struct", TagExported: "exported fields",
 }
 
 func tagName(t byte) string {
@@ -154,6 +154,18 @@ func render(sb *strings.Builder, d *Decoder, depth int) {
 			if i > 0 {
 				sb.WriteString(", ")
 			}
+			render(sb, d, depth+1)
+		}
+		sb.WriteString("}")
+	case TagExported:
+		n := d.count()
+		sb.WriteString("{")
+		for i := 0; i < n && d.Err == nil; i++ {
+			if i > 0 {
+				sb.WriteString(", ")
+			}
+			sb.WriteString(d.name())
+			sb.WriteString(": ")
 			render(sb, d, depth+1)
 		}
 		sb.WriteString("}")

@@ -44,6 +44,7 @@ const (
 	TagOpaque                 // a value of an interface's dynamic type unknown to replay: type name, rendered text
 	TagImplements             // prefix of an interface value or error whose dynamic type replay cannot rebuild: uvarint n, n names of asserted interfaces it implements beyond its static type; the value follows
 	TagRecord                 // struct value (format 2 on): uvarint n, n field values in declaration order; the type is the slot's static type
+	TagExported               // the pointee of an observed object of struct type leaving the set on first sight (format 3 on): uvarint n, n (field name, value) of its exported fields
 	numTags
 )
 
@@ -51,6 +52,14 @@ const (
 // struct values as TagStruct, with their type name; later versions write
 // TagRecord. Upgrade rewrites such values.
 const LastNamedStructFormat = 1
+
+// LastWholeObjectFormat is the last log format version whose observed
+// objects leaving the set (an incall's result, an outcall's argument) carry
+// their whole pointee on first sight, unexported fields included; later
+// versions write only the exported fields of a struct (TagExported), which
+// is what external code can read (docs/boundary-model.md, study fault F150).
+// Replay of an older log encodes the replayed code's objects the old way.
+const LastWholeObjectFormat = 2
 
 // MaxDepth bounds the nesting of encoded values (cyclic data built from
 // values, deep lists); deeper values are written as TagTruncated.

@@ -62,6 +62,7 @@ func %s(_r %s) %s {
 		return v
 	}
 	v := *_r
+	s.Reading()
 	%s
 	s.Read()
 	return v

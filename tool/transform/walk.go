@@ -483,6 +483,7 @@ func %s(p *%s) %s {
 		return v
 	}
 	v := *p
+	s.Reading()
 	%s
 	s.Read()
 	return v
@@ -622,6 +623,7 @@ func %s%s(_r %s) %s {
 		return v
 	}
 	v := _r.%s
+	s.Reading()
 	%s
 	s.Read()
 	return v

@@ -183,7 +183,7 @@ func (t *transformer) writeOut(stmt ast.Stmt, lhs *ast.SelectorExpr, w writeTarg
 	newVal := "v"
 	if op != "" {
 		// Read the old value as READ_OUT, then compute the new one.
-		fmt.Fprintf(&b, "\tvar old %s\n\tif s.Replaying() {\n\t\ts.Read()\n\t\told = %s\n\t\ts.ReadDone()\n\t} else {\n\t\told = %s\n\t\t%s\n\t\ts.Read()\n\t}\n",
+		fmt.Fprintf(&b, "\tvar old %s\n\tif s.Replaying() {\n\t\ts.Read()\n\t\told = %s\n\t\ts.ReadDone()\n\t} else {\n\t\told = %s\n\t\ts.Reading()\n\t\t%s\n\t\ts.Read()\n\t}\n",
 			fts, t.decExpr(w.typ, fts), target, t.encStmt("old", w.typ))
 		operand := "v"
 		if rhs == nil {

@@ -1,0 +1,108 @@
+package value
+
+import (
+	"encoding/binary"
+	"reflect"
+	"unsafe"
+)
+
+// What of an observed object leaving the set the capture reads (study
+// fault F150). The object is observed code's own: replay's code makes it
+// again, so the log needs its identity, not its contents, and its
+// unexported fields are internal to the set, checked through the set's
+// behaviour at the boundary. Reading them as the object leaves races with
+// the goroutines the set started (a reaper sweeping a cache under the
+// cache's own lock): the capture holds none of the program's locks, and
+// iterating a map another goroutine writes kills the program. So such an
+// object is written with what external code can read directly, its
+// exported fields; an object entering the set keeps its whole contents,
+// which replay must rebuild.
+
+// An exportedField is an exported field of a struct, or of an unexported
+// struct it embeds by value (external code reads it promoted), at off
+// from the struct's start.
+type exportedField struct {
+	name string
+	off  uintptr
+	pl   *encPlan
+}
+
+// exportedFields writes the pointee at p of plan pl, a struct, as
+// TagExported: its exported fields by name.
+func (e *Encoder) exportedFields(pl *encPlan, p unsafe.Pointer, depth int) {
+	fs := pl.exported.Load()
+	if fs == nil {
+		fs = exportedFieldsOf(pl.t)
+		pl.exported.Store(fs)
+	}
+	e.Buf = append(e.Buf, TagExported)
+	e.Buf = binary.AppendUvarint(e.Buf, uint64(len(*fs)))
+	for _, f := range *fs {
+		e.Buf = appendName(e.Buf, f.name)
+		if depth+1 > MaxDepth {
+			e.Buf = append(e.Buf, TagTruncated)
+			continue
+		}
+		f.pl.enc(e, f.pl, unsafe.Add(p, f.off), depth+1)
+	}
+}
+
+// exportedFieldsOf lists the exported fields of struct type t in
+// declaration order, then those of the unexported structs it embeds by
+// value; a name seen at a shallower depth hides deeper ones, as in Go.
+// Zero-size fields are left out. They are the fields watched for WRITE_IN
+// (runtime/probe/writefields.go).
+func exportedFieldsOf(t reflect.Type) *[]exportedField {
+	var fs []exportedField
+	seen := map[string]bool{}
+	var collect func(t reflect.Type, base uintptr)
+	collect = func(t reflect.Type, base uintptr) {
+		var embedded []reflect.StructField
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			switch {
+			case f.IsExported():
+				if f.Type.Size() == 0 || seen[f.Name] {
+					continue
+				}
+				seen[f.Name] = true
+				fs = append(fs, exportedField{name: f.Name, off: base + f.Offset, pl: planFor(f.Type)})
+			case f.Anonymous && f.Type.Kind() == reflect.Struct:
+				embedded = append(embedded, f)
+			}
+		}
+		for _, f := range embedded {
+			collect(f.Type, base+f.Offset)
+		}
+	}
+	collect(t, 0)
+	return &fs
+}
+
+// decodeExported reads a TagExported value (its tag already read) into the
+// struct v: each field by name, as exportedFieldsOf found it. A name this
+// build's type does not have as such a field is skipped. Only outgoing
+// values hold TagExported, which replay compares rather than decodes; this
+// serves a decode of them all the same (a tool, a changed program).
+func (d *Decoder) decodeExported(v reflect.Value, depth int) {
+	fs := exportedFieldsOf(v.Type())
+	base := unsafe.Pointer(v.UnsafeAddr())
+	n := d.count()
+	for i := 0; i < n && d.Err == nil; i++ {
+		name := d.name()
+		if d.Err != nil {
+			return
+		}
+		found := false
+		for _, f := range *fs {
+			if f.name == name {
+				d.decode(reflect.NewAt(f.pl.t, unsafe.Add(base, f.off)).Elem(), depth+1)
+				found = true
+				break
+			}
+		}
+		if !found {
+			d.Skip()
+		}
+	}
+}
