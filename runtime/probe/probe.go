@@ -229,7 +229,17 @@ func (s *Stream) begin(site *Site, kind eventlog.Kind) {
 	s.recvType = ""
 	s.recvID = 0
 	s.enc.Buf = s.enc.Buf[:0]
-	s.enc.Outgoing = kind == eventlog.KindCallOut && !leaveWhole // a CALL_OUT's receiver and arguments
+	switch kind {
+	case eventlog.KindCallOut:
+		s.enc.Outgoing = !leaveWhole // its receiver and arguments leave
+	case eventlog.KindCallIn:
+		s.enc.Outgoing = false // its receiver and arguments enter
+	default:
+		// An event inside a frame (GO, a turn): the values appended after
+		// it are the frame's return values (corpus reaper: New's GO, then
+		// its RETURN_IN).
+		s.enc.Outgoing = outgoingAfter(s.frames)
+	}
 }
 
 // leaveWhole: observed objects leaving the set are encoded with their whole
