@@ -2,9 +2,9 @@
 // shaped like golang-lru/v2's expirable.NewLRU (study fault F55): the
 // reaper selects on done, a channel the constructor made and keeps in an
 // unexported field of the *Cache it returns, and on a ticker's channel.
-// done crosses the boundary inside the returned object's contents while the
-// reaper may already be selecting: whether the select names done is decided
-// at the select's place in the log, in capture and replay alike.
+// Since log format 3 the returned *Cache leaves with its exported fields only
+// (study fault F150), so done no longer crosses the boundary inside it: the
+// reaper's done stays the set's own channel, operated natively.
 package cache
 
 import (
