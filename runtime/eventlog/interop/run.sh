@@ -53,7 +53,7 @@ for (const line of lines) {
   });
   if (Object.keys(s.kinds).length !== kinds.length) errs.push(`kinds ${Object.keys(s.kinds)}`);
   if (s.sites['example.com/shop/pricing.Quote'] !== 500) errs.push(`site pricing.Quote: ${s.sites['example.com/shop/pricing.Quote']}, want 500`);
-  if (s.format_version !== '2') errs.push(`format version ${s.format_version}`);
+  if (s.format_version !== '3') errs.push(`format version ${s.format_version}`);
   if (!String(s.status).startsWith('state=done events=00000000000000005000')) errs.push(`status ${s.status}`);
   if (errs.length) { failed = true; console.error(`interop: ${s.path}: ${errs.join('; ')}`); }
   else console.log(`interop: ok: ${s.path.split('/').pop()}: ${s.rows} rows, ${Object.keys(s.kinds).length} kinds, ${Object.keys(s.sites).length} sites, columns ${s.columns.join(' ')}`);
