@@ -55,9 +55,9 @@ type fieldSpan struct {
 }
 
 // overlaps reports whether one of the ranges rs lies in [from, to).
-func overlaps(rs []memRange, from, to uintptr) bool {
+func overlaps(rs []value.Span, from, to uintptr) bool {
 	for _, r := range rs {
-		if r.off < to && r.off+r.size > from {
+		if r.Offset < to && r.Offset+r.Size > from {
 			return true
 		}
 	}
@@ -76,8 +76,10 @@ func fieldsOf(t reflect.Type) *fieldsType {
 		return ft.(*fieldsType)
 	}
 	ft := &fieldsType{recv: value.TypeName(reflect.PointerTo(t)), typ: t}
-	var hidden []memRange // the unexported fields' memory
-	ft.collect(t, 0, map[string]bool{}, &hidden)
+	exported, hidden := value.ExportedFields(t) // hidden: the unexported fields' memory
+	for _, f := range exported {
+		ft.fields = append(ft.fields, fieldSpan{name: f.Name, site: "(" + ft.recv + ")." + f.Name, off: f.Offset, typ: f.Type})
+	}
 	if len(ft.fields) == 0 {
 		ft = nil
 	} else {
@@ -107,32 +109,6 @@ func fieldsOf(t reflect.Type) *fieldsType {
 	}
 	actual, _ := fieldsTypes.LoadOrStore(t, ft)
 	return actual.(*fieldsType)
-}
-
-// collect adds the exported fields of struct type t at offset base, and
-// those of the unexported structs it embeds by value (external code writes
-// them as promoted fields). Zero-size fields are left out; a name seen at
-// a shallower depth hides deeper ones, as in Go.
-func (ft *fieldsType) collect(t reflect.Type, base uintptr, seen map[string]bool, hidden *[]memRange) {
-	var embedded []reflect.StructField
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		switch {
-		case f.IsExported():
-			if f.Type.Size() == 0 || seen[f.Name] {
-				continue
-			}
-			seen[f.Name] = true
-			ft.fields = append(ft.fields, fieldSpan{name: f.Name, site: "(" + ft.recv + ")." + f.Name, off: base + f.Offset, typ: f.Type})
-		case f.Anonymous && f.Type.Kind() == reflect.Struct:
-			embedded = append(embedded, f)
-		default:
-			*hidden = append(*hidden, memRange{base + f.Offset, f.Type.Size()})
-		}
-	}
-	for _, f := range embedded {
-		ft.collect(f.Type, base+f.Offset, seen, hidden)
-	}
 }
 
 func (ft *fieldsType) field(name string) *fieldSpan {

@@ -47,13 +47,37 @@ func (e *Encoder) exportedFields(pl *encPlan, p unsafe.Pointer, depth int) {
 	}
 }
 
-// exportedFieldsOf lists the exported fields of struct type t in
-// declaration order, then those of the unexported structs it embeds by
-// value; a name seen at a shallower depth hides deeper ones, as in Go.
-// Zero-size fields are left out. They are the fields watched for WRITE_IN
-// (runtime/probe/writefields.go).
+// exportedFieldsOf is ExportedFields with each field's plan.
 func exportedFieldsOf(t reflect.Type) *[]exportedField {
-	var fs []exportedField
+	visible, _ := ExportedFields(t)
+	fs := make([]exportedField, len(visible))
+	for i, f := range visible {
+		fs[i] = exportedField{name: f.Name, off: f.Offset, pl: planFor(f.Type)}
+	}
+	return &fs
+}
+
+// A Field is a field of a struct type as external code sees it: its name
+// (promoted through unexported embedded structs), offset from the start of
+// the struct and type.
+type Field struct {
+	Name   string
+	Offset uintptr
+	Type   reflect.Type
+}
+
+// A Span is memory of a struct: offset and size.
+type Span struct{ Offset, Size uintptr }
+
+// ExportedFields lists what external code can read of struct type t: its
+// exported fields in declaration order, then those of the unexported
+// structs it embeds by value; a name seen at a shallower depth hides
+// deeper ones, as in Go, and zero-size fields are left out. unexported is
+// the memory of the unexported fields between them. Both the leaving
+// objects' TagExported and the probe's WRITE_IN field watching
+// (runtime/probe/writefields.go) use it, so the log's exported fields are
+// the watched ones.
+func ExportedFields(t reflect.Type) (exported []Field, unexported []Span) {
 	seen := map[string]bool{}
 	var collect func(t reflect.Type, base uintptr)
 	collect = func(t reflect.Type, base uintptr) {
@@ -66,9 +90,11 @@ func exportedFieldsOf(t reflect.Type) *[]exportedField {
 					continue
 				}
 				seen[f.Name] = true
-				fs = append(fs, exportedField{name: f.Name, off: base + f.Offset, pl: planFor(f.Type)})
+				exported = append(exported, Field{Name: f.Name, Offset: base + f.Offset, Type: f.Type})
 			case f.Anonymous && f.Type.Kind() == reflect.Struct:
 				embedded = append(embedded, f)
+			default:
+				unexported = append(unexported, Span{base + f.Offset, f.Type.Size()})
 			}
 		}
 		for _, f := range embedded {
@@ -76,7 +102,7 @@ func exportedFieldsOf(t reflect.Type) *[]exportedField {
 		}
 	}
 	collect(t, 0)
-	return &fs
+	return exported, unexported
 }
 
 // decodeExported reads a TagExported value (its tag already read) into the
