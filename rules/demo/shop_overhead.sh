@@ -94,7 +94,7 @@ echo "log        $log"
 echo
 echo "== summary (shop_capture / shop, medians of $ROUNDS rounds)"
 awk '$1 == "ratio" { printf "closed loop  throughput %.3f  p50 %.3f  p99 %.3f\n", $3, $4, $5 }' "$OUT/closed.txt"
-awk '$1 == "paired" && $2 != "throughput" { printf "  paired     throughput %.3f  p50 %.3f  p99 %.3f  (median of the rounds\x27 own ratios)\n", $3, $4, $5 }
+awk '$1 == "paired" && $2 != "throughput" && $2 != "cpu" { printf "  paired     throughput %.3f  p50 %.3f  p99 %.3f  (median of the rounds\x27 own ratios)\n", $3, $4, $5 }
      /^paired throughput ratio/ { sub(/^paired throughput ratio [^,]*, /, ""); print "  paired throughput ratio interval: " $0 }
      /^paired cpu per request ratio/ { sub(/^paired /, ""); print "  " $0 }' "$OUT/closed.txt"
 awk '$1 == "median" { cpu[$2] = $6 } END { if (cpu["shop"] > 0) printf "  cpu per request (median of the rounds): shop %.1f us, shop_capture %.1f us\n", cpu["shop"], cpu["shop_capture"] }' "$OUT/closed.txt"
