@@ -28,9 +28,8 @@ const (
 	EnvLabel   = "CAPTURE_BUILD_LABEL"
 	// EnvCompression selects the capture-time compression of the log:
 	// "zstd" (the default) or "none". "none" spends no CPU on compression
-	// while the program runs (about a quarter of the capture's own CPU in
-	// the example shop) for logs about four times larger; `capture
-	// compact` compresses them afterwards.
+	// while the program runs, for a log 6-7 times larger (the example
+	// shop); `capture compact` compresses it afterwards.
 	EnvCompression = "CAPTURE_COMPRESSION"
 
 	// envLogOwner is set by a capture process that writes the log
