@@ -38,13 +38,13 @@ func (p *Pool) pick(i int) int {
 }
 
 // work stands for what a worker computes between creating an order and
-// adding it (no boundary event): longer for lower worker numbers. In the
-// capture the server answers higher worker numbers later, so the workers
-// add in worker order; in replay the answers come at once and, without
-// lock turns, the workers would add in the reverse order.
-func work(worker, workers int) int {
-	x := worker
-	for i := range (workers - worker) * 300_000 {
+// adding it (no boundary event): longer for lower worker numbers, by
+// server.Unit iterations per worker in the first round (more than the
+// scheduler's time slice, so replay reverses the order even on one CPU),
+// by a 32nd of that in later rounds. server.Create explains the capture.
+func work(worker, workers, n int) int {
+	x, unit := worker, server.Unit
+	for i := range (workers - worker) * unit >> min(n*5, 5) {
 		x = x*31 + i
 	}
 	return x
@@ -62,7 +62,7 @@ func Run(s *server.Server, workers, perWorker int) int {
 		wg.Go(func() {
 			for n := range perWorker {
 				id := s.Create(w, n)
-				x := work(w, workers)
+				x := work(w, workers, n)
 				pool.add(id)
 				s.Seen(w, pool.size())
 				if pool.flush.TryLock() {
