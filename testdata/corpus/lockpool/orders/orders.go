@@ -43,8 +43,8 @@ func (p *Pool) pick(i int) int {
 // scheduler's time slice, so replay reverses the order even on one CPU),
 // by a 32nd of that in later rounds. server.Create explains the capture.
 func work(worker, workers, n int) int {
-	x, unit := worker, server.Unit
-	for i := range (workers - worker) * unit >> min(n*5, 5) {
+	x := worker
+	for i := range (workers - worker) * server.Unit >> min(n*5, 5) {
 		x = x*31 + i
 	}
 	return x
