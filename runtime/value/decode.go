@@ -32,10 +32,20 @@ type Decoder struct {
 	Off      int
 	Resolver Resolver
 	Err      error
+	// Where describes the values read next for the stand-ins of redacted
+	// ones (e.g. "an argument of example.com/auth.Check"); a struct field
+	// is described by its name.
+	Where string
 
 	// seenRef is called with the object ID and recorded type name of every
 	// reference and object that Skip reads (MaxObjectID, ObjectRefs).
 	seenRef func(id uint64, name string)
+
+	// whereT and whereF: the struct type and field whose value decode
+	// reads next, if it reads a field: the description of a stand-in
+	// handed out there (redact.go).
+	whereT reflect.Type
+	whereF string
 
 	// ifaceName is the dynamic type name of the interface value whose
 	// contents decode reads next: a reference there with an empty type
@@ -184,19 +194,42 @@ func (d *Decoder) Bool() bool {
 	}
 }
 
-// String reads a string.
+// String reads a string (a stand-in for a redacted one).
 func (d *Decoder) String() string {
+	if d.peek() == TagRedacted {
+		d.Off++
+		return d.standIn()
+	}
 	if !d.expect(TagString) {
 		return ""
 	}
 	return d.name()
 }
 
-// Bytes reads a byte slice (nil stays nil).
+// standIn reads the hash of a redacted value (its tag read) and returns
+// the stand-in handed to observed code for it.
+func (d *Decoder) standIn() string {
+	h := d.decodeRedacted()
+	if d.Err != nil {
+		return ""
+	}
+	desc := d.Where
+	if d.whereT != nil {
+		desc = "field " + d.whereF + " of " + TypeName(d.whereT)
+		d.whereT = nil
+	}
+	return standIn(h, desc)
+}
+
+// Bytes reads a byte slice (nil stays nil; a stand-in for a redacted one).
 func (d *Decoder) Bytes() []byte {
-	if d.peek() == TagNil {
+	switch d.peek() {
+	case TagNil:
 		d.Off++
 		return nil
+	case TagRedacted:
+		d.Off++
+		return []byte(d.standIn())
 	}
 	if !d.expect(TagBytes) {
 		return nil
@@ -247,6 +280,8 @@ func (d *Decoder) decode(v reflect.Value, depth int) {
 		tag = d.peek()
 	}
 	t := v.Type()
+	whereT := d.whereT
+	d.whereT = nil // for this value only
 	switch tag {
 	case TagNil:
 		d.Off++
@@ -298,6 +333,22 @@ func (d *Decoder) decode(v reflect.Value, depth int) {
 	case TagString:
 		if t.Kind() == reflect.String {
 			v.SetString(d.String())
+			return
+		}
+	case TagRedacted:
+		switch {
+		case t.Kind() == reflect.String:
+			d.Off++
+			d.whereT = whereT
+			v.SetString(d.standIn())
+			return
+		case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8:
+			d.Off++
+			d.whereT = whereT
+			s := d.standIn()
+			b := reflect.MakeSlice(t, len(s), len(s))
+			copyBytes(b, []byte(s))
+			v.Set(b)
 			return
 		}
 	case TagBytes:
@@ -361,6 +412,7 @@ func (d *Decoder) decode(v reflect.Value, depth int) {
 			n := d.count()
 			for i := 0; i < n && d.Err == nil; i++ {
 				if i < v.NumField() {
+					d.whereT, d.whereF = t, t.Field(i).Name
 					d.decode(field(v, i), depth+1)
 				} else {
 					d.Skip()

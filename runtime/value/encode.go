@@ -301,6 +301,12 @@ func (e *Encoder) encode(v reflect.Value, depth int) {
 	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
 		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128, reflect.String:
+		if k == reflect.String && v.CanInterface() {
+			if pl := planFor(v.Type()); pl.redact != "" {
+				e.Secret(v.String(), pl.redact)
+				return
+			}
+		}
 		e.scalar(v, scalarEncoders[k])
 	case reflect.Slice:
 		if v.IsNil() {
@@ -308,7 +314,11 @@ func (e *Encoder) encode(v reflect.Value, depth int) {
 			return
 		}
 		if v.Type().Elem().Kind() == reflect.Uint8 {
-			e.Buf = AppendBytes(e.Buf, v.Bytes())
+			if pl := planFor(v.Type()); pl.redact != "" {
+				e.SecretBytes(v.Bytes(), pl.redact)
+			} else {
+				e.Bytes(v.Bytes())
+			}
 			return
 		}
 		// The elements of a slice are addressable through its data pointer.
@@ -453,7 +463,10 @@ func (e *Encoder) encodeIface(static reflect.Type, el reflect.Value, x any, dept
 		e.ifaceName = ""
 	default:
 		if enc := scalarEncoder(el.Kind()); enc != nil && x != nil && depth+1 <= MaxDepth {
-			enc(e, nil, ifaceData(x), depth+1) // as Encoder.scalar, from x already made
+			if dpl.redact != "" {
+				enc = dpl.enc // a secret type
+			}
+			enc(e, dpl, ifaceData(x), depth+1) // as Encoder.scalar, from x already made
 			return
 		}
 		e.encode(el, depth+1)

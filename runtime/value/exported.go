@@ -30,11 +30,7 @@ type exportedField struct {
 // exportedFields writes the pointee at p of plan pl, a struct, as
 // TagExported: its exported fields by name.
 func (e *Encoder) exportedFields(pl *encPlan, p unsafe.Pointer, depth int) {
-	fs := pl.exported.Load()
-	if fs == nil {
-		fs = exportedFieldsOf(pl.t)
-		pl.exported.Store(fs)
-	}
+	fs := exportedOf(pl)
 	e.Buf = append(e.Buf, TagExported)
 	e.Buf = binary.AppendUvarint(e.Buf, uint64(len(*fs)))
 	for _, f := range *fs {
@@ -47,12 +43,29 @@ func (e *Encoder) exportedFields(pl *encPlan, p unsafe.Pointer, depth int) {
 	}
 }
 
+// exportedOf returns the exported fields of pl's struct type, made on
+// first use.
+func exportedOf(pl *encPlan) *[]exportedField {
+	fs := pl.exported.Load()
+	if fs == nil {
+		fs = exportedFieldsOf(pl.t)
+		pl.exported.Store(fs)
+	}
+	return fs
+}
+
 // exportedFieldsOf is ExportedFields with each field's plan.
 func exportedFieldsOf(t reflect.Type) *[]exportedField {
 	visible, _ := ExportedFields(t)
 	fs := make([]exportedField, len(visible))
 	for i, f := range visible {
-		fs[i] = exportedField{name: f.Name, off: f.Offset, pl: planFor(f.Type)}
+		pl := planFor(f.Type)
+		if desc := fieldRedaction(t, f.Name, f.Type); desc != "" {
+			planMu.Lock()
+			pl = secretPlan(f.Type, desc)
+			planMu.Unlock()
+		}
+		fs[i] = exportedField{name: f.Name, off: f.Offset, pl: pl}
 	}
 	return &fs
 }
@@ -111,7 +124,7 @@ func ExportedFields(t reflect.Type) (exported []Field, unexported []Span) {
 // values hold TagExported, which replay compares rather than decodes; this
 // serves a decode of them all the same (a tool, a changed program).
 func (d *Decoder) decodeExported(v reflect.Value, depth int) {
-	fs := exportedFieldsOf(v.Type())
+	fs := exportedOf(planFor(v.Type()))
 	base := unsafe.Pointer(v.UnsafeAddr())
 	n := d.count()
 	for i := 0; i < n && d.Err == nil; i++ {
@@ -122,6 +135,7 @@ func (d *Decoder) decodeExported(v reflect.Value, depth int) {
 		found := false
 		for _, f := range *fs {
 			if f.name == name {
+				d.whereT, d.whereF = v.Type(), name
 				d.decode(reflect.NewAt(f.pl.t, unsafe.Add(base, f.off)).Elem(), depth+1)
 				found = true
 				break

@@ -44,6 +44,8 @@ type encPlan struct {
 	// exported: structs, the fields exportedFields writes, made on first use
 	exported atomic.Pointer[[]exportedField]
 	direct   bool // pointers: t is the unnamed pointer type of its element
+	// redact: values of this plan are secret (redact.go), described so.
+	redact string
 
 	// isError: t implements error (an interface value of dynamic type t is
 	// encoded as an error).
@@ -200,9 +202,15 @@ func buildPlan(t reflect.Type, building map[reflect.Type]*encPlan) *encPlan {
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
 		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128, reflect.String:
 		pl.enc = scalarEncoders[k]
+		if desc := typeRedaction(t); desc != "" {
+			pl.redact, pl.enc = desc, encSecretString
+		}
 	case reflect.Slice:
 		if t.Elem().Kind() == reflect.Uint8 {
 			pl.enc = encByteSlice
+			if desc := typeRedaction(t); desc != "" {
+				pl.redact, pl.enc = desc, encSecretBytes
+			}
 			break
 		}
 		pl.elem = buildPlan(t.Elem(), building)
@@ -227,7 +235,13 @@ func buildPlan(t reflect.Type, building map[reflect.Type]*encPlan) *encPlan {
 		}
 		for i := range pl.fields {
 			f := t.Field(i)
-			pl.fields[i] = fieldPlan{off: f.Offset, op: fieldOpOf(f.Type), pl: buildPlan(f.Type, building)}
+			fp := fieldPlan{off: f.Offset, op: fieldOpOf(f.Type), pl: buildPlan(f.Type, building)}
+			if desc := fieldRedaction(t, f.Name, f.Type); desc != "" {
+				fp.op, fp.pl = opPlan, secretPlan(f.Type, desc)
+			} else if fp.pl.redact != "" {
+				fp.op = opPlan // a secret type: its plan's encoder
+			}
+			pl.fields[i] = fp
 		}
 		pl.enc = encStruct
 	case reflect.Pointer:
@@ -358,13 +372,13 @@ func (e *Encoder) appendComplex(c complex128) {
 }
 
 func encString(e *Encoder, _ *encPlan, p unsafe.Pointer, _ int) {
-	e.Buf = AppendString(e.Buf, *(*string)(p))
+	e.String(*(*string)(p))
 }
 
 // encByteSlice: a slice of any byte kind (named byte types included: the
 // same memory layout).
 func encByteSlice(e *Encoder, _ *encPlan, p unsafe.Pointer, _ int) {
-	e.Buf = AppendBytes(e.Buf, *(*[]byte)(p))
+	e.Bytes(*(*[]byte)(p))
 }
 
 func encSlice(e *Encoder, pl *encPlan, p unsafe.Pointer, depth int) {
@@ -430,7 +444,7 @@ func encStruct(e *Encoder, pl *encPlan, p unsafe.Pointer, depth int) {
 		q := unsafe.Add(p, f.off)
 		switch f.op {
 		case opString:
-			e.Buf = AppendString(e.Buf, *(*string)(q))
+			e.String(*(*string)(q))
 		case opInt:
 			e.Buf = AppendInt(e.Buf, int64(*(*int)(q)))
 		case opInt64:

@@ -2,6 +2,7 @@ package value
 
 import (
 	"encoding/binary"
+	"encoding/hex"
 	"math"
 	"strconv"
 	"strings"
@@ -15,7 +16,7 @@ var tagNames = [...]string{
 	TagObject: "observed object", TagIface: "interface value", TagError: "error",
 	TagSentinel: "sentinel error", TagTypedError: "typed error", TagTime: "time",
 	TagTruncated: "truncated value", TagOpaque: "opaque value", TagImplements: "implements prefix",
-	TagRecord: "struct", TagExported: "exported fields",
+	TagRecord: "struct", TagExported: "exported fields", TagRedacted: "redacted value",
 }
 
 func tagName(t byte) string {
@@ -117,6 +118,13 @@ func render(sb *strings.Builder, d *Decoder, depth int) {
 		}
 	case TagString:
 		sb.WriteString(strconv.Quote(d.name()))
+	case TagRedacted:
+		h := d.decodeRedacted()
+		if d.Err == nil {
+			sb.WriteString("redacted(")
+			sb.WriteString(hex.EncodeToString(h[:]))
+			sb.WriteString(")")
+		}
 	case TagBytes:
 		b := d.raw(d.uvarint())
 		sb.WriteString("[]byte(")

@@ -45,6 +45,7 @@ const (
 	TagImplements             // prefix of an interface value or error whose dynamic type replay cannot rebuild: uvarint n, n names of asserted interfaces it implements beyond its static type; the value follows
 	TagRecord                 // struct value (format 2 on): uvarint n, n field values in declaration order; the type is the slot's static type
 	TagExported               // the pointee of an observed object of struct type leaving the set on first sight (format 3 on): uvarint n, n (field name, value) of its exported fields
+	TagRedacted               // a secret string or []byte (redact.go): RedactHashLen bytes of its keyed hash, never its content
 	numTags
 )
 
