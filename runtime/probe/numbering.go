@@ -76,6 +76,12 @@ func (p *player) closureAtTurn(s *Stream, fn reflect.Value) uint64 {
 		return id
 	}
 	sr := s.replay
+	if sr != nil && sr.cur >= len(sr.idx) && p.cut {
+		// An event past the stream's end in a cut log: the goroutine stops
+		// before it (parkAtEnd), not taking a number that a later event of
+		// the log may give another object.
+		p.parkAtEnd(s)
+	}
 	if sr == nil || sr.cur >= len(sr.idx) {
 		id, _, _ := p.ID(closure, name, true)
 		return id
@@ -143,6 +149,12 @@ func (p *player) idAtTurn(s *Stream, v reflect.Value, name string) (uint64, bool
 		return id, first, n
 	}
 	sr := s.replay
+	if sr != nil && sr.cur >= len(sr.idx) && p.cut {
+		// An event past the stream's end in a cut log: the goroutine stops
+		// before it (parkAtEnd), not taking a number that a later event of
+		// the log may give another object.
+		p.parkAtEnd(s)
+	}
 	if sr == nil || sr.cur >= len(sr.idx) {
 		return p.ID(v, name, true)
 	}

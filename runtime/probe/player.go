@@ -57,6 +57,10 @@ type Report struct {
 	Replayed   int         `json:"replayed"`
 	Divergence *Divergence `json:"divergence,omitempty"`
 	Notes      []string    `json:"notes,omitempty"`
+	// Ended says where replay stopped in a log that its writer never
+	// closed (killed, crashed, or still writing): the events past its end
+	// were not judged. Empty for a closed log. It is among Notes too.
+	Ended string `json:"ended,omitempty"`
 }
 
 // Divergence is the first out-of-sync event.
@@ -95,6 +99,11 @@ type streamReplay struct {
 	// player.mu; made when it first waits): release wakes only the stream
 	// whose event is next, not every waiting goroutine.
 	turn *sync.Cond
+
+	// driverDone counts the stream's driver out of Replay's wait (once):
+	// when drive returns, or when its goroutine stops for good at the end
+	// of a cut log (parkAtEnd). Nil for streams Replay does not drive.
+	driverDone func()
 }
 
 type objInfo struct {
@@ -139,6 +148,20 @@ type player struct {
 	locks        map[uint64]*replayLock // replayed counts of the locks acquired at turn sites, by number in the log
 	lockWaits    map[*lockWait]bool     // acquisitions waiting for their turn on a lock
 	tracing      bool
+
+	// A log whose writer did not close it (state=open: killed, crashed,
+	// still writing) ends at an arbitrary point; the writer assigns seqs and
+	// writes batches in one order, so what it holds is every event up to
+	// some seq, a consistent cut. Replay performs all of it, and a
+	// goroutine that goes on past its stream's last event stops there for
+	// good (parkAtEnd): what it did next was never recorded, so it is
+	// neither judged nor replayed. A closed log keeps the strict reading:
+	// an event past a stream's end is a divergence.
+	cut       bool
+	cutStats  cutStats
+	parked    []uint32      // streams whose goroutine stopped at the end of a cut log
+	started   bool          // Replay runs (package initialisation is over)
+	exhausted chan struct{} // closed when every event of the log is released
 
 	objMu sync.Mutex
 	first firstAppearances // numbering.go
@@ -233,6 +256,7 @@ func install(p *player) {
 	p.waiting = map[int]int{}
 	play = p
 	replaying = true
+	value.SetReplayRedaction()
 	leaveWhole = p.format <= value.LastWholeObjectFormat
 	enabled.Store(true)
 	s0 := &Stream{id: 0, replay: p.stream(0)}
@@ -248,6 +272,7 @@ func loadLog(path string) (*player, error) {
 	p := newPlayer()
 	p.report.Log = path
 	p.format = r.Meta().FormatVersion
+	p.cut = !r.Meta().Status.Closed
 	if n := r.Meta().Status.Events; n > 0 && n < 1<<26 {
 		p.events = make([]eventlog.Event, 0, n)
 	}
@@ -307,8 +332,11 @@ func loadLog(path string) (*player, error) {
 			}
 		}
 	}
-	if st := r.Meta().Status; !st.Complete() {
+	if st := r.Meta().Status; st.Closed && st.Dropped > 0 {
 		p.report.Notes = append(p.report.Notes, fmt.Sprintf("log is incomplete (closed=%v, dropped=%d): replay stops where it ends", st.Closed, st.Dropped))
+	}
+	if p.cut {
+		p.cutStats = p.countCut()
 	}
 	return p, nil
 }
@@ -323,6 +351,7 @@ func newPlayer() *player {
 		stall:        DefaultStall,
 		funcStandIns: map[unsafe.Pointer]bool{},
 		format:       eventlog.FormatVersion,
+		exhausted:    make(chan struct{}),
 	}
 	p.cond = sync.NewCond(&p.mu)
 	p.abort = p.exitOnDivergence
@@ -364,8 +393,9 @@ func Replay() *Report {
 			continue
 		}
 		wg.Add(1)
+		sr.driverDone = sync.OnceFunc(wg.Done)
 		go func() {
-			defer wg.Done()
+			defer sr.driverDone()
 			s := &Stream{id: sr.id, replay: sr}
 			bind(getg(), s)
 			p.drive(s)
@@ -380,8 +410,12 @@ func Replay() *Report {
 	// that Replay returns with a report even when replayed code blocks
 	// for good (see watchdog).
 	wg.Add(1)
+	s0.replay.driverDone = sync.OnceFunc(wg.Done)
+	p.mu.Lock()
+	p.started = true
+	p.mu.Unlock()
 	go func() {
-		defer wg.Done()
+		defer s0.replay.driverDone()
 		bind(getg(), s0)
 		p.drive(s0)
 	}()
@@ -391,6 +425,10 @@ func Replay() *Report {
 		p.waitChildren()
 		close(finished)
 	}()
+	var exhausted <-chan struct{}
+	if p.cut {
+		exhausted = p.exhausted
+	}
 	select {
 	case <-finished:
 	case <-p.stopped:
@@ -400,6 +438,17 @@ func Replay() *Report {
 		select {
 		case <-finished:
 		case <-time.After(2 * time.Second):
+		}
+	case <-exhausted:
+		// A cut log is fully replayed. Its goroutines stop at their next
+		// boundary event past the end (parkAtEnd) or finish; one blocked
+		// natively inside the observed code (a select whose outcome the log
+		// lacks) is left behind after a second: the capture's goroutine was
+		// there, or further on, when the log ended.
+		select {
+		case <-finished:
+		case <-p.stopped:
+		case <-time.After(time.Second):
 		}
 	}
 	p.mu.Lock()
@@ -415,6 +464,10 @@ func Replay() *Report {
 	}
 	if len(p.unanswered) > 0 {
 		p.report.Notes = append(p.report.Notes, fmt.Sprintf("%d goroutines started by observed code were inside an outcall when the capture ended (the log has its CALL_OUT, not its outcome: a goroutine that never ends): replay left them blocked there (%s)", len(p.unanswered), strings.Join(p.unanswered, ", ")))
+	}
+	if p.cut && !p.done {
+		p.report.Ended = p.describeCutLocked()
+		p.report.Notes = append(p.report.Notes, p.report.Ended)
 	}
 	if p.relaxed > 0 {
 		p.report.Notes = append(p.report.Notes, fmt.Sprintf("%d boundary events were replayed out of the recorded global order: observed code synchronises internally (e.g. a mutex held across an outcall), and replay does not reproduce the interleaving inside the observed set", p.relaxed))
@@ -768,6 +821,13 @@ func (p *player) release(i int) {
 	for p.next < len(p.events) && p.consumed[p.next] {
 		p.next++
 	}
+	if p.next == len(p.events) {
+		select {
+		case <-p.exhausted:
+		default:
+			close(p.exhausted)
+		}
+	}
 	p.replayed++
 	if p.resynced {
 		p.wakeAllLocked() // a stream may now wait only for its own events (ownGap)
@@ -1002,6 +1062,12 @@ func (p *player) deadlockLocked(idle time.Duration, blocked bool) *Divergence {
 		fmt.Fprintf(&b, "; stream %d waits for its turn at seq %d (%s %s)", f.Stream, f.Seq, f.Kind, f.Site)
 	}
 	b.WriteString(p.describeLockWaitsLocked())
+	if len(p.parked) > 0 {
+		// In a cut log, a goroutine stopped past the end of its events may
+		// hold what the next event's goroutine waits for: replay let it run
+		// ahead to a point the capture reached only after this event.
+		fmt.Fprintf(&b, "; %d goroutines are stopped past the end of their events in this cut log (streams %s)", len(p.parked), streamList(p.parked))
+	}
 	d.Actual = b.String()
 	return d
 }
@@ -1013,6 +1079,9 @@ func (p *player) peek(s *Stream, actual func() string) (int, *eventlog.Event) {
 		p.diverge(&Divergence{Stream: s.id, Reason: "boundary event on a goroutine that replay did not start (goroutines started by observed code are not replayed yet)",
 			Actual: actual(), Expected: "nothing", Pos: s.site.Pos})
 		panic(abortReplay{})
+	}
+	if sr.cur >= len(sr.idx) && p.cut {
+		p.parkAtEnd(s)
 	}
 	if sr.cur >= len(sr.idx) && p.waitOthers() {
 		p.diverge(&Divergence{Stream: s.id, Reason: "the code made a boundary event after the log's last event of this goroutine",
@@ -1251,7 +1320,7 @@ func playerAnswer(s *Stream, f int) {
 	p := play
 	fr := s.frames[f]
 	s.site = fr.site
-	if sr := s.replay; sr != nil && sr.cur >= len(sr.idx) && p.children[s.id] {
+	if sr := s.replay; sr != nil && sr.cur >= len(sr.idx) && p.children[s.id] && !p.cut {
 		p.parkUnanswered(s, fr)
 	}
 	_, e := p.peek(s, func() string { return "waiting for the result of " + fr.site.Name })
@@ -1302,6 +1371,124 @@ func (p *player) parkUnanswered(s *Stream, fr frame) {
 	p.mu.Unlock()
 	p.cond.Broadcast()
 	select {} // the harness exits once the replay has ended
+}
+
+// parkAtEnd stops, for good, the goroutine of s, which is about to make a
+// boundary event past its stream's last event in a cut log (player.cut):
+// the capture's goroutine went on, but the log ended before its next event,
+// so there is nothing to compare that event with nor an outcome to return.
+// The goroutine stops before the event, holding what it held then; by the
+// cut's consistency no event in the log waited for what it did later. Its
+// driver, or the goroutine started by observed code, no longer counts as
+// running for Replay's end.
+func (p *player) parkAtEnd(s *Stream) {
+	p.mu.Lock()
+	if p.done {
+		p.mu.Unlock()
+		p.waitTurn(-1) // the replay has ended: unwinds, or waits for the exit
+	}
+	p.parked = append(p.parked, s.id)
+	if p.children[s.id] {
+		p.live-- // waitChildren does not wait for it
+	}
+	started := p.started
+	p.mu.Unlock()
+	p.cond.Broadcast()
+	if sr := s.replay; sr != nil && sr.driverDone != nil {
+		sr.driverDone()
+	}
+	if !started && p.exits {
+		p.endInInit()
+	}
+	select {} // the harness exits once the replay has ended
+}
+
+// endInInit ends the replay of a cut log that ended during package
+// initialisation: the harness's main goroutine stopped there (parkAtEnd),
+// so Replay never runs; what was replayed passed.
+func (p *player) endInInit() {
+	p.mu.Lock()
+	p.finishLocked()
+	p.report.Verdict = "pass"
+	p.report.Replayed = p.replayed
+	p.report.Ended = fmt.Sprintf("the log ended during package initialisation, while the process ran (state=open: its writer was killed, crashed or is still writing): replayed %d of %d events; what came after is not judged", p.replayed, len(p.events))
+	p.report.Notes = append(p.report.Notes, p.report.Ended)
+	r := p.report
+	r.Notes = append([]string(nil), p.report.Notes...)
+	p.mu.Unlock()
+	writeReport(&r)
+	os.Exit(0)
+}
+
+// cutStats describes where the goroutines of a cut log were when it ended.
+type cutStats struct {
+	complete int      // events of calls that completed (or outside any call)
+	open     int      // events of the calls in progress at the log's end
+	streams  []uint32 // streams that were inside a call at the log's end
+}
+
+// countCut finds, on each stream of a cut log, the calls in progress at
+// its end: the events after the stream's last point outside every call
+// (a top-level incall's RETURN_IN or PANIC_OUT, or for a goroutine started
+// by observed code an outcall's outcome).
+func (p *player) countCut() cutStats {
+	var st cutStats
+	for _, id := range p.order {
+		sr := p.streams[id]
+		depth, outside := 0, 0
+		for k, i := range sr.idx {
+			switch p.events[i].Kind {
+			case eventlog.KindCallIn, eventlog.KindCallOut:
+				depth++
+			case eventlog.KindReturnIn, eventlog.KindPanicOut, eventlog.KindReturnOut, eventlog.KindPanicIn:
+				depth = max(depth-1, 0)
+			}
+			if depth == 0 {
+				outside = k + 1
+			}
+		}
+		st.complete += outside
+		if depth > 0 {
+			st.open += len(sr.idx) - outside
+			st.streams = append(st.streams, id)
+		}
+	}
+	return st
+}
+
+// describeCutLocked is the report's note on a cut log that replayed to its
+// end (called with p.mu held).
+func (p *player) describeCutLocked() string {
+	c := p.cutStats
+	var b strings.Builder
+	fmt.Fprintf(&b, "log ended while the process ran (state=open: its writer was killed, crashed or is still writing): replayed %d of %d events", p.replayed, len(p.events))
+	if len(c.streams) == 0 {
+		b.WriteString("; every goroutine was outside any call at the log's end")
+	} else {
+		fmt.Fprintf(&b, "; %d of them lie in calls that completed, %d in the calls of %d goroutines in progress at the log's end (streams %s), replayed up to it",
+			c.complete, c.open, len(c.streams), streamList(c.streams))
+	}
+	if len(p.parked) > 0 {
+		fmt.Fprintf(&b, "; %d goroutines went on past their stream's last event and were stopped there (streams %s): what they did after the log's end is not judged", len(p.parked), streamList(p.parked))
+	} else {
+		b.WriteString("; what came after the log's end is not judged")
+	}
+	return b.String()
+}
+
+// streamList names up to 8 streams, sorted, for a note.
+func streamList(ids []uint32) string {
+	s := append([]uint32(nil), ids...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	var parts []string
+	for k, id := range s {
+		if k == 8 {
+			parts = append(parts, fmt.Sprintf("and %d more", len(s)-k))
+			break
+		}
+		parts = append(parts, fmt.Sprint(id))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // playerDone checks that the recorded results fitted the call's results.
@@ -1376,7 +1563,16 @@ func (p *player) divergeLocked(d *Divergence) bool {
 	if p.done {
 		return false
 	}
+	if p.cut {
+		p.report.Notes = append(p.report.Notes, fmt.Sprintf("the log was not closed (state=open: its writer was killed, crashed or is still writing); the divergence lies within the %d events it holds", len(p.events)))
+		if len(p.parked) > 0 {
+			p.report.Notes = append(p.report.Notes, fmt.Sprintf("%d goroutines had gone on past the last event of their stream and were stopped there (streams %s)", len(p.parked), streamList(p.parked)))
+		}
+	}
 	p.finishLocked()
+	if note := value.RedactionNote(d.Actual); note != "" {
+		d.Reason += "; " + note
+	}
 	p.report.Verdict = "diverged"
 	p.report.Divergence = d
 	p.report.Replayed = p.replayed

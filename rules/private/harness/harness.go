@@ -144,6 +144,9 @@ func replayOne(t *testing.T, c Config, exe, log, outDir string) {
 	switch r.Verdict {
 	case "pass":
 		t.Logf("%s: %d of %d events replayed, check=%s", log, r.Replayed, r.Events, r.Check)
+		if r.Ended != "" {
+			t.Logf("%s: %s", log, r.Ended) // a cut log: what came after its end was not judged
+		}
 		if runErr != nil {
 			t.Errorf("replaying %s: verdict pass but the child failed: %v\n%s", log, runErr, out.String())
 		}

@@ -99,6 +99,7 @@ func renderValues(b []byte) string {
 }
 
 type inspectEvent struct {
+	Log       string `json:"log,omitempty"` // with more than one log
 	Seq       uint64 `json:"seq"`
 	Stream    uint32 `json:"stream"`
 	Kind      string `json:"kind"`
@@ -122,13 +123,13 @@ func runInspect(args []string, stdout, stderr io.Writer) int {
 	rawHex := fs.Bool("hex", false, "show values as hex instead of decoding them")
 	limit := fs.Int("limit", 0, "stop after this many matching events (0: all)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: capture inspect [-kind K,...] [-site TEXT] [-stream N,...] [-seq FROM:TO] [-json] LOG")
+		fmt.Fprintln(stderr, "usage: capture inspect [-kind K,...] [-site TEXT] [-stream N,...] [-seq FROM:TO] [-json] LOG|DIR...\n\nA folder stands for every *.arrow log below it.")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if fs.NArg() != 1 {
+	if fs.NArg() == 0 {
 		fs.Usage()
 		return 2
 	}
@@ -137,45 +138,74 @@ func runInspect(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "capture inspect: %v\n", err)
 		return 2
 	}
-	r, err := eventlog.Open(fs.Arg(0))
-	if err != nil {
-		fmt.Fprintf(stderr, "capture inspect: %v\n", err)
-		return 1
-	}
-	defer r.Close()
 	w := bufio.NewWriter(stdout)
 	defer w.Flush()
+	logs := expandLogs(fs.Args())
+	opts := inspectOptions{filter: filter, asJSON: *asJSON, rawHex: *rawHex, limit: *limit, named: len(logs) > 1}
+	tally := &logTally{}
+	for _, a := range logs {
+		err := a.err
+		if err == nil {
+			err = inspectLog(w, a.path, opts)
+		}
+		if err != nil {
+			w.Flush()
+			fmt.Fprintf(stderr, "capture inspect: %v\n", err)
+			tally.fail(a.path, "not read to its end")
+			continue
+		}
+		tally.ok()
+	}
+	w.Flush()
+	return tally.finish(stderr, "capture inspect")
+}
+
+type inspectOptions struct {
+	filter         *eventFilter
+	asJSON, rawHex bool
+	limit          int  // per log
+	named          bool // several logs: JSON lines say which
+}
+
+// inspectLog lists the events of one log.
+func inspectLog(w *bufio.Writer, path string, o inspectOptions) error {
+	r, err := eventlog.Open(path)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
 	enc := json.NewEncoder(w)
-	if !*asJSON {
+	if !o.asJSON {
 		m := r.Meta()
-		fmt.Fprintf(w, "# %s: format %d, run %s, started %s, %s\n", fs.Arg(0), m.FormatVersion, m.RunID,
+		fmt.Fprintf(w, "# %s: format %d, run %s, started %s, %s\n", path, m.FormatVersion, m.RunID,
 			m.StartTime.Format("2006-01-02T15:04:05.000Z07:00"), describeStatus(m.Status))
 		fmt.Fprintf(w, "# observed %s, build %q, %s, sources %s\n", strings.Join(m.ObservedPackages, " "), m.BuildLabel, m.GoVersion, m.SourceHash)
 	}
+	logName := ""
+	if o.named {
+		logName = path
+	}
 	n := 0
-	for *limit == 0 || n < *limit {
+	for o.limit == 0 || n < o.limit {
 		e, err := r.Next()
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
-			w.Flush()
-			fmt.Fprintf(stderr, "capture inspect: %v\n", err)
-			return 1
+			return err
 		}
-		if !filter.match(e) {
+		if !o.filter.match(e) {
 			continue
 		}
 		n++
 		vals := hex.EncodeToString(e.Values)
-		if !*rawHex {
+		if !o.rawHex {
 			vals = renderValues(e.Values)
 		}
-		if *asJSON {
-			if err := enc.Encode(inspectEvent{e.Seq, e.Stream, e.Kind.String(), e.Parent, e.Site, e.Pos,
+		if o.asJSON {
+			if err := enc.Encode(inspectEvent{logName, e.Seq, e.Stream, e.Kind.String(), e.Parent, e.Site, e.Pos,
 				e.RecvType, e.RecvID, vals, hex.EncodeToString(e.Values)}); err != nil {
-				fmt.Fprintf(stderr, "capture inspect: %v\n", err)
-				return 1
+				return err
 			}
 			continue
 		}
@@ -189,10 +219,10 @@ func runInspect(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(w, "%8d s%-3d %-10s %s (%s)%s%s: %s\n", e.Seq, e.Stream, e.Kind, e.Site, e.Pos, recv, parent, vals)
 	}
-	if tt, torn := r.Torn(); torn && !*asJSON && (*limit == 0 || n < *limit) {
+	if tt, torn := r.Torn(); torn && !o.asJSON && (o.limit == 0 || n < o.limit) {
 		fmt.Fprintf(w, "# %s\n", describeTorn(tt))
 	}
-	return 0
+	return nil
 }
 
 func describeStatus(s eventlog.Status) string {

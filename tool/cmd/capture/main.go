@@ -5,8 +5,12 @@ package main
 
 import (
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"sort"
+	"strings"
 )
 
 // A command is one subcommand of capture. Each lives in its own file and
@@ -50,4 +54,128 @@ func main() {
 		os.Exit(2)
 	}
 	os.Exit(c.run(os.Args[2:]))
+}
+
+// A logArg is one log that a command reading logs was given, directly or
+// as part of a folder: a path to read, or why it cannot be read.
+type logArg struct {
+	path string
+	err  error // refused before opening: missing, special file, empty folder
+}
+
+// expandLogs turns the arguments of replay, inspect, stats and verify into
+// logs: a folder stands for every *.arrow file below it (sorted), anything
+// else for itself. Nothing is opened: only regular files (symbolic links to
+// them included) are kept, and a named pipe, device or socket is refused at
+// once, since opening one can block for ever. A problem with one argument
+// is returned in its place, so that the command reports it and goes on with
+// the others.
+func expandLogs(args []string) []logArg {
+	var out []logArg
+	for _, a := range args {
+		fi, err := os.Stat(a) // follows links; opens nothing
+		switch {
+		case err != nil:
+			out = append(out, logArg{a, err})
+		case fi.IsDir():
+			out = append(out, logsBelow(a)...)
+		case !fi.Mode().IsRegular():
+			out = append(out, logArg{a, notRegular(a, fi.Mode())})
+		default:
+			out = append(out, logArg{path: a})
+		}
+	}
+	return out
+}
+
+// logsBelow lists the *.arrow files below dir, sorted; a folder holding
+// none is an error (a mistyped folder must not pass as "nothing failed").
+func logsBelow(dir string) []logArg {
+	var logs []logArg
+	walkErr := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if path == dir {
+				return err
+			}
+			logs = append(logs, logArg{path, err}) // an unreadable subfolder
+			if d != nil && d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() || !strings.HasSuffix(d.Name(), ".arrow") {
+			return nil
+		}
+		mode := d.Type()
+		if mode&fs.ModeSymlink != 0 {
+			fi, err := os.Stat(path)
+			if err != nil {
+				logs = append(logs, logArg{path, err})
+				return nil
+			}
+			mode = fi.Mode()
+		}
+		if !mode.IsRegular() {
+			logs = append(logs, logArg{path, notRegular(path, mode)})
+			return nil
+		}
+		logs = append(logs, logArg{path: path})
+		return nil
+	})
+	if walkErr != nil {
+		return []logArg{{dir, walkErr}}
+	}
+	if len(logs) == 0 {
+		return []logArg{{dir, fmt.Errorf("%s: folder holds no *.arrow logs", dir)}}
+	}
+	sort.Slice(logs, func(i, j int) bool { return logs[i].path < logs[j].path })
+	return logs
+}
+
+func notRegular(path string, mode fs.FileMode) error {
+	what := "not a regular file (" + mode.Type().String() + ")"
+	switch {
+	case mode&fs.ModeNamedPipe != 0:
+		what = "a named pipe (FIFO), not a log file"
+	case mode&fs.ModeSocket != 0:
+		what = "a socket, not a log file"
+	case mode&fs.ModeDevice != 0:
+		what = "a device, not a log file"
+	}
+	return fmt.Errorf("%s: %s: refused", path, what)
+}
+
+// errText is err's text without a leading "path: " that the caller prints
+// already.
+func errText(path string, err error) string {
+	s := err.Error()
+	return strings.TrimPrefix(s, path+": ")
+}
+
+// logTally counts a command's logs and the ones that failed, for the
+// summary line that ends a run with failures.
+type logTally struct {
+	total  int
+	failed []string // "path (why)"
+}
+
+func (t *logTally) ok() { t.total++ }
+
+func (t *logTally) fail(path, why string) {
+	t.total++
+	t.failed = append(t.failed, fmt.Sprintf("%s (%s)", path, why))
+}
+
+// finish prints "2 of 14 logs failed: ..." if any did, and returns the
+// exit code: 1 if any failed.
+func (t *logTally) finish(w io.Writer, cmd string) int {
+	if len(t.failed) == 0 {
+		return 0
+	}
+	noun := "logs"
+	if t.total == 1 {
+		noun = "log"
+	}
+	fmt.Fprintf(w, "%s: %d of %d %s failed: %s\n", cmd, len(t.failed), t.total, noun, strings.Join(t.failed, ", "))
+	return 1
 }

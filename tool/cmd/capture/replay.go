@@ -4,19 +4,26 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
 
+	"github.com/rules-capture/rules_capture/runtime/eventlog"
 	"github.com/rules-capture/rules_capture/runtime/probe"
 	"github.com/rules-capture/rules_capture/tool/internal/frontend"
 )
 
 func init() {
-	register("replay", command{"replay event logs against the current code of the observed set", runReplay})
+	register("replay", command{"replay event logs against the current code of the observed set", func(args []string) int {
+		return runReplay(args, os.Stdout)
+	}})
 }
 
-func runReplay(args []string) int {
+func runReplay(args []string, stdout io.Writer) int {
 	fs := flag.NewFlagSet("capture replay", flag.ContinueOnError)
 	observe := fs.String("observe", "", "comma-separated import paths of the observed packages (required)")
 	check := fs.String("check", probe.CheckStrict, "check level: strict, returns or crash")
@@ -25,7 +32,7 @@ func runReplay(args []string) int {
 	harness := fs.String("harness", "", "also keep the replay harness binary at this path")
 	verbose := fs.Bool("v", false, "print the go commands and the notes of passing replays")
 	fs.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: capture replay -observe PKG[,PKG] [-check strict|returns|crash] LOG...")
+		fmt.Fprintln(os.Stderr, "usage: capture replay -observe PKG[,PKG] [-check strict|returns|crash] LOG|DIR...\n\nA folder stands for every *.arrow log below it.")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -42,18 +49,29 @@ func runReplay(args []string) int {
 		fmt.Fprintf(os.Stderr, "capture replay: -check %q: want strict, returns or crash\n", *check)
 		return 2
 	}
-	logs := make([]string, fs.NArg())
-	for i, l := range fs.Args() {
-		abs, err := filepath.Abs(l)
+	tally := &logTally{}
+	var logs []string
+	for _, a := range expandLogs(fs.Args()) {
+		if a.err != nil {
+			fmt.Fprintf(stdout, "ERROR    %s: %v\n", a.path, errText(a.path, a.err))
+			tally.fail(a.path, "not read")
+			continue
+		}
+		abs, err := filepath.Abs(a.path)
 		if err != nil {
-			fmt.Fprintln(os.Stderr, "capture replay:", err)
-			return 2
+			fmt.Fprintf(stdout, "ERROR    %s: %v\n", a.path, err)
+			tally.fail(a.path, "not read")
+			continue
 		}
-		if _, err := os.Stat(abs); err != nil {
-			fmt.Fprintln(os.Stderr, "capture replay:", err)
-			return 2
+		if why, err := checkReplayLog(abs, obs); err != nil {
+			fmt.Fprintf(stdout, "ERROR    %s: %v\n", abs, err)
+			tally.fail(abs, why)
+			continue
 		}
-		logs[i] = abs
+		logs = append(logs, abs)
+	}
+	if len(logs) == 0 {
+		return max(tally.finish(stdout, "capture replay"), 1)
 	}
 	rootDir, err := frontend.FindRoot(*root)
 	if err != nil {
@@ -67,17 +85,28 @@ func runReplay(args []string) int {
 	}
 	defer s.Close()
 	s.Verbose = *verbose
-	bin, err := s.BuildHarness(logs...)
+	bin, bad, err := s.BuildHarnessFor(logs)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "capture replay:", err)
 		return 1
+	}
+	// A log with a site no capture writes is not replayed, and nothing of
+	// it is in the harness; the other logs replay.
+	logs = slices.DeleteFunc(logs, func(l string) bool {
+		if bad[l] != nil {
+			fmt.Fprintf(stdout, "ERROR    %v\n", bad[l])
+			tally.fail(l, "refused")
+		}
+		return bad[l] != nil
+	})
+	if bin == "" {
+		return tally.finish(stdout, "capture replay")
 	}
 	if *harness != "" {
 		if b, err := os.ReadFile(bin); err == nil {
 			_ = os.WriteFile(*harness, b, 0o755)
 		}
 	}
-	failed := 0
 	for i, log := range logs {
 		report := filepath.Join(s.Work, fmt.Sprintf("report-%d.json", i))
 		if *reports != "" {
@@ -89,33 +118,69 @@ func runReplay(args []string) int {
 		}
 		r, err := replayOne(bin, log, *check, report)
 		if err != nil {
-			fmt.Printf("ERROR    %s: %v\n", log, err)
-			failed++
+			fmt.Fprintf(stdout, "ERROR    %s: %v\n", log, err)
+			tally.fail(log, "error")
 			continue
 		}
 		switch r.Verdict {
 		case "pass":
-			fmt.Printf("PASS     %s (%d events, check %s)\n", log, r.Events, r.Check)
+			tally.ok()
+			fmt.Fprintf(stdout, "PASS     %s (%d events, check %s)\n", log, r.Events, r.Check)
+			if r.Ended != "" && !*verbose {
+				// Not only with -v: a pass of a cut log judged only part
+				// of what the capture did.
+				fmt.Fprintf(stdout, "  note: %s\n", r.Ended)
+			}
 			if *verbose {
 				for _, n := range r.Notes {
-					fmt.Printf("  note: %s\n", n)
+					fmt.Fprintf(stdout, "  note: %s\n", n)
 				}
 			}
 		default:
-			failed++
-			fmt.Printf("DIVERGED %s (check %s)\n", log, r.Check)
+			tally.fail(log, "diverged")
+			fmt.Fprintf(stdout, "DIVERGED %s (check %s)\n", log, r.Check)
 			if r.Divergence != nil {
-				fmt.Print(indent(r.Divergence.String()))
+				fmt.Fprint(stdout, indent(r.Divergence.String()))
 			}
 			for _, n := range r.Notes {
-				fmt.Printf("  note: %s\n", n)
+				fmt.Fprintf(stdout, "  note: %s\n", n)
 			}
 		}
 	}
-	if failed > 0 {
-		return 1
+	return tally.finish(stdout, "capture replay")
+}
+
+// checkReplayLog opens log before the harness is built from the logs: one
+// that cannot be read is reported on its own instead of failing the build
+// for all, and one captured with another observed set than -observe names
+// gets one clear line instead of a divergence whose reason misleads (the
+// boundary itself differs). It returns a short reason for the summary.
+func checkReplayLog(log string, observe []string) (string, error) {
+	r, err := eventlog.Open(log)
+	if err != nil {
+		return "unreadable", err
 	}
-	return 0
+	defer r.Close()
+	have := r.Meta().ObservedPackages
+	if len(have) == 0 {
+		return "", nil // a log that does not record its observed set
+	}
+	if !sameSet(have, observe) {
+		h, o := sortedCopy(have), sortedCopy(observe)
+		return "observed set differs", fmt.Errorf("log %s was captured with observed set [%s], -observe says [%s]: replay with -observe %s, or re-capture",
+			filepath.Base(log), strings.Join(h, " "), strings.Join(o, " "), strings.Join(h, ","))
+	}
+	return "", nil
+}
+
+func sortedCopy(s []string) []string {
+	c := append([]string(nil), s...)
+	sort.Strings(c)
+	return slices.Compact(c)
+}
+
+func sameSet(a, b []string) bool {
+	return slices.Equal(sortedCopy(a), sortedCopy(b))
 }
 
 // replayOne replays one log in a fresh process of the harness, with an

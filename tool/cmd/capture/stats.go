@@ -106,7 +106,7 @@ func runStats(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "one JSON object per log")
 	top := fs.Int("top", 20, "show the N most frequent sites (0: all)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: capture stats [-json] [-top N] LOG...")
+		fmt.Fprintln(stderr, "usage: capture stats [-json] [-top N] LOG|DIR...\n\nA folder stands for every *.arrow log below it.")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -116,14 +116,19 @@ func runStats(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	status := 0
-	for _, path := range fs.Args() {
-		st, err := collectStats(path)
+	tally := &logTally{}
+	for _, a := range expandLogs(fs.Args()) {
+		err := a.err
+		var st *logStats
+		if err == nil {
+			st, err = collectStats(a.path)
+		}
 		if err != nil {
 			fmt.Fprintf(stderr, "capture stats: %v\n", err)
-			status = 1
+			tally.fail(a.path, "not read")
 			continue
 		}
+		tally.ok()
 		if *top > 0 && len(st.Sites) > *top {
 			st.Sites = st.Sites[:*top]
 		}
@@ -133,7 +138,7 @@ func runStats(args []string, stdout, stderr io.Writer) int {
 		}
 		printStats(stdout, st)
 	}
-	return status
+	return tally.finish(stderr, "capture stats")
 }
 
 func printStats(w io.Writer, st *logStats) {

@@ -1,0 +1,27 @@
+// Command busy makes incalls from 4 goroutines until it is killed.
+package main
+
+import (
+	"strconv"
+	"sync"
+	"time"
+
+	"example.com/busy/store"
+	"example.com/busy/svc"
+)
+
+func main() {
+	s := svc.New(&store.Store{}, 3)
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for i := 0; ; i++ {
+				s.Handle("k"+strconv.Itoa((g+i)%5), g+i)
+				if i%4 == 3 {
+					time.Sleep(200 * time.Microsecond) // a busy service, not a saturated one
+				}
+			}
+		})
+	}
+	wg.Wait()
+}

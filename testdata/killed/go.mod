@@ -1,0 +1,3 @@
+module example.com/busy
+
+go 1.26
