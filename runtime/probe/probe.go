@@ -276,10 +276,10 @@ func (s *Stream) Float(v float64) { s.enc.Buf = value.AppendFloat(s.enc.Buf, v) 
 func (s *Stream) Bool(v bool) { s.enc.Buf = value.AppendBool(s.enc.Buf, v) }
 
 // String appends a string value.
-func (s *Stream) String(v string) { s.enc.Buf = value.AppendString(s.enc.Buf, v) }
+func (s *Stream) String(v string) { s.enc.String(v) }
 
 // Bytes appends a byte slice value.
-func (s *Stream) Bytes(v []byte) { s.enc.Buf = value.AppendBytes(s.enc.Buf, v) }
+func (s *Stream) Bytes(v []byte) { s.enc.Bytes(v) }
 
 // Error appends an error value (chain, sentinels, registered types).
 func (s *Stream) Error(err error) {
@@ -538,10 +538,20 @@ func (s *Stream) DecodeFloat() float64 { return s.dec.Float() }
 func (s *Stream) DecodeBool() bool { return s.dec.Bool() }
 
 // DecodeString reads the next replayed string.
-func (s *Stream) DecodeString() string { return s.dec.String() }
+func (s *Stream) DecodeString() string {
+	if s.dec.NextRedacted() {
+		s.dec.Where = s.where()
+	}
+	return s.dec.String()
+}
 
 // DecodeBytes reads the next replayed byte slice.
-func (s *Stream) DecodeBytes() []byte { return s.dec.Bytes() }
+func (s *Stream) DecodeBytes() []byte {
+	if s.dec.NextRedacted() {
+		s.dec.Where = s.where()
+	}
+	return s.dec.Bytes()
+}
 
 // DecodeError reads the next replayed error.
 func (s *Stream) DecodeError() error {

@@ -221,6 +221,9 @@ func (d *Decoder) standIn() string {
 	return standIn(h, desc)
 }
 
+// NextRedacted reports whether the next value is a redacted one.
+func (d *Decoder) NextRedacted() bool { return d.Err == nil && d.Off < len(d.Buf) && d.Buf[d.Off] == TagRedacted }
+
 // Bytes reads a byte slice (nil stays nil; a stand-in for a redacted one).
 func (d *Decoder) Bytes() []byte {
 	switch d.peek() {

@@ -138,7 +138,7 @@ func (t *transformer) outcall(call *ast.CallExpr, c callee, stack []ast.Node) {
 			outEncs = append(outEncs, "s.Bytes("+name+"[:min(max(r0, 0), len("+name+"))])")
 			outDecs = append(outDecs, "copy("+name+", s.DecodeBytes())")
 		case isSlice && !variadic && isByteSlice(pt):
-			encs = append(encs, t.encStmt(name, pt))
+			encs = append(encs, t.paramEncStmt(name, pt, sig.Params().At(i).Name(), c.name, false))
 			outEncs = append(outEncs, "s.Bytes("+name+")")
 			outDecs = append(outDecs, "copy("+name+", s.DecodeBytes())")
 		case isSlice && !variadic:
@@ -146,7 +146,7 @@ func (t *transformer) outcall(call *ast.CallExpr, c callee, stack []ast.Node) {
 			outEncs = append(outEncs, t.probe+".Encode(s, "+name+")")
 			outDecs = append(outDecs, "copy("+name+", "+t.probe+".Decode["+ts+"](s))")
 		default:
-			encs = append(encs, t.encStmt(name, pt))
+			encs = append(encs, t.paramEncStmt(name, pt, sig.Params().At(i).Name(), c.name, false))
 		}
 		for _, k := range ptrOut[i] {
 			arg := name
@@ -173,7 +173,7 @@ func (t *transformer) outcall(call *ast.CallExpr, c callee, stack []ast.Node) {
 		rn := fmt.Sprintf("r%d", i)
 		results = append(results, ts)
 		rnames = append(rnames, rn)
-		rencs = append(rencs, t.encStmt(rn, rt))
+		rencs = append(rencs, t.paramEncStmt(rn, rt, "", c.name, false))
 		rdecs = append(rdecs, rn+" := "+t.decExpr(rt, ts))
 	}
 	rencs = append(rencs, outEncs...)
@@ -569,7 +569,8 @@ func (t *transformer) funcDecl(fd *ast.FuncDecl) {
 			decls = append(decls, pn+" "+ts)
 			args = append(args, pn)
 		}
-		encs = append(encs, t.encStmt(pn, pt))
+		pv := sig.Params().At(i).Name()
+		encs = append(encs, t.paramEncStmt(pn, pt, pv, name, t.redact.params[fd][pv]))
 		decs = append(decs, pn+" := "+t.decExpr(pt, ts))
 		dargs = append(dargs, args[len(args)-1])
 	}
@@ -588,7 +589,7 @@ func (t *transformer) funcDecl(fd *ast.FuncDecl) {
 		results = append(results, ts)
 		rn := fmt.Sprintf("r%d", i)
 		rnames = append(rnames, rn)
-		rencs = append(rencs, t.encStmt(rn, rt))
+		rencs = append(rencs, t.paramEncStmt(rn, rt, "", name, false))
 	}
 	hook := ""
 	if generic {

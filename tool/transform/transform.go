@@ -139,6 +139,8 @@ type transformer struct {
 	goStmtCalls map[*ast.CallExpr]bool // calls of the package's go statements (turns.go)
 	goFuncs     map[*types.Func]bool   // functions of the package that goroutines start (turns.go)
 
+	redact redactState // what the package marks secret (redact.go)
+
 	// outsideReflect: where the package first reflects over a value from
 	// outside (reflect.go); empty: reflection runs natively.
 	outsideReflect string
@@ -205,6 +207,8 @@ func Instrument(p *Package, opts Options) (*Output, error) {
 			}
 		}
 	}
+
+	t.redactScan()
 
 	t.edits = make([][]edit, len(p.Files))
 	t.findOutsideReflection()

@@ -38,8 +38,11 @@ type corpusSpec struct {
 		WantExit  int               `json:"want_exit"`
 		WantInErr string            `json:"want_stderr"` // e.g. the original file:line of a panic
 	} `json:"runs"`
-	Test  string `json:"test"`  // package pattern for `capture test`
-	Check string `json:"check"` // check level of the replays of the unchanged code (default strict)
+	// Secrets must appear nowhere in the logs: not in their bytes
+	// (compressed or not) nor in their decoded values (docs/redaction.md).
+	Secrets []string `json:"secrets"`
+	Test    string   `json:"test"`  // package pattern for `capture test`
+	Check   string   `json:"check"` // check level of the replays of the unchanged code (default strict)
 	// Race builds the capture variant and the replay harness with the race
 	// detector: a reported race fails the capture run or the replay.
 	Race bool `json:"race"`
@@ -197,6 +200,9 @@ func testProgram(t *testing.T, src string, spec *corpusSpec) {
 	})
 	if len(logFiles) == 0 {
 		t.Fatal("no logs captured")
+	}
+	if len(spec.Secrets) > 0 {
+		checkNoSecrets(t, logFiles, spec.Secrets)
 	}
 
 	// (b) replay against the unchanged code
@@ -420,5 +426,32 @@ func copyDir(t *testing.T, src, dst string) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// checkNoSecrets fails if a secret appears in the raw bytes of a log or
+// in the rendering of its events, and if no value of a log was redacted.
+func checkNoSecrets(t *testing.T, logs []string, secrets []string) {
+	for _, l := range logs {
+		raw, err := os.ReadFile(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rendered, errs, code := runCmd(t, inspectCmd, "-json", l)
+		if code != 0 {
+			t.Fatalf("inspect %s: exit %d: %s", filepath.Base(l), code, errs)
+		}
+		for _, s := range secrets {
+			if bytes.Contains(raw, []byte(s)) {
+				t.Errorf("%s: the log's bytes hold the secret %q", filepath.Base(l), s)
+			}
+			if strings.Contains(rendered, s) {
+				t.Errorf("%s: the log's events hold the secret %q", filepath.Base(l), s)
+			}
+		}
+		if !strings.Contains(rendered, "redacted(") {
+			t.Errorf("%s: no redacted value in the log", filepath.Base(l))
+		}
+		t.Logf("%s: %d bytes, none of %d secrets, %d redacted values", filepath.Base(l), len(raw), len(secrets), strings.Count(rendered, "redacted("))
 	}
 }

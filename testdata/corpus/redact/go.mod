@@ -1,0 +1,3 @@
+module example.com/redact
+
+go 1.26
