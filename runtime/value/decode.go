@@ -222,7 +222,9 @@ func (d *Decoder) standIn() string {
 }
 
 // NextRedacted reports whether the next value is a redacted one.
-func (d *Decoder) NextRedacted() bool { return d.Err == nil && d.Off < len(d.Buf) && d.Buf[d.Off] == TagRedacted }
+func (d *Decoder) NextRedacted() bool {
+	return d.Err == nil && d.Off < len(d.Buf) && d.Buf[d.Off] == TagRedacted
+}
 
 // Bytes reads a byte slice (nil stays nil; a stand-in for a redacted one).
 func (d *Decoder) Bytes() []byte {

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
+	"hash"
 	"os"
 	"reflect"
 	"strings"
@@ -259,6 +260,21 @@ func RedactHash(key []byte, secret string) (h [RedactHashLen]byte) {
 	return h
 }
 
+// keyedHashes holds HMACs keyed with redactKey, reset for reuse: a new
+// one hashes the key's two pads again and allocates both states.
+var keyedHashes = sync.Pool{New: func() any { return hmac.New(sha256.New, redactKey()) }}
+
+// keyedHash is RedactHash(redactKey(), s).
+func keyedHash(s string) (h [RedactHashLen]byte) {
+	m := keyedHashes.Get().(hash.Hash)
+	m.Reset()
+	m.Write(unsafe.Slice(unsafe.StringData(s), len(s)))
+	var sum [sha256.Size]byte
+	copy(h[:], m.Sum(sum[:0]))
+	keyedHashes.Put(m)
+	return h
+}
+
 func lookupSecret(s string) *secretEntry {
 	secrets.mu.RLock()
 	en := secrets.cur[s]
@@ -290,7 +306,7 @@ func rememberSecret(s, desc string) *secretEntry {
 	if en := lookupSecret(s); en != nil {
 		return en
 	}
-	h := RedactHash(redactKey(), s)
+	h := keyedHash(s)
 	secrets.mu.Lock()
 	defer secrets.mu.Unlock()
 	if en := secrets.cur[s]; en != nil {

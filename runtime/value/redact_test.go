@@ -54,6 +54,9 @@ func TestRedactHashIsKeyedAndTruncated(t *testing.T) {
 	if full := m.Sum(nil); !bytes.Equal(a[:], full[:RedactHashLen]) {
 		t.Fatalf("hash %x, want the first %d bytes of HMAC-SHA256 %x", a, RedactHashLen, full)
 	}
+	if keyedHash("hunter2") != RedactHash(redactKey(), "hunter2") || keyedHash("x") != RedactHash(redactKey(), "x") {
+		t.Fatal("the pooled HMACs hash differently")
+	}
 }
 
 func TestRedactFieldsAndContent(t *testing.T) {
