@@ -28,7 +28,8 @@ type CompactResult struct {
 // Compact rewrites the log at src as one Arrow IPC file at dst: the same
 // schema and metadata (status updated to what was read), every dictionary
 // complete and written once before the first batch (the file format allows
-// no replacement), bigger batches and a stronger zstd level. src may be a
+// no replacement), bigger batches, a stronger zstd level and a checksum on
+// every batch (a version 3 log becomes version 4). src may be a
 // capture-time stream, torn or not, or a compacted file. dst is written
 // next to itself and renamed into place, so a failed compaction leaves no
 // partial file.
@@ -49,6 +50,13 @@ func Compact(dst, src string, opts CompactOptions) (res CompactResult, err error
 		return res, err
 	}
 	meta := r.Meta()
+	// The encoder checksums every batch. Version 4 is version 3 with
+	// checksums, so a version 3 log compacts to version 4; versions 1 and 2
+	// keep theirs (the player reads their values differently) and gain the
+	// checksums, which the reader verifies wherever they are.
+	if meta.FormatVersion == firstChecksumFormat-1 {
+		meta.FormatVersion = firstChecksumFormat
+	}
 	for {
 		e, err := r.Next()
 		if err == io.EOF {

@@ -169,20 +169,30 @@ func (t fbTable) i32(slot int, def int32) (int32, error) {
 
 // str checks a string field and returns it ("" if absent).
 func (t fbTable) str(slot int) (string, error) {
+	start, n, err := t.strPos(slot)
+	if err != nil || n == 0 {
+		return "", err
+	}
+	return string(t.buf[start : start+n]), nil
+}
+
+// strPos checks a string field and returns where its bytes are in the
+// buffer (0, 0 if absent).
+func (t fbTable) strPos(slot int) (start, n int, err error) {
 	at := t.field(slot)
 	if at < 0 {
-		return "", nil
+		return 0, 0, nil
 	}
 	off, ok := fbU32(t.buf, at)
 	if !ok {
-		return "", errFlatbuf
+		return 0, 0, errFlatbuf
 	}
 	s := at + int(off)
-	n, ok := fbU32(t.buf, s)
-	if !ok || int64(n) > int64(len(t.buf)-s-4) {
-		return "", errFlatbuf
+	l, ok := fbU32(t.buf, s)
+	if !ok || int64(l) > int64(len(t.buf)-s-4) {
+		return 0, 0, errFlatbuf
 	}
-	return string(t.buf[s+4 : s+4+int(n)]), nil
+	return s + 4, int(l), nil
 }
 
 // tables returns the tables of a vector-of-tables field (nil if absent),

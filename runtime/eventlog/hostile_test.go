@@ -12,10 +12,12 @@ import (
 
 // TestMutatedLogs flips random bytes of valid logs: every result must be a
 // clean read or an ErrCorrupt error, promptly, and never a panic (recovery
-// is off, so a panic fails the test).
+// is off, so a panic fails the test). Checksums are ignored, so that the
+// mutations reach the parser, as a hostile file with valid checksums
+// would (TestFlippedBytes checks that checksums catch them).
 func TestMutatedLogs(t *testing.T) {
-	recoverPanics = false
-	defer func() { recoverPanics = true }()
+	recoverPanics, ignoreChecksums = false, true
+	defer func() { recoverPanics, ignoreChecksums = true, false }()
 	seeds := seedLogs(t)
 	var names []string
 	for n := range seeds {
@@ -38,11 +40,12 @@ func TestMutatedLogs(t *testing.T) {
 	}
 }
 
-// TestTruncatedLogs cuts a closed log at every length: a capture-time log
-// yields a prefix of its events and reports the torn tail; it never fails
-// once the schema is complete.
+// TestTruncatedLogs cuts a log whose writer was killed (its status says
+// open) at every length: a capture-time log yields a prefix of its events
+// and reports the torn tail; it never fails once the schema is complete.
+// (A closed log cut short is an error: TestTruncatedClosedLogs.)
 func TestTruncatedLogs(t *testing.T) {
-	full := seedLogs(t)["zstd"]
+	full := asKilled(t, seedLogs(t)["zstd"])
 	want, _ := readPrefix(t, full)
 	if len(want) != 10 {
 		t.Fatalf("seed log has %d events", len(want))

@@ -191,16 +191,33 @@ func (e *ipcEncoder) recordBatch(rows int64, nodes int) flatbuffers.UOffsetT {
 }
 
 // finish wraps a header table into a Message and appends the framed message
-// (continuation, length, padded metadata, body) to e.msg.
+// (continuation, length, padded metadata, body) to e.msg. The Message's
+// custom_metadata holds the checksum of metadata and body (MetaChecksum).
 func (e *ipcEncoder) finish(htype byte, header flatbuffers.UOffsetT) {
 	fb := e.fb
+	key := fb.CreateString(MetaChecksum)
+	val := fb.CreateByteString(zeroDigits) // the digits are filled in below
+	fb.StartObject(2)                      // KeyValue
+	fb.PrependUOffsetTSlot(0, key, 0)
+	fb.PrependUOffsetTSlot(1, val, 0)
+	kv := fb.EndObject()
+	fb.StartVector(4, 1, 4)
+	fb.PrependUOffsetT(kv)
+	kvs := fb.EndVector(1)
 	fb.StartObject(5)
 	fb.PrependInt16Slot(0, metadataV5, 0)
 	fb.PrependByteSlot(1, htype, 0)
 	fb.PrependUOffsetTSlot(2, header, 0)
 	fb.PrependInt64Slot(3, int64(len(e.body)), 0)
+	fb.PrependUOffsetTSlot(4, kvs, 0)
 	fb.Finish(fb.EndObject())
+	// An offset counts from the end of the builder's buffer; the string's
+	// bytes follow its 4-byte length.
+	at := len(fb.Bytes) - int(val) - int(fb.Head()) + 4
+	start := len(e.msg) + 8
 	e.msg = frameMessage(e.msg, fb.FinishedBytes())
+	meta := e.msg[start:]
+	putChecksum(meta[at:], messageChecksum(meta, at, e.body))
 	e.msg = append(e.msg, e.body...)
 	e.fb.Reset()
 	e.body = e.body[:0]

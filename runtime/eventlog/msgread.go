@@ -21,7 +21,20 @@ type message struct {
 	dictID     int64
 	delta      bool
 	schema     *schemaInfo // schema messages
+	// The checksum in the Message's custom_metadata (MetaChecksum): where
+	// its digits are in meta (-1: none), their value, and whether they
+	// are valid hex.
+	sumAt  int
+	sum    uint32
+	sumBad bool
 }
+
+// Whether a log's batches carry checksums, as far as read.
+const (
+	sumsUnknown = iota
+	sumsPresent
+	sumsAbsent
+)
 
 // messageReader frames IPC messages itself (instead of ipc.NewMessageReader)
 // so that every length is checked against the limits and the file size
@@ -38,6 +51,15 @@ type messageReader struct {
 	bodyBuf    []byte
 	dictRows   map[int64]int64
 	dictBytes  map[int64]int64
+
+	// needSums: the format version requires a checksum on every batch
+	// (set once the schema is read). sums: whether the batches so far had
+	// one; a log has them on every batch or on none.
+	needSums bool
+	sums     int
+	// Record batches and their rows read so far, for errors and for
+	// checking the count of a closed log.
+	recordBatches, events uint64
 }
 
 func (m *messageReader) corrupt(format string, args ...any) error {
@@ -124,11 +146,56 @@ func (m *messageReader) next() (*message, error) {
 		return nil, m.cut("message body")
 	}
 	msg.body = body
+	// The checksum first: if it fails, the bytes are damaged, and that is
+	// the error to report, not what the damage looks like to the parser.
+	if err := m.checkSum(msg); err != nil {
+		return nil, err
+	}
 	if err := m.checkBody(msg); err != nil {
 		return nil, err
 	}
 	m.off += 8 + mlen + bodyLen
+	if msg.htype == headerRecBatch {
+		m.recordBatches++
+		m.events += uint64(msg.rows)
+	}
 	return msg, nil
+}
+
+// checkSum verifies the checksum of a batch message.
+func (m *messageReader) checkSum(msg *message) error {
+	if msg.htype == headerSchema {
+		return nil
+	}
+	if msg.sumAt < 0 {
+		switch {
+		case m.needSums:
+			return m.sumError(msg, "has no checksum (format version 4 requires one on every batch)")
+		case m.sums == sumsPresent:
+			return m.sumError(msg, "has no checksum, unlike the batches before it")
+		}
+		m.sums = sumsAbsent
+		return nil
+	}
+	if m.sums == sumsAbsent {
+		return m.sumError(msg, "has a checksum, unlike the batches before it")
+	}
+	m.sums = sumsPresent
+	if ignoreChecksums {
+		return nil
+	}
+	if msg.sumBad || messageChecksum(msg.meta, msg.sumAt, msg.body) != msg.sum {
+		return m.sumError(msg, "fails its checksum")
+	}
+	return nil
+}
+
+func (m *messageReader) sumError(msg *message, what string) error {
+	m.err = &logError{
+		msg:  fmt.Sprintf("log %s: %s %s: the file is corrupt", m.path, batchName(msg, m.recordBatches, m.events), what),
+		kind: ErrChecksum,
+	}
+	return m.err
 }
 
 // checkHeader validates the message header (a schema message is decoded
@@ -176,6 +243,17 @@ func (m *messageReader) checkHeader(msg *message) (int64, error) {
 		if !m.schemaRead {
 			return 0, m.corrupt("batch before the schema")
 		}
+		if err := m.readSum(msg, t); err != nil {
+			return 0, err
+		}
+		// Rows and dictionary id name the batch in a checksum error;
+		// checkBody checks them.
+		if htype == headerRecBatch {
+			rows, _ := h.i64(0, 0)
+			msg.rows = int(min(max(rows, 0), maxRowsPerBatch))
+		} else {
+			msg.dictID, _ = h.i64(0, 0)
+		}
 	default:
 		return 0, m.corrupt("unexpected message type %d", htype)
 	}
@@ -185,6 +263,40 @@ func (m *messageReader) checkHeader(msg *message) (int64, error) {
 		}
 	}
 	return bodyLen, nil
+}
+
+// readSum finds the checksum in the custom_metadata of message table t.
+func (m *messageReader) readSum(msg *message, t fbTable) error {
+	msg.sumAt = -1
+	kvs, err := t.tables(4, 64)
+	if err != nil {
+		return m.corrupt("bad message metadata: %v", err)
+	}
+	for _, kv := range kvs {
+		k, err := kv.str(0)
+		if err != nil {
+			return m.corrupt("bad message metadata key")
+		}
+		if k != MetaChecksum {
+			continue
+		}
+		start, n, err := kv.strPos(1)
+		if err != nil {
+			return m.corrupt("bad message metadata value")
+		}
+		if msg.sumAt >= 0 {
+			return m.corrupt("two %s entries in a message", MetaChecksum)
+		}
+		msg.sumAt = start
+		if n != checksumDigits { // damaged: checkSum reports it
+			msg.sumBad = true
+			continue
+		}
+		var ok bool
+		msg.sum, ok = parseChecksum(string(msg.meta[start : start+n]))
+		msg.sumBad = !ok
+	}
+	return nil
 }
 
 // bodyLayout is the expected node and buffer count of a record batch of

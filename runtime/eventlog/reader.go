@@ -44,6 +44,37 @@ var recoverPanics = true
 // opposed to I/O errors): errors.Is(err, ErrCorrupt).
 var ErrCorrupt = errors.New("corrupt event log")
 
+// ErrNotRegular is wrapped by Open's error for a path that is not a
+// regular file.
+var ErrNotRegular = errors.New("not a regular file")
+
+// notRegularError is Open's error for a directory, FIFO, device or socket.
+type notRegularError struct{ msg string }
+
+func (e *notRegularError) Error() string { return e.msg }
+func (e *notRegularError) Unwrap() error { return ErrNotRegular }
+
+// checkRegular refuses what is not a regular file, naming what it is.
+func checkRegular(path string, st os.FileInfo) error {
+	mode := st.Mode()
+	var what string
+	switch {
+	case mode.IsRegular():
+		return nil
+	case mode.IsDir():
+		return &notRegularError{fmt.Sprintf("eventlog: %s is a directory: give the log files, or use a command that takes a folder", path)}
+	case mode&os.ModeNamedPipe != 0:
+		what = "a named pipe (FIFO)"
+	case mode&os.ModeSocket != 0:
+		what = "a socket"
+	case mode&os.ModeDevice != 0:
+		what = "a device"
+	default:
+		what = "not a regular file (" + mode.Type().String() + ")"
+	}
+	return &notRegularError{fmt.Sprintf("eventlog: %s is %s: an event log is a regular file (copy it to one first)", path, what)}
+}
+
 // TornTail describes the end of a capture-time log whose writer did not
 // close it (it was killed, or is still writing).
 type TornTail struct {
@@ -78,14 +109,16 @@ type Reader struct {
 // Open opens a log written by Writer (an IPC stream, possibly ending in a
 // torn batch if its writer was killed) or compacted by Compact (an IPC file),
 // reads its schema and checks that this reader understands it.
+//
+// A path that is not a regular file (a directory, a FIFO, a device) is
+// refused at once with an error wrapping ErrNotRegular: reading a FIFO
+// would wait for a writer, and a directory is a list of logs, not one.
 func Open(path string) (*Reader, error) {
-	f, err := os.Open(path)
+	f, st, err := openLog(path)
 	if err != nil {
-		return nil, fmt.Errorf("eventlog: %w", err)
-	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
+		if errors.Is(err, ErrNotRegular) {
+			return nil, err
+		}
 		return nil, fmt.Errorf("eventlog: %w", err)
 	}
 	r, err := NewReader(f, st.Size(), path)
@@ -148,8 +181,14 @@ func (r *Reader) open(size int64) (err error) {
 	} else if n == 0 {
 		return r.corrupt("empty file: the writer did not get to write the schema")
 	}
+	// A buffer no larger than the file: a short log (a test process's, or
+	// one that capture verify checks among many) need not allocate 64 KiB.
+	bufSize := 64 << 10
+	if n := end - start; n < int64(bufSize) {
+		bufSize = int(max(n, 16))
+	}
 	r.msgs = &messageReader{
-		r:      bufio.NewReaderSize(io.NewSectionReader(r.src, start, end-start), 64<<10),
+		r:      bufio.NewReaderSize(io.NewSectionReader(r.src, start, end-start), bufSize),
 		off:    start,
 		end:    end,
 		stream: !r.isFile,
@@ -169,6 +208,7 @@ func (r *Reader) open(size int64) (err error) {
 	if r.meta, err = checkSchema(msg.schema); err != nil {
 		return fmt.Errorf("eventlog: %s: %w: %v", r.path, ErrCorrupt, err)
 	}
+	r.msgs.needSums = r.meta.FormatVersion >= firstChecksumFormat
 	if r.dec, err = sharedDecoder(); err != nil {
 		return fmt.Errorf("eventlog: %w", err)
 	}
@@ -243,7 +283,7 @@ func (r *Reader) nextBatch() error {
 	for {
 		msg, err := r.msgs.next()
 		if err == io.EOF {
-			return io.EOF
+			return r.checkEnd()
 		}
 		if err != nil {
 			return err
@@ -259,6 +299,41 @@ func (r *Reader) nextBatch() error {
 			return r.readRecordBatch(msg)
 		}
 	}
+}
+
+// checkEnd returns io.EOF at the end of a log, or the error that the log
+// has lost events: its writer closed it (so it recorded how many events it
+// wrote, and ended it with the end-of-stream marker) but the file ends
+// early or holds fewer events. A log whose writer was killed or is still
+// writing (state open) ends where it ends.
+func (r *Reader) checkEnd() error {
+	st := r.meta.Status
+	if !st.Closed {
+		return io.EOF
+	}
+	got := r.msgs.events
+	if got == st.Events && !r.msgs.torn {
+		return io.EOF
+	}
+	if got > st.Events {
+		return &logError{
+			msg:  fmt.Sprintf("log %s holds %s events, but its writer closed it with %s: the file is corrupt", r.path, Commas(got), Commas(st.Events)),
+			kind: ErrCorrupt,
+		}
+	}
+	return &logError{
+		msg:  fmt.Sprintf("log %s is truncated: %s of %s events; it was cut after it was closed (copy it again)", r.path, Commas(got), Commas(st.Events)),
+		kind: ErrTruncated,
+	}
+}
+
+// Events returns the number of events read so far: once Next has returned
+// io.EOF, the events of the log.
+func (r *Reader) Events() uint64 {
+	if r.msgs == nil {
+		return 0
+	}
+	return r.msgs.events - uint64(r.rows-r.row)
 }
 
 // buffer returns buffer i of a checked batch, decompressed.

@@ -18,8 +18,10 @@ import (
 // that leaves the observed set on first sight with its exported fields only
 // (runtime/value: TagExported); players encode the replayed code's objects
 // of a version 1 or 2 log whole, as those logs hold them
-// (value.LastWholeObjectFormat).
-const FormatVersion = 3
+// (value.LastWholeObjectFormat). Version 4 adds a CRC-32C checksum to every
+// dictionary and record batch (MetaChecksum); its columns and values are
+// version 3's.
+const FormatVersion = 4
 
 // Column names, in schema order. They are part of the format.
 const (
