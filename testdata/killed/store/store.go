@@ -22,5 +22,5 @@ func (s *Store) Put(worker int, key string, n int) int {
 // Stamp is the backend's clock: a counter, so that its values differ.
 func (s *Store) Stamp() int64 { return s.served.Load() }
 
-// Pause lets a worker wait for the next job a while.
+// Pause waits a while, as a request to a backend does.
 func (s *Store) Pause() { time.Sleep(500 * time.Microsecond) }

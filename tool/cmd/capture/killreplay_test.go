@@ -44,10 +44,15 @@ func TestReplayKilled(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 11))
 	complete := map[string]int{} // log -> its complete incalls (RETURN_IN events)
+	cut := 0                     // incalls in progress when the logs end
 	for run := range runs {
 		log := filepath.Join(logs, fmt.Sprintf("killed-%02d.arrow", run))
 		killAfterFlush(t, bin, log, time.Duration(rng.IntN(150))*time.Millisecond)
 		complete[log] = countKind(t, log, eventlog.KindReturnIn)
+		cut += countKind(t, log, eventlog.KindCallIn) - complete[log]
+	}
+	if cut == 0 {
+		t.Fatal("no log ends inside an incall: the test tests nothing")
 	}
 
 	// A folder of logs beside them that holds a file that is no log and a
@@ -84,7 +89,7 @@ func TestReplayKilled(t *testing.T) {
 	if withNote != runs {
 		t.Errorf("%d of %d passes say where the log ended\n%s", withNote, runs, out)
 	}
-	t.Logf("%d killed logs passed, %d with the note; %d of %d events replayed", runs, withNote, replayed, events)
+	t.Logf("%d killed logs passed, %d with the note; %d of %d events replayed; the logs end inside %d incalls", runs, withNote, replayed, events, cut)
 
 	// A mutant: a different result of every incall. Every log with a
 	// complete incall must diverge, at a RETURN_IN (within the part

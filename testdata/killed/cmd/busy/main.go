@@ -1,10 +1,10 @@
-// Command busy makes incalls from 4 goroutines until it is killed.
+// Command busy makes incalls from 4 goroutines, without a pause, until it
+// is killed.
 package main
 
 import (
 	"strconv"
 	"sync"
-	"time"
 
 	"example.com/busy/store"
 	"example.com/busy/svc"
@@ -17,9 +17,6 @@ func main() {
 		wg.Go(func() {
 			for i := 0; ; i++ {
 				s.Handle("k"+strconv.Itoa((g+i)%5), g+i)
-				if i%4 == 3 {
-					time.Sleep(200 * time.Microsecond) // a busy service, not a saturated one
-				}
 			}
 		})
 	}
