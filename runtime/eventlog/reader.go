@@ -321,11 +321,22 @@ func (r *Reader) checkEnd() error {
 			kind: ErrCorrupt,
 		}
 	}
+	if got == st.Events {
+		return &logError{
+			msg:  fmt.Sprintf("log %s is truncated: its %s events are there, but not the end-of-stream marker; it was cut after it was closed (copy it again)", r.path, Commas(got)),
+			kind: ErrTruncated,
+		}
+	}
 	return &logError{
 		msg:  fmt.Sprintf("log %s is truncated: %s of %s events; it was cut after it was closed (copy it again)", r.path, Commas(got), Commas(st.Events)),
 		kind: ErrTruncated,
 	}
 }
+
+// Checksummed reports whether the batches read so far carried checksums
+// (all verified: a mismatch is an error). Logs of format 4 on always do;
+// older logs do once compacted.
+func (r *Reader) Checksummed() bool { return r.msgs != nil && r.msgs.sums == sumsPresent }
 
 // Events returns the number of events read so far: once Next has returned
 // io.EOF, the events of the log.
