@@ -3,13 +3,25 @@ package transform
 import (
 	"bytes"
 	"fmt"
+	"go/ast"
 	"go/format"
+	"go/parser"
 	"go/token"
 	"go/types"
 	"sort"
 	"strconv"
 	"strings"
 )
+
+// A ReplayBuild is what a replay harness is built with: the observed
+// packages and what the build already links. The harness names only what it
+// contains, so a log cannot add a package (and the init functions of its
+// module) to the build.
+type ReplayBuild interface {
+	// Instantiable returns nil if the build can instantiate site (whose
+	// type arguments the harness can name), else why not.
+	Instantiable(site *InstanceSite) error
+}
 
 // HarnessInstances writes the Go file of a replay harness (package main at
 // import path harness) that instantiates the generic incalls named by
@@ -18,66 +30,104 @@ import (
 // for each it calls the observed package's hook, gen.CaptureInstance_Map[int,
 // string](), which registers the instantiation's invoker (generic.go).
 //
-// A type argument the harness cannot name (a type of package main, an
-// unexported or function-local type, an internal package out of reach, a
-// struct, function or interface literal, a generic type) makes that
-// instantiation impossible; skipped says which and why, and replay of a log
-// that calls it reports a divergence naming it. It returns nil when no site
-// is a generic instantiation.
-func HarnessInstances(harness string, observed []string, sites []string) (src []byte, skipped []string) {
+// The sites come from logs: each is parsed (ParseInstanceSite) and the file
+// is made from the parsed structure; a site outside the grammar is a
+// *SiteError, and then there is no file. A type argument the harness cannot
+// name (a type of package main, an unexported or function-local type, an
+// internal package out of reach, a struct, function or interface literal, a
+// generic type) or that build does not contain makes that instantiation
+// impossible; skipped says which and why, and replay of a log that calls it
+// reports a divergence naming it. It returns no file when no site is a
+// generic instantiation.
+func HarnessInstances(harness string, observed []string, sites []string, build ReplayBuild) (src []byte, skipped []string, err error) {
 	obs := map[string]bool{}
 	for _, o := range observed {
 		obs[o] = true
 	}
-	aliases := map[string]string{}
-	alias := func(path string) string {
-		if a, ok := aliases[path]; ok {
-			return a
-		}
-		a := "_i" + strconv.Itoa(len(aliases))
-		aliases[path] = a
-		return a
-	}
-	var calls []string
+	var insts []*InstanceSite
 	done := map[string]bool{}
 	for _, site := range sites {
-		if done[site] || !strings.Contains(site, "[") || strings.HasPrefix(site, "callback ") {
+		if done[site] || !IsInstanceSite(site) {
 			continue
 		}
 		done[site] = true
-		pkg, hook, args, err := parseInstanceSite(site)
-		if err == nil && !obs[pkg] {
+		s, err := ParseInstanceSite(site)
+		if err != nil {
+			return nil, nil, err
+		}
+		if !obs[s.Pkg] {
 			continue // not an incall of the observed set
 		}
-		var exprs []string
-		for _, a := range args {
-			if err != nil {
-				break
-			}
-			var e string
-			e, err = typeExpr(a, harness, alias)
-			exprs = append(exprs, e)
-		}
-		if err != nil {
-			skipped = append(skipped, site+": "+err.Error())
+		if why := instantiable(s, harness, build); why != nil {
+			skipped = append(skipped, site+": "+why.Error())
 			continue
 		}
-		calls = append(calls, fmt.Sprintf("%s.%s[%s]()", alias(pkg), hook, strings.Join(exprs, ", ")))
+		insts = append(insts, s)
 	}
-	if len(calls) == 0 {
-		return nil, skipped
+	if len(insts) == 0 {
+		return nil, skipped, nil
+	}
+	src, err = harnessFile(insts)
+	if err != nil {
+		// Made from parsed sites, the file is Go: this is a bug of the
+		// generator, and nothing is built from it.
+		return nil, nil, fmt.Errorf("replay harness instantiations: %v", err)
+	}
+	return src, skipped, nil
+}
+
+// instantiable says why the harness at import path harness cannot
+// instantiate s, or nil.
+func instantiable(s *InstanceSite, harness string, build ReplayBuild) error {
+	if !token.IsExported(s.Name) || (s.Recv != "" && !token.IsExported(s.Recv)) {
+		return fmt.Errorf("not an exported function or method: the observed package has no hook to instantiate it")
+	}
+	for _, a := range s.Args {
+		if err := a.nameable(harness); err != nil {
+			return err
+		}
+	}
+	if build == nil {
+		return nil
+	}
+	return build.Instantiable(s)
+}
+
+// harnessFile is the harness's file of instantiations, made from parsed
+// sites whose every identifier and import path the parser checked.
+func harnessFile(insts []*InstanceSite) ([]byte, error) {
+	paths := map[string]bool{}
+	for _, s := range insts {
+		paths[s.Pkg] = true
+		for _, a := range s.Args {
+			a.packages(paths)
+		}
+	}
+	sorted := make([]string, 0, len(paths))
+	for p := range paths {
+		sorted = append(sorted, p)
+	}
+	sort.Strings(sorted)
+	aliases := map[string]string{}
+	for i, p := range sorted {
+		aliases[p] = "_i" + strconv.Itoa(i)
+	}
+	alias := func(path string) string { return aliases[path] }
+	var calls []string
+	for _, s := range insts {
+		call := &ast.CallExpr{Fun: instantiation(s, alias)}
+		var b bytes.Buffer
+		if err := format.Node(&b, token.NewFileSet(), call); err != nil {
+			return nil, err
+		}
+		calls = append(calls, b.String())
 	}
 	sort.Strings(calls)
 	var b bytes.Buffer
 	b.WriteString("// Code generated by rules_capture from the logs to replay. DO NOT EDIT.\n\n")
 	b.WriteString("package main\n\n// The generic instantiations the logs call, which replay can only invoke\n// if this build contains them.\n\nimport (\n")
-	paths := make([]string, 0, len(aliases))
-	for p := range aliases {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	for _, p := range paths {
-		fmt.Fprintf(&b, "\t%s %q\n", aliases[p], p)
+	for _, p := range sorted {
+		fmt.Fprintf(&b, "\t%s %s\n", aliases[p], strconv.Quote(p))
 	}
 	b.WriteString(")\n\nfunc init() {\n")
 	for _, c := range calls {
@@ -86,132 +136,201 @@ func HarnessInstances(harness string, observed []string, sites []string) (src []
 	b.WriteString("}\n")
 	out, err := format.Source(b.Bytes())
 	if err != nil {
-		// A type argument this parser accepted but Go does not: say so
-		// rather than break the harness.
-		return nil, append(skipped, "instantiations: "+err.Error())
+		return nil, err
 	}
-	return out, skipped
+	// The file imports what the sites name, and nothing else.
+	f, err := parser.ParseFile(token.NewFileSet(), "", out, parser.ImportsOnly)
+	if err != nil {
+		return nil, err
+	}
+	for _, imp := range f.Imports {
+		if p, err := strconv.Unquote(imp.Path.Value); err != nil || !paths[p] {
+			return nil, fmt.Errorf("unexpected import %s", imp.Path.Value)
+		}
+	}
+	return out, nil
 }
 
-// parseInstanceSite splits the site of a generic incall into the package,
-// the hook to call and the type arguments.
-func parseInstanceSite(site string) (pkg, hook string, args []string, err error) {
-	method := ""
-	inner := site
-	if strings.HasPrefix(site, "(") {
-		j := strings.LastIndex(site, ").")
-		if j < 0 {
-			return "", "", nil, fmt.Errorf("not a method site")
-		}
-		method = site[j+2:]
-		inner = strings.TrimPrefix(site[1:j], "*")
+// instantiation is the expression of s's hook instantiated with its type
+// arguments: _i0.CaptureInstance_Map[int, string].
+func instantiation(s *InstanceSite, alias func(string) string) ast.Expr {
+	hook := instanceHook(s.Recv, s.Name)
+	fun := &ast.SelectorExpr{X: ast.NewIdent(alias(s.Pkg)), Sel: ast.NewIdent(hook)}
+	idx := make([]ast.Expr, len(s.Args))
+	for i, a := range s.Args {
+		idx[i] = a.expr(alias)
 	}
-	i := strings.Index(inner, "[")
-	if i < 0 || !strings.HasSuffix(inner, "]") {
-		return "", "", nil, fmt.Errorf("no type arguments")
+	if len(idx) == 1 {
+		return &ast.IndexExpr{X: fun, Index: idx[0]}
 	}
-	head := inner[:i]
-	dot := strings.LastIndex(head, ".")
-	if dot < 0 {
-		return "", "", nil, fmt.Errorf("no package")
-	}
-	pkg, name := head[:dot], head[dot+1:]
-	if method != "" {
-		hook = instanceHook(name, method)
-	} else {
-		hook = instanceHook("", name)
-	}
-	args = splitTop(inner[i+1 : len(inner)-1])
-	return pkg, hook, args, nil
+	return &ast.IndexListExpr{X: fun, Indices: idx}
 }
 
-// splitTop splits s at the commas outside brackets and parentheses.
-func splitTop(s string) []string {
-	var out []string
-	depth, start := 0, 0
-	for i, c := range s {
-		switch c {
-		case '[', '(', '{':
-			depth++
-		case ']', ')', '}':
-			depth--
-		case ',':
-			if depth == 0 {
-				out = append(out, strings.TrimSpace(s[start:i]))
-				start = i + 1
-			}
-		}
-	}
-	return append(out, strings.TrimSpace(s[start:]))
+// PackagesBuild is the ReplayBuild of a build that links the packages in
+// paths and the standard library's (std says which paths are: a build
+// system that cannot list them may answer by the path's form), where no
+// type information is at hand: an instantiation is possible when every
+// package its type arguments name is in the build.
+func PackagesBuild(paths map[string]bool, std func(path string) bool) ReplayBuild {
+	return packagesBuild{paths, std}
 }
 
-// typeExpr turns a type name as logs spell it (value.TypeName: full import
-// paths) into a Go type expression for the file at import path from.
-func typeExpr(name, from string, alias func(string) string) (string, error) {
-	switch {
-	case strings.HasPrefix(name, "*"):
-		e, err := typeExpr(name[1:], from, alias)
-		return "*" + e, err
-	case strings.HasPrefix(name, "[]"):
-		e, err := typeExpr(name[2:], from, alias)
-		return "[]" + e, err
-	case strings.HasPrefix(name, "["):
-		j := strings.Index(name, "]")
-		if _, err := strconv.Atoi(name[1:j]); err != nil {
-			return "", fmt.Errorf("array length in %s", name)
-		}
-		e, err := typeExpr(name[j+1:], from, alias)
-		return name[:j+1] + e, err
-	case strings.HasPrefix(name, "map["):
-		depth := 0
-		for i := 3; i < len(name); i++ {
-			switch name[i] {
-			case '[':
-				depth++
-			case ']':
-				depth--
-				if depth == 0 {
-					k, err := typeExpr(name[4:i], from, alias)
-					if err != nil {
-						return "", err
-					}
-					v, err := typeExpr(name[i+1:], from, alias)
-					return "map[" + k + "]" + v, err
-				}
-			}
-		}
-		return "", fmt.Errorf("malformed map type %s", name)
-	case strings.HasPrefix(name, "chan<- "), strings.HasPrefix(name, "<-chan "), strings.HasPrefix(name, "chan "):
-		sp := strings.Index(name, " ")
-		e, err := typeExpr(name[sp+1:], from, alias)
-		return name[:sp+1] + e, err
-	case name == "struct {}":
-		// The empty struct as a type argument (a set's values: golang-lru's
-		// NewWithEvict[int, struct{}]) names itself anywhere; as does the
-		// empty interface.
-		return "struct{}", nil
-	case name == "interface {}":
-		return "any", nil
-	case strings.ContainsAny(name, "[({ "):
-		return "", fmt.Errorf("type argument %s cannot be named by the replay harness (literal or generic types are not supported as type arguments)", name)
+type packagesBuild struct {
+	paths map[string]bool
+	std   func(string) bool
+}
+
+func (b packagesBuild) Instantiable(s *InstanceSite) error {
+	pkgs := map[string]bool{}
+	for _, a := range s.Args {
+		a.packages(pkgs)
 	}
-	dot := strings.LastIndex(name, ".")
-	if dot < 0 {
-		if obj := types.Universe.Lookup(name); obj != nil {
-			if _, ok := obj.(*types.TypeName); ok {
-				return name, nil
-			}
+	var missing []string
+	for p := range pkgs {
+		if !b.paths[p] && (b.std == nil || !b.std(p)) {
+			missing = append(missing, p)
 		}
-		return "", fmt.Errorf("unknown type %s", name)
 	}
-	path, id := name[:dot], name[dot+1:]
-	switch {
-	case path == "main":
-		return "", fmt.Errorf("type argument %s is declared in package main, which no other package can import: declare it in a package of its own", name)
-	case !token.IsExported(id):
-		return "", fmt.Errorf("type argument %s is unexported (or declared inside a function): only its package can name it", name)
-	case !importable(from, path):
-		return "", fmt.Errorf("type argument %s is in an internal package the replay harness cannot import", name)
+	if len(missing) > 0 {
+		sort.Strings(missing)
+		return &NotInBuildError{Packages: missing}
 	}
-	return alias(path) + "." + id, nil
+	return nil
+}
+
+// NotInBuildError says that an instantiation names types of packages the
+// replay build does not contain; replay adds none.
+type NotInBuildError struct{ Packages []string }
+
+func (e *NotInBuildError) Error() string {
+	return fmt.Sprintf("the replay build does not contain %s (it contains the observed packages and what they import, and replay adds no package a log names)", strings.Join(e.Packages, ", "))
+}
+
+// TypesBuild is the ReplayBuild of a build whose packages imp type-checks
+// (export data): imp fails for a package the build does not contain. An
+// instantiation is possible when every type argument is an exported type
+// of such a package, the observed package declares the generic function or
+// type, and the type arguments satisfy its constraints, so that the
+// harness compiles.
+func TypesBuild(imp types.Importer) ReplayBuild { return typesBuild{imp} }
+
+type typesBuild struct{ imp types.Importer }
+
+func (b typesBuild) Instantiable(s *InstanceSite) error {
+	targs := make([]types.Type, len(s.Args))
+	sizes := types.SizesFor("gc", "amd64")
+	for i, a := range s.Args {
+		t, err := b.typ(a)
+		if err != nil {
+			return err
+		}
+		if sz := sizes.Sizeof(t); sz < 0 || sz > 1<<40 {
+			return fmt.Errorf("type argument %s is too large for the compiler", a)
+		}
+		targs[i] = t
+	}
+	pkg, err := b.imp.Import(s.Pkg)
+	if err != nil {
+		return &NotInBuildError{Packages: []string{s.Pkg}}
+	}
+	name := s.Name
+	if s.Recv != "" {
+		name = s.Recv
+	}
+	obj := pkg.Scope().Lookup(name)
+	var generic types.Type
+	switch o := obj.(type) {
+	case *types.Func:
+		if s.Recv == "" {
+			generic = o.Type()
+		}
+	case *types.TypeName:
+		if s.Recv != "" && !o.IsAlias() {
+			generic = o.Type()
+		}
+	}
+	if generic == nil {
+		return fmt.Errorf("%s declares no generic %s %s in this build", s.Pkg, map[bool]string{true: "type", false: "function"}[s.Recv != ""], name)
+	}
+	inst, err := types.Instantiate(types.NewContext(), generic, targs, true)
+	if err != nil {
+		return fmt.Errorf("cannot instantiate %s in this build: %v", name, err)
+	}
+	if s.Recv != "" {
+		if m, _, _ := types.LookupFieldOrMethod(inst, true, pkg, s.Name); m == nil {
+			return fmt.Errorf("%s has no method %s in this build", s.Recv, s.Name)
+		} else if _, ok := m.(*types.Func); !ok {
+			return fmt.Errorf("%s.%s is not a method in this build", s.Recv, s.Name)
+		}
+	}
+	return nil
+}
+
+// typ is the type t names in the build.
+func (b typesBuild) typ(t *TypeArg) (types.Type, error) {
+	switch t.Kind {
+	case KindNamed:
+		if t.Pkg == "" {
+			return types.Universe.Lookup(t.Name).Type(), nil // nameable checked it
+		}
+		pkg, err := b.imp.Import(t.Pkg)
+		if err != nil {
+			return nil, &NotInBuildError{Packages: []string{t.Pkg}}
+		}
+		tn, ok := pkg.Scope().Lookup(t.Name).(*types.TypeName)
+		if !ok {
+			return nil, fmt.Errorf("type argument %s: %s declares no type %s in this build", t, t.Pkg, t.Name)
+		}
+		if named, ok := types.Unalias(tn.Type()).(*types.Named); ok && named.TypeParams().Len() > 0 && named.TypeArgs().Len() == 0 {
+			return nil, fmt.Errorf("type argument %s is generic in this build", t)
+		}
+		return tn.Type(), nil
+	case KindPointer, KindSlice, KindArray, KindChan:
+		e, err := b.typ(t.Elem)
+		if err != nil {
+			return nil, err
+		}
+		switch t.Kind {
+		case KindPointer:
+			return types.NewPointer(e), nil
+		case KindSlice:
+			return types.NewSlice(e), nil
+		case KindArray:
+			return types.NewArray(e, t.Len), nil
+		}
+		dir := types.SendRecv
+		switch t.Dir {
+		case ast.SEND:
+			dir = types.SendOnly
+		case ast.RECV:
+			dir = types.RecvOnly
+		}
+		return types.NewChan(dir, e), nil
+	case KindMap:
+		k, err := b.typ(t.Key)
+		if err != nil {
+			return nil, err
+		}
+		e, err := b.typ(t.Elem)
+		if err != nil {
+			return nil, err
+		}
+		if !types.Comparable(k) {
+			return nil, fmt.Errorf("type argument %s: the key type is not comparable", t)
+		}
+		return types.NewMap(k, e), nil
+	case KindEmptyStruct:
+		return types.NewStruct(nil, nil), nil
+	case KindEmptyInterface:
+		return types.Universe.Lookup("any").Type(), nil
+	}
+	return nil, fmt.Errorf("type argument %s cannot be named by the replay harness", t)
+}
+
+// StandardPath reports whether an import path has the form of the standard
+// library's: its first element has no dot. The go command never looks such
+// a path up as a module, so naming one cannot make a build fetch anything.
+func StandardPath(path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	return !strings.Contains(first, ".")
 }

@@ -353,7 +353,10 @@ func TestHarnessInstances(t *testing.T) {
 		"example.com/m/gen.Map[int,struct {}]", // golang-lru's NewWithEvict[int, struct{}]
 		"example.com/m/gen.Map[interface {},int]",
 	}
-	src, skipped := transform.HarnessInstances("example.com/m/zz_capture_replay", []string{"example.com/m/gen"}, sites)
+	src, skipped, err := transform.HarnessInstances("example.com/m/zz_capture_replay", []string{"example.com/m/gen"}, sites, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	// (Import aliases are numbered in order of use.)
 	for _, want := range []string{
 		"CaptureInstance_Map[int, string]()",
@@ -382,7 +385,7 @@ func TestHarnessInstances(t *testing.T) {
 			t.Errorf("skipped[%d] = %q, want it to say %q", i, skipped[i], w)
 		}
 	}
-	if src, _ := transform.HarnessInstances("m/h", []string{"m/gen"}, []string{"m/gen.F"}); src != nil {
+	if src, _, _ := transform.HarnessInstances("m/h", []string{"m/gen"}, []string{"m/gen.F"}, nil); src != nil {
 		t.Errorf("no generic site, yet a file:\n%s", src)
 	}
 }

@@ -25,8 +25,9 @@ func runInstances(args []string, stdout, stderr io.Writer) int {
 	harness := fs.String("harness", "", "import path of the harness's main package (required)")
 	observe := fs.String("observe", "", "comma-separated import paths of the observed packages (required)")
 	out := fs.String("o", "", "output file (default: standard output)")
+	deps := fs.String("dep", "", "comma-separated import paths of the other packages the harness links, whose types it may name (the standard library's always)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: capture instances -harness IMPORTPATH -observe PKG[,PKG] [-o FILE] LOG...")
+		fmt.Fprintln(stderr, "usage: capture instances -harness IMPORTPATH -observe PKG[,PKG] [-dep PKG[,PKG]] [-o FILE] LOG...")
 		fmt.Fprintln(stderr, "\nWrites a file of package main that instantiates, for replay, the generic incalls\nthe logs call. Without any, the file only declares the package.")
 		fs.PrintDefaults()
 	}
@@ -43,7 +44,18 @@ func runInstances(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "capture instances:", err)
 		return 1
 	}
-	src, skipped := transform.HarnessInstances(*harness, obs, sites)
+	// No log adds a package to the harness's build: types of the packages
+	// it links, and of the standard library's (a path whose first element
+	// has no dot, which the go command never looks up as a module).
+	linked := map[string]bool{}
+	for _, p := range append(frontend.SplitList(*deps), obs...) {
+		linked[p] = true
+	}
+	src, skipped, err := transform.HarnessInstances(*harness, obs, sites, transform.PackagesBuild(linked, transform.StandardPath))
+	if err != nil {
+		fmt.Fprintln(stderr, "capture instances:", err)
+		return 1
+	}
 	for _, s := range skipped {
 		fmt.Fprintf(stderr, "capture instances: cannot instantiate %s; replaying its calls will diverge\n", s)
 	}

@@ -1,13 +1,11 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
-	"go/parser"
-	"go/token"
 	"os"
 	"path"
-	"strconv"
 	"strings"
 
 	"github.com/rules-capture/rules_capture/tool/internal/frontend"
@@ -93,13 +91,17 @@ func runInstances(args []string) error {
 	if err != nil {
 		return err
 	}
+	// The logs are inputs of the action, and the file is made from their
+	// sites: one no capture writes fails the action, naming the log and the
+	// site (frontend.IncallSites), and nothing is built from it.
 	sites, err := frontend.IncallSites(r.logs)
 	if err != nil {
-		return err
+		return fmt.Errorf("instances: %w", err)
 	}
-	sites, skipped := linkableSites(r, sites)
-	src, notNamed := transform.HarnessInstances(r.harness, r.observed, sites)
-	skipped = append(skipped, notNamed...)
+	src, skipped, err := transform.HarnessInstances(r.harness, r.observed, sites, linkedBuild{r.deps})
+	if err != nil {
+		return fmt.Errorf("instances: %w", err)
+	}
 	for _, s := range skipped {
 		fmt.Fprintf(os.Stderr, "capture_bazel_transform instances: cannot instantiate %s; replaying its calls will diverge\n", s)
 	}
@@ -118,41 +120,18 @@ func runInstances(args []string) error {
 	return os.WriteFile(r.out, src, 0o644)
 }
 
-// linkableSites drops the sites whose instantiation names a type of a
-// package the harness does not link directly (rules_go compiles a package
-// against its direct deps only): the harness would not build, so they are
-// skipped, named, like the type arguments the harness cannot name at all.
-func linkableSites(r *instancesRequest, sites []string) (ok, skipped []string) {
-	for _, site := range sites {
-		src, _ := transform.HarnessInstances(r.harness, r.observed, []string{site})
-		if src == nil {
-			ok = append(ok, site) // not a generic incall, or reported below
-			continue
-		}
-		f, err := parser.ParseFile(token.NewFileSet(), "", src, parser.ImportsOnly)
-		if err != nil {
-			skipped = append(skipped, site+": "+err.Error())
-			continue
-		}
-		var missing []string
-		for _, imp := range f.Imports {
-			p, _ := strconv.Unquote(imp.Path.Value)
-			if !r.deps[p] && !standard(p) {
-				missing = append(missing, p)
-			}
-		}
-		if len(missing) > 0 {
-			skipped = append(skipped, fmt.Sprintf("%s: the replay harness does not link %s: add its go_library to the go_replay_test's deps (marked '# keep' if Gazelle writes the rule: it recomputes deps from the main package's imports)", site, strings.Join(missing, ", ")))
-			continue
-		}
-		ok = append(ok, site)
-	}
-	return ok, skipped
-}
+// linkedBuild is the harness's build as the action knows it: the packages
+// it links directly (rules_go compiles a package against its direct deps
+// only) and the standard library. An instantiation whose type argument is of
+// another package is skipped, naming the package and the fix: the harness
+// would not build, and no log adds a package to it.
+type linkedBuild struct{ deps map[string]bool }
 
-// standard reports whether an import path is of the standard library, which
-// every Go package may import (its first element has no dot, as `go` decides).
-func standard(path string) bool {
-	first, _, _ := strings.Cut(path, "/")
-	return !strings.Contains(first, ".")
+func (b linkedBuild) Instantiable(s *transform.InstanceSite) error {
+	err := transform.PackagesBuild(b.deps, transform.StandardPath).Instantiable(s)
+	var missing *transform.NotInBuildError
+	if errors.As(err, &missing) {
+		return fmt.Errorf("the replay harness does not link %s: add its go_library to the go_replay_test's deps (marked '# keep' if Gazelle writes the rule: it recomputes deps from the main package's imports)", strings.Join(missing.Packages, ", "))
+	}
+	return err
 }

@@ -3,10 +3,12 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/rules-capture/rules_capture/runtime/eventlog"
+	"github.com/rules-capture/rules_capture/tool/transform"
 )
 
 func writeInstancesLog(t *testing.T, sites ...string) string {
@@ -93,11 +95,43 @@ func TestInstancesNotLinked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ok, skipped := linkableSites(r, []string{"example.com/m/gen.Sum[example.com/m/types.ID]", "example.com/m/gen.Sum[time.Duration]", "example.com/m/gen.Sum[int]"})
-	if len(ok) != 2 || ok[0] != "example.com/m/gen.Sum[time.Duration]" || ok[1] != "example.com/m/gen.Sum[int]" {
-		t.Errorf("linkable: %q", ok)
+	src, skipped, err := transform.HarnessInstances(r.harness, r.observed, []string{"example.com/m/gen.Sum[example.com/m/types.ID]", "example.com/m/gen.Sum[time.Duration]", "example.com/m/gen.Sum[int]"}, linkedBuild{r.deps})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(src), `"time"`) || strings.Count(string(src), "CaptureInstance_Sum[") != 2 || strings.Contains(string(src), "types") {
+		t.Errorf("linkable:\n%s", src)
 	}
 	if len(skipped) != 1 || !strings.Contains(skipped[0], "gen.Sum[example.com/m/types.ID]: the replay harness does not link example.com/m/types: add its go_library to the go_replay_test's deps") {
 		t.Errorf("skipped: %q", skipped)
+	}
+}
+
+// TestInstancesHostileLog: a log whose site is no capture's fails the
+// action, naming the log and the site, and writes no file.
+func TestInstancesHostileLog(t *testing.T) {
+	for _, site := range []string{
+		"(*example.com/m/gen.Stack[int]).Push\nos.Exit(1)",
+		"example.com/m/gen.Sum[int]()\n\tos.Exit(1)\n\t_ = x[int]",
+	} {
+		log := writeInstancesLog(t, "example.com/m/gen.Sum[int]", site)
+		out := filepath.Join(t.TempDir(), "instances_test.go")
+		err := runInstances([]string{"-package", "capture_replay_test", "-observe", "example.com/m/gen", "-o", out, log})
+		if err == nil || !strings.Contains(err.Error(), "log "+log+": site "+strconv.Quote(site)) || !strings.Contains(err.Error(), "may be corrupt or hostile") {
+			t.Errorf("%q: error %v; want one naming the log and the site", site, err)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%q: the action wrote its output", site)
+		}
+	}
+	// A type of a package the harness does not link is skipped, not
+	// imported: "evil.com/x" is not a -dep, and has a dot.
+	log := writeInstancesLog(t, "example.com/m/gen.Sum[evil.com/x.T]")
+	out := filepath.Join(t.TempDir(), "instances_test.go")
+	if err := runInstances([]string{"-package", "capture_replay_test", "-observe", "example.com/m/gen", "-o", out, log}); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(out); strings.Contains(string(b), "evil") {
+		t.Errorf("the harness imports a package no -dep names:\n%s", b)
 	}
 }

@@ -21,6 +21,8 @@ import (
 
 	"github.com/rules-capture/rules_capture/tool/internal/load"
 	"github.com/rules-capture/rules_capture/tool/transform"
+	"golang.org/x/mod/modfile"
+	"golang.org/x/mod/semver"
 )
 
 // Module is rules_capture's module path.
@@ -41,6 +43,10 @@ type Session struct {
 	Hash     string // hash of the observed packages' sources
 	Listed   map[string]*load.ListedPackage
 	Verbose  bool
+	// Offline makes every go command of the session use only what the
+	// module cache and the go.sum files already hold (-mod=readonly,
+	// GOPROXY=off): replay's build, whose harness is made from logs.
+	Offline bool
 }
 
 // FindRoot locates rules_capture's source tree: the -root flag, then
@@ -129,12 +135,29 @@ func (s *Session) writeModFile(goMod string) error {
 func (s *Session) GoFlags() []string {
 	var f []string
 	if s.ModFile != "" {
-		f = append(f, "-modfile="+s.ModFile, "-mod=mod")
+		f = append(f, "-modfile="+s.ModFile)
+	}
+	switch {
+	case s.Offline:
+		f = append(f, "-mod=readonly")
+	case s.ModFile != "":
+		f = append(f, "-mod=mod")
 	}
 	if len(s.Overlay) > 0 {
 		f = append(f, "-overlay="+filepath.Join(s.Work, "overlay.json"))
 	}
 	return f
+}
+
+// goEnv is the environment of the session's go commands. Offline, no
+// module is downloaded (GOPROXY=off also stops the direct and GONOPROXY
+// fetches): with -mod=readonly the build has what the module's go.mod,
+// rules_capture's and their go.sum files name, from the module cache.
+func (s *Session) goEnv() []string {
+	if !s.Offline {
+		return s.Env
+	}
+	return append(append([]string{}, s.Env...), "GOPROXY=off")
 }
 
 // Instrument lists patterns (and the observed packages) and instruments
@@ -145,7 +168,7 @@ func (s *Session) Instrument(test bool, patterns ...string) ([]*load.ListedPacka
 	if test {
 		flags = append(flags, "-test")
 	}
-	all, order, err := load.List(s.Dir, s.Env, flags, append(append([]string{}, patterns...), s.Observed...)...)
+	all, order, err := load.List(s.Dir, s.goEnv(), flags, append(append([]string{}, patterns...), s.Observed...)...)
 	if err != nil {
 		return nil, err
 	}
@@ -316,7 +339,7 @@ func (s *Session) Go(sub string, args ...string) error {
 	full = append(full, args...)
 	cmd := exec.Command("go", full...)
 	cmd.Dir = s.Dir
-	cmd.Env = s.Env
+	cmd.Env = s.goEnv()
 	cmd.Stdout = os.Stderr
 	cmd.Stderr = os.Stderr
 	if s.Verbose {
@@ -362,16 +385,70 @@ func HasTestMain(dir string, files []string) bool {
 // harness's main package; it exists only in the overlay.
 const HarnessDir = "zz_capture_replay"
 
-// BuildHarness builds the replay harness: a main package that links the
-// instrumented observed packages and the player, and instantiates the
-// generic incalls that the logs call (transform.HarnessInstances).
+// BuildHarness builds the replay harness for logs (BuildHarnessFor); a bad
+// log is an error.
 func (s *Session) BuildHarness(logs ...string) (string, error) {
-	if _, err := s.Instrument(false); err != nil {
-		return "", err
-	}
-	modPath, err := modulePath(filepath.Join(s.Dir, "go.mod"))
+	bin, bad, err := s.BuildHarnessFor(logs)
 	if err != nil {
 		return "", err
+	}
+	for _, l := range logs {
+		if bad[l] != nil {
+			return "", bad[l]
+		}
+	}
+	return bin, nil
+}
+
+// BuildHarnessFor builds the replay harness: a main package that links the
+// instrumented observed packages and the player, and instantiates the
+// generic incalls that the logs call (transform.HarnessInstances).
+//
+// Logs are files anyone may hand to replay, and the harness is made from
+// their sites: a log with a site no capture writes is refused (bad names it
+// with the error; its site is in no source, and it is not replayed), and the
+// harness is built from the others. It names only types of packages that
+// the build of the observed packages and the player already contains, and
+// it is built offline (Offline), so a log can neither add a module to the
+// build nor make the go command fetch one. It returns no binary when every
+// log is bad.
+func (s *Session) BuildHarnessFor(logs []string) (bin string, bad map[string]error, err error) {
+	bad = map[string]error{}
+	seen := map[string]string{} // site -> the first log that calls it
+	var sites []string
+	for _, l := range logs {
+		ls, err := LogSites(l)
+		if err != nil {
+			bad[l] = err
+			continue
+		}
+		for _, site := range ls {
+			if seen[site] == "" {
+				seen[site] = l
+				sites = append(sites, site)
+			}
+		}
+	}
+	if len(bad) == len(logs) {
+		return "", bad, nil
+	}
+	sort.Strings(sites)
+	// The player's packages are part of the build too: list them, so the
+	// harness may name their types (and the standard library's they use).
+	// This go list depends on nothing read from a log (the user's go.mod,
+	// rules_capture's, the observed packages); the modules it selects are
+	// written into the temporary go.mod (requireListed), so that the
+	// harness builds with -mod=readonly, offline.
+	if _, err := s.Instrument(false, Module+"/runtime/probe"); err != nil {
+		return "", bad, err
+	}
+	if err := s.requireListed(); err != nil {
+		return "", bad, err
+	}
+	s.Offline = true
+	modPath, err := modulePath(filepath.Join(s.Dir, "go.mod"))
+	if err != nil {
+		return "", bad, err
 	}
 	var b strings.Builder
 	b.WriteString("// Code generated by capture replay. DO NOT EDIT.\n\n// The replay harness: replays the log named by $" + "CAPTURE_REPLAY_LOG.\npackage main\n\nimport (\n\t\"os\"\n\n\tprobe \"" + Module + "/runtime/probe\"\n")
@@ -383,20 +460,77 @@ func (s *Session) BuildHarness(logs ...string) (string, error) {
 	b.WriteString(")\n\nfunc main() { os.Exit(probe.Main()) }\n")
 	rel, err := harnessParent(modPath, s.Observed)
 	if err != nil {
-		return "", err
+		return "", bad, err
 	}
 	dir := filepath.Join(s.Dir, filepath.FromSlash(rel), HarnessDir)
 	if err := s.AddFile(filepath.Join(dir, "main.go"), []byte(b.String())); err != nil {
-		return "", err
+		return "", bad, err
 	}
-	if err := s.addInstances(dir, path.Join(modPath, filepath.ToSlash(rel), HarnessDir), logs); err != nil {
-		return "", err
+	if err := s.addInstances(dir, path.Join(modPath, filepath.ToSlash(rel), HarnessDir), sites, seen); err != nil {
+		return "", bad, err
 	}
-	bin := filepath.Join(s.Work, "replay-harness")
+	bin = filepath.Join(s.Work, "replay-harness")
 	if err := s.Go("build", "-ldflags="+s.LDFlags(true), "-o", bin, "./"+filepath.ToSlash(filepath.Join(rel, HarnessDir))); err != nil {
-		return "", err
+		return "", bad, err
 	}
-	return bin, nil
+	return bin, bad, nil
+}
+
+// requireListed makes the temporary go.mod require, at the versions the
+// go command selected, every module that provides a listed package. The go
+// command requires the main module's go.mod to name each module its build
+// imports from, and the temporary go.mod lacks rules_capture's (the
+// player's) dependencies: -mod=mod would add them during the build, but the
+// harness is built with -mod=readonly, which refuses any change, so that
+// no import a log named could add a module. The go.sum already holds their
+// sums (writeModFile copies rules_capture's).
+func (s *Session) requireListed() error {
+	if s.ModFile == "" {
+		return nil // the module is rules_capture, whose go.mod is complete
+	}
+	data, err := os.ReadFile(s.ModFile)
+	if err != nil {
+		return err
+	}
+	f, err := modfile.Parse(s.ModFile, data, nil)
+	if err != nil {
+		return err
+	}
+	have := map[string]string{}
+	for _, r := range f.Require {
+		have[r.Mod.Path] = r.Mod.Version
+	}
+	changed := false
+	for _, p := range s.Listed {
+		m := p.Module
+		if m == nil || m.Version == "" || m.Path == Module {
+			continue // the standard library, the main module, rules_capture
+		}
+		switch v, ok := have[m.Path]; {
+		case !ok:
+			if err := f.AddRequire(m.Path, m.Version); err != nil {
+				return err
+			}
+			f.Require[len(f.Require)-1].Indirect = true
+		case semver.Compare(v, m.Version) < 0:
+			if err := f.AddRequire(m.Path, m.Version); err != nil {
+				return err
+			}
+		default:
+			continue
+		}
+		have[m.Path] = m.Version
+		changed = true
+	}
+	if !changed {
+		return nil
+	}
+	f.Cleanup()
+	out, err := f.Format()
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(s.ModFile, out, 0o644)
 }
 
 // harnessParent returns the directory, relative to the module root, under

@@ -2,6 +2,7 @@ package frontend
 
 import (
 	"fmt"
+	"go/token"
 	"io"
 	"os"
 	"path/filepath"
@@ -9,21 +10,31 @@ import (
 	"strings"
 
 	"github.com/rules-capture/rules_capture/runtime/eventlog"
+	"github.com/rules-capture/rules_capture/tool/internal/load"
 	"github.com/rules-capture/rules_capture/tool/transform"
 )
 
 // addInstances adds to the harness in dir (import path harness) the file
-// that instantiates the generic incalls the logs call; Go only contains an
-// instantiation where code names it, and the callers that named it in the
-// capture are not part of the harness.
-func (s *Session) addInstances(dir, harness string, logs []string) error {
-	sites, err := IncallSites(logs)
+// that instantiates the generic incalls of sites (LogSites; logOf names a
+// log that calls each, for messages); Go only
+// contains an instantiation where code names it, and the callers that named
+// it in the capture are not part of the harness. The file names only types
+// of the packages the build already contains (s.Listed, type-checked from
+// their export data), so no log adds a package to the build.
+func (s *Session) addInstances(dir, harness string, sites []string, logOf map[string]string) error {
+	build := transform.TypesBuild(load.Importer(token.NewFileSet(), s.Listed, &load.ListedPackage{}))
+	src, skipped, err := transform.HarnessInstances(harness, s.Observed, sites, build)
 	if err != nil {
 		return err
 	}
-	src, skipped := transform.HarnessInstances(harness, s.Observed, sites)
 	for _, sk := range skipped {
-		fmt.Fprintf(os.Stderr, "capture replay: cannot instantiate %s; replaying its calls will diverge\n", sk)
+		log := ""
+		for site, l := range logOf {
+			if strings.HasPrefix(sk, site+": ") {
+				log = "log " + l + ": "
+			}
+		}
+		fmt.Fprintf(os.Stderr, "capture replay: %scannot instantiate %s; replaying its calls will diverge\n", log, sk)
 	}
 	if src == nil {
 		return nil
@@ -32,12 +43,18 @@ func (s *Session) addInstances(dir, harness string, logs []string) error {
 }
 
 // IncallSites returns the sites of the incalls (CALL_IN events) of logs,
-// sorted: the input of transform.HarnessInstances.
+// sorted: the input of transform.HarnessInstances. A log with a site that
+// no capture writes (transform.CheckIncallSite) is an error naming the log
+// and the site.
 func IncallSites(logs []string) ([]string, error) {
 	seen := map[string]bool{}
 	for _, l := range logs {
-		if err := logSites(l, seen); err != nil {
+		sites, err := LogSites(l)
+		if err != nil {
 			return nil, err
+		}
+		for _, s := range sites {
+			seen[s] = true
 		}
 	}
 	sites := make([]string, 0, len(seen))
@@ -48,25 +65,37 @@ func IncallSites(logs []string) ([]string, error) {
 	return sites, nil
 }
 
-// logSites adds the sites of the incalls of a log to sites.
-func logSites(path string, sites map[string]bool) error {
+// LogSites returns the distinct sites of the incalls of a log, or an error
+// naming the log: it cannot be read, or one of its generic sites is outside
+// the grammar of site names (a *transform.SiteError: the log is corrupt or
+// hostile, and replay builds nothing from it).
+func LogSites(path string) ([]string, error) {
 	r, err := eventlog.Open(path)
 	if err != nil {
-		return err
+		return nil, fmt.Errorf("log %s: %w", path, err)
 	}
 	defer r.Close()
+	seen := map[string]bool{}
+	var sites []string
 	for {
 		e, err := r.Next()
 		if err == io.EOF {
-			return nil
+			break
 		}
 		if err != nil {
 			// The replay itself reports a damaged log; what was readable
 			// still names its instantiations.
-			return nil
+			break
 		}
-		if e.Kind == eventlog.KindCallIn && !sites[e.Site] {
-			sites[strings.Clone(e.Site)] = true // the reader reuses its buffers
+		if e.Kind != eventlog.KindCallIn || seen[e.Site] {
+			continue
 		}
+		if err := transform.CheckIncallSite(e.Site); err != nil {
+			return nil, fmt.Errorf("log %s: %w", path, err)
+		}
+		site := strings.Clone(e.Site) // the reader reuses its buffers
+		seen[site] = true
+		sites = append(sites, site)
 	}
+	return sites, nil
 }

@@ -38,9 +38,10 @@ type ListedPackage struct {
 	Standard     bool
 	DepOnly      bool
 	Module       *struct {
-		Path  string
-		Dir   string
-		GoMod string
+		Path    string
+		Version string
+		Dir     string
+		GoMod   string
 	}
 	Error *struct{ Err string }
 }
