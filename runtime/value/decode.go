@@ -479,6 +479,10 @@ func (d *Decoder) decode(v reflect.Value, depth int) {
 			if d.Err != nil {
 				return
 			}
+			if id == 0 && t.Kind() == reflect.Pointer && t.Elem().Size() == 0 {
+				v.Set(reflect.New(t.Elem())) // no identity (NoIdentity)
+				return
+			}
 			r, err := d.Resolver.Ref(id, name, t)
 			if err != nil {
 				d.Err = err
@@ -492,6 +496,18 @@ func (d *Decoder) decode(v reflect.Value, depth int) {
 			d.Off++
 			name := d.refName(outer)
 			id := d.uvarint()
+			if id == 0 && t.Elem().Size() == 0 {
+				// No identity (NoIdentity): a zero-size object of its own,
+				// bound to nothing.
+				obj := reflect.New(t.Elem())
+				if d.peek() == TagNil {
+					d.Off++
+				} else {
+					d.decode(obj.Elem(), depth+1)
+				}
+				v.Set(obj)
+				return
+			}
 			obj, known := d.Resolver.Object(id)
 			if d.peek() == TagNil {
 				d.Off++
@@ -585,6 +601,7 @@ func (d *Decoder) decodeIface(v reflect.Value, depth int, impl []string) {
 		// placeholders of the interface type, plain values opaque text.
 		switch inner := d.peek(); inner {
 		case TagRef, TagObject:
+			start := d.Off
 			d.Off++
 			rname := d.refName(name)
 			id := d.uvarint()
@@ -595,6 +612,17 @@ func (d *Decoder) decodeIface(v reflect.Value, depth int, impl []string) {
 				d.Skip()
 			}
 			if d.Err != nil {
+				return
+			}
+			if id == 0 {
+				// A pointer with no identity (NoIdentity) is a value: its
+				// stand-in is bound to no object and re-encodes as recorded.
+				r, err := d.stand(name, d.Buf[start:d.Off], t, impl)
+				if err != nil {
+					d.Err = err
+					return
+				}
+				v.Set(r)
 				return
 			}
 			if obj, ok := d.Resolver.Object(id); ok && obj.Type().AssignableTo(t) {

@@ -263,11 +263,30 @@ func (e *Encoder) ref(tag byte, v reflect.Value, weak bool) (first bool) {
 	return e.refNamed(tag, v, TypeName(v.Type()), weak)
 }
 
+// zeroBase is the address Go gives every zero-size allocation and every
+// zero-size package variable (runtime.zerobase; reflect.New of a zero-size
+// type returns it).
+var zeroBase = reflect.New(reflect.TypeFor[struct{}]()).UnsafePointer()
+
+// NoIdentity reports whether v is a pointer that names no object: one to
+// zero-size memory at the address that every zero-size allocation and
+// variable shares (&listParser{}, &Options{}, new(struct{})). Distinct
+// objects have that one address, and the language lets code rely neither
+// on their pointers being equal nor on their being different, so the
+// address says nothing a program may use and nothing replay should match.
+// Such a pointer is written with object ID 0 and no contents (it has none),
+// and replay gives each a zero-size object of its own, bound to nothing.
+// A zero-size pointee elsewhere (a field inside a larger object, an opaque
+// handle such as *runtime.Func) keeps its identity by address.
+func NoIdentity(v reflect.Value) bool {
+	return v.Kind() == reflect.Pointer && v.UnsafePointer() == zeroBase
+}
+
 // refNamed writes a reference to the object v refers to, whose type is
 // named name.
 func (e *Encoder) refNamed(tag byte, v reflect.Value, name string, weak bool) (first bool) {
 	var id uint64
-	if e.Objects != nil {
+	if e.Objects != nil && !NoIdentity(v) {
 		id, first, name = e.Objects.ID(v, name, weak)
 	}
 	e.Buf = append(e.Buf, tag)

@@ -1,0 +1,3 @@
+module example.com/zeroptr
+
+go 1.26
