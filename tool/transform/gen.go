@@ -58,25 +58,17 @@ func (t *transformer) outcall(call *ast.CallExpr, c callee, stack []ast.Node) {
 	fieldPath := ""
 	if c.sel != nil {
 		// Method call: the receiver becomes the helper's first argument.
-		xt := info.TypeOf(c.recvX)
-		typ := xt
-		path := c.sel.Index()
-		for _, idx := range path[:len(path)-1] {
-			u := typ
-			if p, ok := u.Underlying().(*types.Pointer); ok {
-				u = p.Elem()
-			}
-			st, ok := u.Underlying().(*types.Struct)
-			if !ok {
-				t.errorf(call.Pos(), "a promoted method call through a non-struct type", "call the method on the embedded field explicitly")
-				return
-			}
-			fieldPath += "." + st.Field(idx).Name()
-			typ = st.Field(idx).Type()
+		fp, typ, promoted, why := t.promotedRecv(info.TypeOf(c.recvX), c.sel.Index(), c.fn) // promoted.go
+		if why != "" {
+			t.errorf(call.Pos(), why, "call the method on the embedded field explicitly")
+			return
 		}
+		fieldPath = fp
 		msig := c.fn.Type().(*types.Signature)
 		if _, ptrRecv := msig.Recv().Type().(*types.Pointer); ptrRecv && !types.IsInterface(typ) {
-			if _, isPtr := typ.Underlying().(*types.Pointer); !isPtr {
+			// From a value the method is promoted from, its address only
+			// when the method is not promoted through an embedded pointer.
+			if _, isPtr := typ.Underlying().(*types.Pointer); !isPtr && (!promoted || types.NewMethodSet(typ).Lookup(c.fn.Pkg(), c.fn.Name()) == nil) {
 				typ = types.NewPointer(typ)
 				prefix = "&"
 			}

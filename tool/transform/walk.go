@@ -573,7 +573,10 @@ func (t *transformer) fieldRead(x *ast.SelectorExpr, sel *types.Selection, stack
 	if !ok || named.Obj().Pkg() == nil || t.observed[named.Obj().Pkg().Path()] {
 		return
 	}
-	if len(sel.Index()) != 1 || !t.readContext(x, stack) {
+	// A field promoted through embedded structs (goldmark's n.Destination
+	// of an *ast.Link, promoted from the unexported ast.baseLink) is read
+	// the same way: the helper selects it from the pointer as the code did.
+	if !t.readContext(x, stack) {
 		return
 	}
 	f := sel.Obj().(*types.Var)
