@@ -271,6 +271,77 @@ func TestChecksumError(t *testing.T) {
 	}
 }
 
+// TestDictionaryChecksumError: a damaged dictionary batch is named with
+// its column and the events it precedes.
+func TestDictionaryChecksumError(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "log.arrows")
+	writeLog(t, path, 400, Options{BatchEvents: 100, Compression: Uncompressed, FlushInterval: time.Hour})
+	b, _ := os.ReadFile(path)
+	dicts := 0
+	for _, m := range messagesOf(t, b) {
+		// After the kind dictionary and three empty ones, the first
+		// non-empty dictionary batch is the delta of sites before the
+		// first record batch.
+		if m.htype == headerDictBatch {
+			dicts++
+		}
+		mlen := int(binary.LittleEndian.Uint32(b[m.off+4:]))
+		if m.htype != headerDictBatch || dicts == 1 || m.end-(m.off+8+mlen) == 0 {
+			continue
+		}
+		b[m.off+8+mlen] ^= 1
+		_, err := eventsOf(b, "x")
+		want := fmt.Sprintf("log x: dictionary batch of site before event 1 (offset %d) fails its checksum: the file is corrupt", m.off)
+		if !errors.Is(err, ErrChecksum) || err.Error() != want {
+			t.Fatalf("err = %v\nwant %s", err, want)
+		}
+		return
+	}
+	t.Fatal("no site dictionary")
+}
+
+// TestChecksumsOnEveryBatchOrNone: a batch whose checksum entry is lost
+// (its key damaged) is an error, in a version 4 log and in an older log
+// whose other batches have checksums (a compacted version 1 or 2 log).
+func TestChecksumsOnEveryBatchOrNone(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "log.arrows")
+	writeLog(t, path, 300, Options{BatchEvents: 100, Compression: Uncompressed, FlushInterval: time.Hour})
+	b, _ := os.ReadFile(path)
+	var last ipcMessage
+	for _, m := range messagesOf(t, b) {
+		if m.htype == headerRecBatch {
+			last = m
+		}
+	}
+	key := bytes.Index(b[last.off:last.end], []byte(MetaChecksum))
+	if key < 0 {
+		t.Fatal("no checksum key in the last batch")
+	}
+	b[last.off+key+len(MetaChecksum)-1] = 'x' // rules_capture.crc32x
+	_, err := eventsOf(b, "v4")
+	if !errors.Is(err, ErrChecksum) || !strings.HasSuffix(err.Error(), "has no checksum (format version 4 requires one on every batch): the file is corrupt") {
+		t.Fatalf("version 4: err = %v", err)
+	}
+	// The same log as version 2: the version's value is a FlatBuffers
+	// string in the schema, "4".
+	schema := messagesOf(t, b)[0]
+	n := 0
+	for i := schema.off; i < schema.end-5; i++ {
+		// A FlatBuffers string "4": length 1, '4', NUL.
+		if binary.LittleEndian.Uint32(b[i:]) == 1 && b[i+4] == '4' && b[i+5] == 0 {
+			b[i+4] = '2'
+			n++
+		}
+	}
+	if n != 1 {
+		t.Fatalf("found the version string %d times", n)
+	}
+	_, err = eventsOf(b, "v2")
+	if !errors.Is(err, ErrChecksum) || !strings.HasSuffix(err.Error(), "has no checksum, unlike the batches before it: the file is corrupt") {
+		t.Fatalf("version 2 with checksums: err = %v", err)
+	}
+}
+
 // TestVersion3Logs: a version 3 log (before checksums; checked in) reads
 // without them, and Compact rewrites it as version 4 with a checksum on
 // every batch.
