@@ -28,7 +28,7 @@ mkdir -p "$LOGS_DIR"
 total_requests=0
 for seed in $(seq 1 "$RUNS"); do
   run=$(mktemp -d /tmp/shop-run.XXXXXX)
-  CAPTURE_DIR=$run/logs "$shop" -addr 127.0.0.1:0 -addr-file "$run/addr" -db "$run/shop.db" >"$run/shop.out" 2>&1 &
+  CAPTURE_POLICY=block CAPTURE_DIR=$run/logs "$shop" -addr 127.0.0.1:0 -addr-file "$run/addr" -db "$run/shop.db" >"$run/shop.out" 2>&1 &
   pid=$!
   for _ in $(seq 50); do [ -s "$run/addr" ] && break; sleep 0.1; done
   [ -s "$run/addr" ] || { cat "$run/shop.out"; echo "shop_capture did not start" >&2; kill "$pid"; exit 1; }

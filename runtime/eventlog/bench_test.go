@@ -277,7 +277,7 @@ func benchmarkEncoder(b *testing.B, opts Options) {
 	}
 	defer f.Close()
 	opts.fill()
-	s, err := newSink(f, Meta{}, opts)
+	s, err := newSink(f, f.Name(), Meta{}, opts)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -393,7 +393,7 @@ func BenchmarkEncoderShop(b *testing.B) {
 			defer f.Close()
 			opts := Options{}
 			opts.fill()
-			s, err := newSink(f, Meta{}, opts)
+			s, err := newSink(f, f.Name(), Meta{}, opts)
 			if err != nil {
 				b.Fatal(err)
 			}

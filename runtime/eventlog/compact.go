@@ -43,6 +43,12 @@ func Compact(dst, src string, opts CompactOptions) (res CompactResult, err error
 	if opts.ZstdLevel < 1 || opts.ZstdLevel > 4 {
 		opts.ZstdLevel = 4
 	}
+	// Rewriting the log of a live writer in place would leave the writer
+	// writing into the replaced file: what it writes afterwards would be
+	// lost.
+	if live, pid := Live(src); live {
+		return res, liveError(src, pid, "compact it after the process ends")
+	}
 	// Pass 1: the complete dictionaries, in order of first use, and the count.
 	dicts := [3]*dictColumn{newDictColumn(dictIDSite), newDictColumn(dictIDPos), newDictColumn(dictIDRecvType)}
 	r, err := Open(src)
@@ -78,7 +84,8 @@ func Compact(dst, src string, opts CompactOptions) (res CompactResult, err error
 	}
 
 	tmp := dst + ".compacting"
-	f, err := os.Create(tmp)
+	os.Remove(tmp) // left by a compaction that was killed
+	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if err != nil {
 		return res, fmt.Errorf("eventlog: %w", err)
 	}

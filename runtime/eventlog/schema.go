@@ -69,9 +69,23 @@ type Meta struct {
 type Status struct {
 	Closed  bool      // the writer was closed cleanly (false: still writing, or killed)
 	Events  uint64    // events written as of the last flush
-	Dropped uint64    // events dropped by the Drop policy, oversized, or lost to a write error
+	Dropped uint64    // events not in the log: dropped by the Drop policy, oversized, or Lost
 	Blocked uint64    // Appends that had to wait for the writer (Block policy)
 	EndTime time.Time // time of the last flush (zero if none)
+
+	// Lost counts the events (included in Dropped) that the writer could
+	// not write: a write error such as a full disk, or the size cap
+	// (Options.MaxBytes). The writer retries at every later batch, so a
+	// log may have lost events in the middle and go on after them.
+	Lost uint64
+	// LostWhy says why the latest events were lost: an errno name
+	// (ENOSPC, EDQUOT, EIO...), "size_cap", or "error"; empty if none.
+	LostWhy string
+	// LostSince is when the latest run of losses began (zero if none).
+	LostSince time.Time
+	// PID is the writing process (0 in logs written before it was
+	// recorded): capture compact names it when it refuses a live log.
+	PID uint64
 }
 
 // Complete reports whether the log holds every event that was appended:
@@ -79,17 +93,19 @@ type Status struct {
 func (s Status) Complete() bool { return s.Closed && s.Dropped == 0 }
 
 // The status value has a fixed width so that the writer can overwrite it in
-// the already-written schema message without moving anything.
+// the already-written schema message without moving anything. Fields are
+// key=value separated by spaces; readers ignore keys they do not know, and
+// a status written before a key existed reads as its zero value.
 const statusPrefix = "state="
+
+// lostWhyWidth is the width of the lost_why value, padded with spaces
+// (the longest errno names, ENAMETOOLONG and ENOTRECOVERABLE, are cut).
+const lostWhyWidth = 12
 
 func formatStatus(s Status) string {
 	state := "open"
 	if s.Closed {
 		state = "done"
-	}
-	var end int64
-	if !s.EndTime.IsZero() {
-		end = s.EndTime.UnixNano()
 	}
 	b := make([]byte, 0, statusWidth)
 	b = append(b, statusPrefix+state+" events="...)
@@ -99,15 +115,47 @@ func formatStatus(s Status) string {
 	b = append(b, " blocked="...)
 	b = appendPadded(b, s.Blocked)
 	b = append(b, " end_unix_ns="...)
-	if end < 0 { // before 1970: as fmt's %020d
+	b = appendTime(b, s.EndTime)
+	b = append(b, " lost="...)
+	b = appendPadded(b, s.Lost)
+	b = append(b, " lost_since_ns="...)
+	b = appendTime(b, s.LostSince)
+	b = append(b, " pid="...)
+	b = appendPadded(b, s.PID)
+	b = append(b, " lost_why="...)
+	why := s.LostWhy
+	if len(why) > lostWhyWidth {
+		why = why[:lostWhyWidth]
+	}
+	for i := 0; i < len(why); i++ {
+		if c := why[i]; c <= ' ' || c == '=' || c >= 0x7f {
+			why = "error" // the value must stay one field
+			break
+		}
+	}
+	b = append(b, why...)
+	for i := len(why); i < lostWhyWidth; i++ {
+		b = append(b, ' ')
+	}
+	return string(b)
+}
+
+// appendTime appends t in Unix nanoseconds as appendPadded does, 0 for
+// the zero time; before 1970 as fmt's %020d.
+func appendTime(b []byte, t time.Time) []byte {
+	var ns int64
+	if !t.IsZero() {
+		ns = t.UnixNano()
+	}
+	if ns < 0 {
 		b = append(b, '-')
-		s := strconv.FormatUint(uint64(-end), 10)
+		s := strconv.FormatUint(uint64(-ns), 10)
 		for i := len(s); i < 19; i++ {
 			b = append(b, '0')
 		}
-		return string(append(b, s...))
+		return append(b, s...)
 	}
-	return string(appendPadded(b, uint64(end)))
+	return appendPadded(b, uint64(ns))
 }
 
 // appendPadded appends v in decimal, zero-padded to 20 digits (fmt's
@@ -121,8 +169,13 @@ func appendPadded(b []byte, v uint64) []byte {
 	return append(b, d[:]...)
 }
 
-// statusWidth is len(formatStatus(s)), the same for every s.
-const statusWidth = len("state=open events= dropped= blocked= end_unix_ns=") + 4*20
+// statusWidth is len(formatStatus(s)), the same for every s. Logs written
+// before the lost, lost_since_ns, pid and lost_why fields end after
+// end_unix_ns (statusWidthV1); their readers never depend on the width.
+const (
+	statusWidthV1 = len("state=open events= dropped= blocked= end_unix_ns=") + 4*20
+	statusWidth   = statusWidthV1 + len(" lost= lost_since_ns= pid= lost_why=") + 3*20 + lostWhyWidth
+)
 
 func parseStatus(v string) (Status, error) {
 	var s Status
@@ -134,9 +187,16 @@ func parseStatus(v string) (Status, error) {
 		if !ok {
 			return s, fmt.Errorf("malformed status field %q", f)
 		}
-		if key == "state" {
+		switch key {
+		case "state":
 			s.Closed = val == "done"
 			continue
+		case "lost_why":
+			s.LostWhy = val
+			continue
+		case "events", "dropped", "blocked", "end_unix_ns", "lost", "lost_since_ns", "pid":
+		default:
+			continue // a later writer's field
 		}
 		n, err := strconv.ParseUint(val, 10, 64)
 		if err != nil {
@@ -153,6 +213,14 @@ func parseStatus(v string) (Status, error) {
 			if n != 0 {
 				s.EndTime = time.Unix(0, int64(n)).UTC()
 			}
+		case "lost":
+			s.Lost = n
+		case "lost_since_ns":
+			if n != 0 {
+				s.LostSince = time.Unix(0, int64(n)).UTC()
+			}
+		case "pid":
+			s.PID = n
 		}
 	}
 	return s, nil

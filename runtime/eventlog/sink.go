@@ -2,8 +2,10 @@ package eventlog
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
-	"os"
+	"syscall"
+	"time"
 	"unsafe"
 )
 
@@ -137,13 +139,42 @@ func uint64Bytes(s []uint64) []byte {
 	return unsafe.Slice((*byte)(unsafe.Pointer(&s[0])), 8*len(s))
 }
 
+// logFile is what the sink needs of its file (an *os.File); tests
+// substitute one that fails or stalls.
+type logFile interface {
+	WriteAt(b []byte, off int64) (int, error)
+	Truncate(size int64) error
+	Sync() error
+	Close() error
+}
+
 // sink is the background half of the writer: it encodes batches into IPC
 // messages and appends them to the file, one write per batch. Only the
 // encoder goroutine uses it (and Close, after that goroutine ended).
 type sink struct {
-	f         *os.File
+	f         logFile
+	path      string
 	enc       *ipcEncoder
 	statusOff int64
+	// off is the end of what was written successfully. Every write goes
+	// there (pwrite): a batch that failed half-written is overwritten by
+	// the next one (and cut off by a truncate at once, so that a process
+	// killed before that still leaves a readable log: a torn tail).
+	off int64
+	// maxBytes caps the file (Options.MaxBytes; 0: none); capped is set
+	// once a batch did not fit: the end-of-stream marker is written then,
+	// and no batch after it.
+	maxBytes int64
+	capped   bool
+	// Events lost to write errors and the cap (Status.Lost...); losing:
+	// the latest write failed (a run of losses is reported once).
+	lost      uint64
+	lostWhy   string
+	lostSince time.Time
+	losing    bool
+	lostRun   uint64 // events lost in the current run
+	warn      func(string)
+	pid       uint64
 	kind      *dictColumn
 	dicts     [3]*dictColumn // site, pos, recv_type
 	events    uint64         // rows written
@@ -169,13 +200,16 @@ const (
 	dictIDRecvType
 )
 
-func newSink(f *os.File, meta Meta, opts Options) (*sink, error) {
+func newSink(f logFile, path string, meta Meta, opts Options) (*sink, error) {
 	enc, err := newIPCEncoder(opts.Compression, opts.ZstdLevel, true)
 	if err != nil {
 		return nil, err
 	}
 	s := &sink{
 		f:             f,
+		path:          path,
+		maxBytes:      opts.MaxBytes,
+		warn:          opts.Warn,
 		enc:           enc,
 		compressSmall: opts.AlwaysCompress,
 		kind:          newDictColumn(dictIDKind),
@@ -212,19 +246,119 @@ func newSink(f *os.File, meta Meta, opts Options) (*sink, error) {
 	return s, nil
 }
 
+// flushMessages writes the messages built so far at the end of the good
+// data. After a failed write, what it wrote of them is cut off again.
 func (s *sink) flushMessages() error {
-	_, err := s.f.Write(s.enc.msg)
+	n, err := s.f.WriteAt(s.enc.msg, s.off)
+	if err == nil && n != len(s.enc.msg) {
+		err = errors.New("short write")
+	}
 	s.enc.msg = s.enc.msg[:0]
+	if err != nil {
+		_ = s.f.Truncate(s.off) // best effort: the next write overwrites it anyway
+		return err
+	}
+	s.off += int64(n)
+	return nil
+}
+
+// errSizeCap is the loss of a batch to the size cap (Options.MaxBytes).
+var errSizeCap = errors.New("size cap reached")
+
+// writeRecord writes b as a record batch, preceded by the dictionary
+// deltas it needs and, with end, followed by the end-of-stream marker (one
+// write); raw skips the compression of the record batch. If the write
+// fails, the dictionary entries it would have written are written with the
+// next batch that succeeds.
+func (s *sink) writeRecord(b *batch, raw, end bool) error {
+	if s.capped {
+		return errSizeCap
+	}
+	var written [3]int
+	for i, d := range s.dicts {
+		written[i] = d.written
+	}
+	rawBytes := s.rawBytes
+	s.appendRecord(b, raw)
+	n := len(s.enc.msg)
+	s.enc.msg = append(s.enc.msg, endOfStream...)
+	if s.maxBytes > 0 && s.off+int64(len(s.enc.msg)) > s.maxBytes {
+		// The log ends here, readable as a closed one: the end-of-stream
+		// marker (for which the cap keeps room) goes out now, and the
+		// status goes on counting what follows.
+		s.enc.msg = append(s.enc.msg[:0], endOfStream...)
+		if err := s.flushMessages(); err != nil {
+			s.enc.msg = s.enc.msg[:0]
+		} else {
+			s.capped = true
+		}
+		return errSizeCap
+	}
+	if !end {
+		s.enc.msg = s.enc.msg[:n]
+	}
+	// One write per batch, straight to the kernel: once it returns, a
+	// SIGKILL cannot lose the batch.
+	err := s.flushMessages()
+	if err != nil {
+		for i, d := range s.dicts {
+			d.written = written[i]
+		}
+		s.rawBytes = rawBytes
+	}
 	return err
 }
 
-// writeRecord writes b as a record batch, preceded by the dictionary
-// deltas it needs; raw skips the compression of the record batch.
-func (s *sink) writeRecord(b *batch, raw bool) error {
-	s.appendRecord(b, raw)
-	// One write per batch, straight to the kernel: once it returns, a
-	// SIGKILL cannot lose the batch.
-	return s.flushMessages()
+// lose counts n events lost to err, reporting the start of a run of
+// losses once.
+func (s *sink) lose(n int, err error) {
+	s.lost += uint64(n)
+	s.lostRun += uint64(n)
+	why := lossReason(err)
+	if s.losing && why == s.lostWhy {
+		return
+	}
+	s.losing = true
+	s.lostWhy = why
+	s.lostSince = time.Now()
+	s.lostRun = uint64(n)
+	if why == "size_cap" {
+		s.warnf("%s reached its size cap of %d bytes: the log ends there, and later events are dropped and counted in its status (lost=, lost_why=size_cap)", s.path, s.maxBytes)
+		return
+	}
+	s.warnf("writing %s: %v: events are dropped and counted in the log's status until a write succeeds again (it is retried at every batch)", s.path, err)
+}
+
+// wrote ends a run of losses: a batch was written again.
+func (s *sink) wrote() {
+	if !s.losing {
+		return
+	}
+	s.losing = false
+	s.warnf("writing %s again: %d events were lost since %s (%s); the log is incomplete", s.path, s.lostRun, s.lostSince.Format(time.RFC3339), s.lostWhy)
+}
+
+func (s *sink) warnf(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	if s.warn != nil {
+		s.warn(msg)
+		return
+	}
+	fmt.Fprintln(stderr, "eventlog: "+msg)
+}
+
+// lossReason names err in the status: its errno, or "size_cap".
+func lossReason(err error) string {
+	if err == errSizeCap {
+		return "size_cap"
+	}
+	var errno syscall.Errno
+	if errors.As(err, &errno) {
+		if name := errnoName(errno); name != "" {
+			return name
+		}
+	}
+	return "error"
 }
 
 // appendRecord appends the messages of b (dictionary deltas, record batch)
@@ -289,25 +423,35 @@ func encodeRecordBatch(e *ipcEncoder, c *columns) {
 	e.finish(headerRecBatch, e.recordBatch(int64(n), numCols))
 }
 
-// write writes batch b (raw: without compression) and then the status.
+// write writes batch b (raw: without compression) and then the status. If
+// b cannot be written, its events are counted as lost (st, taken before,
+// counts them as dropped) and the status says so.
 func (s *sink) write(b *batch, st Status, raw bool) error {
+	var err error
 	if b.n > 0 {
-		if err := s.writeRecord(b, raw); err != nil {
-			return err
+		if err = s.writeRecord(b, raw, false); err != nil {
+			s.lose(b.n, err)
+			st.Dropped += uint64(b.n)
+		} else {
+			s.events += uint64(b.n)
+			s.wrote()
 		}
-		s.events += uint64(b.n)
 	}
-	st.Events = s.events
-	if err := s.writeStatus(st); err != nil {
-		return err
+	if serr := s.writeStatus(st); err == nil {
+		err = serr
 	}
-	if b.sync {
-		return s.f.Sync()
+	if b.sync && err == nil {
+		err = s.f.Sync()
 	}
-	return nil
+	return err
 }
 
+// writeStatus overwrites the status in place (which needs no new space),
+// with the sink's counts.
 func (s *sink) writeStatus(st Status) error {
+	st.Events = s.events
+	st.Lost, st.LostWhy, st.LostSince = s.lost, s.lostWhy, s.lostSince
+	st.PID = s.pid
 	v := formatStatus(st)
 	if len(v) != statusWidth {
 		return fmt.Errorf("eventlog: status %q does not fit", v)
@@ -322,19 +466,35 @@ func (s *sink) writeStatus(st Status) error {
 // flush, a closed log survives a process crash without it, and an fsync
 // costs milliseconds, a large share of a short test process.
 func (s *sink) finish(b *batch, st Status, sync bool) error {
+	var err error
+	ended := s.capped
 	if b != nil && b.n > 0 {
-		s.appendRecord(b, false)
+		// The last batch and the end-of-stream marker in one write, unless
+		// it is lost: then the marker alone.
+		if err = s.writeRecord(b, false, true); err == nil {
+			s.events += uint64(b.n)
+			s.wrote()
+			ended = true
+		} else {
+			s.lose(b.n, err)
+			st.Dropped += uint64(b.n)
+			ended = s.capped
+		}
 	}
-	s.enc.msg = append(s.enc.msg, endOfStream...)
-	err := s.flushMessages()
-	if err == nil && b != nil {
-		s.events += uint64(b.n)
-	} else if b != nil {
-		st.Dropped += uint64(b.n)
+	if !ended {
+		s.enc.msg = append(s.enc.msg, endOfStream...)
+		if ferr := s.flushMessages(); ferr != nil {
+			// Without its end-of-stream marker, a log that says done would
+			// read as cut after it was closed: it reads as torn instead,
+			// and its status says what was lost and why.
+			st.Closed = false
+			if err == nil {
+				err = ferr
+			}
+		}
 	}
-	st.Events = s.events
-	if err == nil {
-		err = s.writeStatus(st)
+	if serr := s.writeStatus(st); err == nil {
+		err = serr
 	}
 	if sync {
 		if serr := s.f.Sync(); err == nil {

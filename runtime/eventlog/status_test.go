@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -19,12 +20,14 @@ func TestFormatStatus(t *testing.T) {
 		if s.Closed {
 			state = "done"
 		}
-		var end int64
-		if !s.EndTime.IsZero() {
-			end = s.EndTime.UnixNano()
+		ns := func(t time.Time) int64 {
+			if t.IsZero() {
+				return 0
+			}
+			return t.UnixNano()
 		}
-		return fmt.Sprintf("state=%s events=%020d dropped=%020d blocked=%020d end_unix_ns=%020d",
-			state, s.Events, s.Dropped, s.Blocked, end)
+		return fmt.Sprintf("state=%s events=%020d dropped=%020d blocked=%020d end_unix_ns=%020d lost=%020d lost_since_ns=%020d pid=%020d lost_why=%-12s",
+			state, s.Events, s.Dropped, s.Blocked, ns(s.EndTime), s.Lost, ns(s.LostSince), s.PID, s.LostWhy)
 	}
 	cases := []Status{
 		{},
@@ -32,11 +35,15 @@ func TestFormatStatus(t *testing.T) {
 		{Events: 12345, EndTime: time.Unix(0, -5)},
 		{EndTime: time.Unix(0, math.MinInt64+1)},
 		{Closed: true, Events: 300, EndTime: time.Date(2026, 11, 23, 1, 2, 3, 4, time.UTC)},
+		{Events: 7, Dropped: 9, Lost: 9, LostWhy: "ENOSPC", LostSince: time.Unix(0, 1795368867310231701), PID: 4194304, EndTime: time.Unix(0, 1795368868310231701)},
+		{Closed: true, Lost: math.MaxUint64, LostWhy: "size_cap", PID: math.MaxUint64, EndTime: time.Unix(1, 0)},
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
 	for i := 0; i < 1000; i++ {
 		cases = append(cases, Status{Closed: i%2 == 0, Events: rng.Uint64() >> rng.IntN(64), Dropped: rng.Uint64() >> rng.IntN(64),
-			Blocked: rng.Uint64() >> rng.IntN(64), EndTime: time.Unix(0, rng.Int64()>>rng.IntN(63))})
+			Blocked: rng.Uint64() >> rng.IntN(64), EndTime: time.Unix(0, rng.Int64()>>rng.IntN(63)),
+			Lost: rng.Uint64() >> rng.IntN(64), LostSince: time.Unix(0, rng.Int64()>>rng.IntN(63)), PID: rng.Uint64() >> rng.IntN(64),
+			LostWhy: []string{"", "ENOSPC", "EIO", "size_cap", "EDQUOT"}[i%5]})
 	}
 	for _, s := range cases {
 		got, want := formatStatus(s), byFmt(s)
@@ -46,7 +53,7 @@ func TestFormatStatus(t *testing.T) {
 		if len(got) != statusWidth {
 			t.Fatalf("formatStatus(%+v) has %d bytes, statusWidth is %d", s, len(got), statusWidth)
 		}
-		if s.EndTime.UnixNano() <= 0 {
+		if s.EndTime.UnixNano() <= 0 || !s.LostSince.IsZero() && s.LostSince.UnixNano() <= 0 {
 			continue // the writer's clock is after 1970
 		}
 		back, err := parseStatus(got)
@@ -54,7 +61,8 @@ func TestFormatStatus(t *testing.T) {
 			t.Fatal(err)
 		}
 		if back.Closed != s.Closed || back.Events != s.Events || back.Dropped != s.Dropped ||
-			back.Blocked != s.Blocked || !back.EndTime.Equal(s.EndTime) {
+			back.Blocked != s.Blocked || !back.EndTime.Equal(s.EndTime) || back.Lost != s.Lost ||
+			back.LostWhy != s.LostWhy || !back.LostSince.Equal(s.LostSince) || back.PID != s.PID {
 			t.Fatalf("parseStatus(formatStatus(%+v)) = %+v", s, back)
 		}
 	}
@@ -89,5 +97,25 @@ func TestJSONStrings(t *testing.T) {
 		if got := appendJSONStrings(nil, ss); string(got) != string(want) {
 			t.Fatalf("appendJSONStrings(%q) = %s, json.Marshal: %s", ss, got, want)
 		}
+	}
+}
+
+// TestParseOldStatus: the status of a log written before the lost,
+// lost_since_ns, pid and lost_why fields still parses, and a later
+// writer's unknown fields are skipped.
+func TestParseOldStatus(t *testing.T) {
+	old := "state=done events=00000000000000001658 dropped=00000000000000000003 blocked=00000000000000000002 end_unix_ns=01795368867310231701"
+	if len(old) != statusWidthV1 {
+		t.Fatalf("the old status has %d bytes, statusWidthV1 is %d", len(old), statusWidthV1)
+	}
+	st, err := parseStatus(old)
+	want := Status{Closed: true, Events: 1658, Dropped: 3, Blocked: 2, EndTime: time.Unix(0, 1795368867310231701).UTC()}
+	if err != nil || !reflect.DeepEqual(st, want) {
+		t.Errorf("parseStatus(old) = %+v, %v; want %+v", st, err, want)
+	}
+	st, err = parseStatus(old + " lost=00000000000000000001 future=abc lost_why=EIO")
+	want.Lost, want.LostWhy = 1, "EIO"
+	if err != nil || !reflect.DeepEqual(st, want) {
+		t.Errorf("parseStatus with an unknown field = %+v, %v; want %+v", st, err, want)
 	}
 }

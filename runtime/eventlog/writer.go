@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"runtime"
@@ -20,11 +22,13 @@ type Backpressure uint8
 
 const (
 	// Block makes Append wait until the background writer frees a batch.
-	// Nothing is lost; the waits are counted in Status.Blocked.
+	// Nothing is lost; the waits are counted in Status.Blocked. A writer
+	// stalled by its disk stalls its callers.
 	Block Backpressure = iota
 	// Drop makes Append discard the event (it still consumes a Seq, so the
 	// gap shows where) and count it in Status.Dropped; the log is then
-	// incomplete.
+	// incomplete, and replay refuses it. A caller never waits for the
+	// disk: capture builds use it unless CAPTURE_POLICY=block.
 	Drop
 )
 
@@ -61,7 +65,22 @@ type Options struct {
 	AlwaysCompress bool
 	SyncOnFlush    bool // fsync after every batch and at Close (survives power loss, not just a crash)
 	MaxValueBytes  int  // larger Values are dropped and counted (default 16 MiB)
+	// MaxBytes caps the file's size (0: no cap). The batch that would
+	// pass it is dropped and the log ends (end-of-stream marker); later
+	// events are dropped too, all counted in Status.Lost with LostWhy
+	// "size_cap".
+	MaxBytes int64
+	// Warn receives the writer's one-line reports of lost events: when a
+	// run of write errors starts and ends, and the size cap (default:
+	// standard error). It is called on the writer's goroutine.
+	Warn func(msg string)
+
+	// wrapFile lets tests interpose on the file's writes.
+	wrapFile func(logFile) logFile
 }
+
+// stderr is where the writer reports lost events without Options.Warn.
+var stderr io.Writer = os.Stderr
 
 func (o *Options) fill() {
 	if o.BatchEvents <= 0 {
@@ -227,7 +246,9 @@ type Writer struct {
 	doneMu   sync.Mutex
 	doneCond *sync.Cond
 	doneSeq  uint64
-	err      error // first write error; sticky
+	lost     uint64 // events lost to write errors and the size cap
+	failures uint64 // writes that failed (losing events or not: a status, an fsync)
+	err      error  // the latest such error (a batch after it may have succeeded)
 
 	// encodeGate is locked by benchmarks to hold the encoder back, so that
 	// they time the appenders alone.
@@ -248,8 +269,12 @@ type Writer struct {
 	sink *sink
 }
 
-// Create starts a new log at path (truncating any file there) and writes its
-// schema, so that even a log killed before its first flush is readable.
+// Create starts a new log at path and writes its schema, so that even a log
+// killed before its first flush is readable. It never opens an existing
+// file (nor one a symbolic link at path names): that is an error, which
+// says so if the file is the log of a live writer. The file is created
+// with mode 0600 and locked (flock) for the writer's life, so that
+// capture compact and others can tell that it is live (Live).
 func Create(path string, meta Meta, opts Options) (*Writer, error) {
 	opts.fill()
 	meta.FormatVersion = FormatVersion
@@ -270,14 +295,19 @@ func Create(path string, meta Meta, opts Options) (*Writer, error) {
 	}
 	f, err := createFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("eventlog: %w", err)
+		return nil, createError(path, err)
 	}
-	s, err := newSink(f, meta, opts)
+	var lf logFile = f
+	if opts.wrapFile != nil {
+		lf = opts.wrapFile(f)
+	}
+	s, err := newSink(lf, path, meta, opts)
 	if err != nil {
 		f.Close()
 		os.Remove(path)
 		return nil, err
 	}
+	s.pid = uint64(os.Getpid())
 	w := &Writer{
 		opts:       opts,
 		path:       path,
@@ -294,6 +324,43 @@ func Create(path string, meta Meta, opts Options) (*Writer, error) {
 	// processes such as one test of a test binary, which mostly record a
 	// few hundred events.
 	return w, nil
+}
+
+// ErrLive is the error of Create and Compact on the log of a live writer.
+var ErrLive = errors.New("is being written by a live process")
+
+// Live reports whether the log at path is being written: its writer's
+// process holds the lock Create took (false where the platform or file
+// system has no such locks), and that process's id if its log says.
+func Live(path string) (live bool, pid uint64) {
+	if !locked(path) {
+		return false, 0
+	}
+	if r, err := Open(path); err == nil {
+		pid = r.Meta().Status.PID
+		r.Close()
+	}
+	return true, pid
+}
+
+// liveError is the error for the log of a live writer at path.
+func liveError(path string, pid uint64, then string) error {
+	who := ""
+	if pid != 0 {
+		who = fmt.Sprintf(" (pid %d)", pid)
+	}
+	return fmt.Errorf("%s %w%s; %s", path, ErrLive, who, then)
+}
+
+// createError explains why Create could not create path.
+func createError(path string, err error) error {
+	if !errExist(err) {
+		return fmt.Errorf("eventlog: %w", err)
+	}
+	if live, pid := Live(path); live {
+		return fmt.Errorf("eventlog: %w", liveError(path, pid, "a log is never overwritten"))
+	}
+	return fmt.Errorf("eventlog: %s already exists (or is a symbolic link), and a log is never overwritten: remove it first or choose another path: %w", path, fs.ErrExist)
 }
 
 // Append records e: it assigns e.Seq (the next sequence number, which it also
@@ -476,8 +543,13 @@ func (w *Writer) flushTick() {
 }
 
 // Flush returns once every event appended before the call is written to
-// the file (and fsynced with Options.SyncOnFlush), or the first write error.
+// the file (and fsynced with Options.SyncOnFlush); if some of them, or
+// events appended meanwhile, were lost to write errors or the size cap, it
+// returns the latest such error.
 func (w *Writer) Flush() error {
+	w.doneMu.Lock()
+	failures := w.failures
+	w.doneMu.Unlock()
 	w.mu.Lock()
 	if w.closed {
 		w.mu.Unlock()
@@ -492,18 +564,41 @@ func (w *Writer) Flush() error {
 	w.dispatchLocked(w.opts.SyncOnFlush)
 	w.mu.Unlock()
 	w.doneMu.Lock()
-	for w.doneSeq < target && w.err == nil {
+	for w.doneSeq < target {
 		w.doneCond.Wait()
 	}
-	err := w.err
+	var err error
+	if w.failures > failures {
+		err = w.err
+	}
 	w.doneMu.Unlock()
 	return err
 }
 
+// writeErr sums up the events lost to write errors and the size cap, if
+// any.
 func (w *Writer) writeErr() error {
 	w.doneMu.Lock()
 	defer w.doneMu.Unlock()
-	return w.err
+	if w.lost == 0 {
+		return nil
+	}
+	return fmt.Errorf("%d events lost (the log is incomplete; see its status), the latest: %w", w.lost, w.err)
+}
+
+// noteErr records a failed write, which lost n events (n may be 0: the
+// status or an fsync failed).
+func (w *Writer) noteErr(n int, err error) {
+	w.dropped.Add(uint64(n))
+	w.doneMu.Lock()
+	w.lost += uint64(n)
+	w.failures++
+	if err == errSizeCap {
+		w.err = fmt.Errorf("eventlog: %s: %w (%d bytes)", w.path, err, w.opts.MaxBytes)
+	} else {
+		w.err = fmt.Errorf("eventlog: writing %s: %w", w.path, err)
+	}
+	w.doneMu.Unlock()
 }
 
 // Close flushes, writes the end-of-stream marker and the final status, and
@@ -528,7 +623,7 @@ func (w *Writer) Close() error {
 		if b != nil {
 			b.waitFilled()
 		}
-		return w.sink.finish(b, w.status(true), w.opts.SyncOnFlush)
+		return w.finish(b)
 	}
 	if w.cur == nil {
 		w.cur = w.takeBatchLocked()
@@ -538,9 +633,20 @@ func (w *Writer) Close() error {
 	w.cur = nil
 	w.mu.Unlock()
 	<-w.encDone
-	err := w.writeErr()
-	if cerr := w.sink.finish(nil, w.status(true), w.opts.SyncOnFlush); err == nil {
-		err = cerr
+	return w.finish(nil)
+}
+
+// finish writes the last batch b (if any) and closes the log: it returns
+// an error if events were lost, to write errors or the size cap, at any
+// time (the status has the details), or if closing failed.
+func (w *Writer) finish(b *batch) error {
+	lost := w.sink.lost
+	err := w.sink.finish(b, w.status(true), w.opts.SyncOnFlush)
+	if err != nil {
+		w.noteErr(int(w.sink.lost-lost), err)
+	}
+	if lerr := w.writeErr(); lerr != nil {
+		return lerr
 	}
 	return err
 }
@@ -561,23 +667,16 @@ func (w *Writer) encodeLoop() {
 		w.encodeGate.Lock()
 		w.encodeGate.Unlock()
 		b.waitFilled()
-		w.doneMu.Lock()
-		failed := w.err != nil
-		w.doneMu.Unlock()
-		var err error
-		if failed {
-			w.dropped.Add(uint64(b.n))
-		} else if b.n > 0 || b.sync {
+		if b.n > 0 || b.sync {
+			// A write error does not stop the writer: every batch is
+			// tried, so capture resumes when the disk has room again.
 			behind := len(w.full) > 0 && !w.opts.AlwaysCompress
-			err = w.sink.write(b, w.status(false), behind)
-			if err != nil {
-				w.dropped.Add(uint64(b.n))
+			lost := w.sink.lost
+			if err := w.sink.write(b, w.status(false), behind); err != nil {
+				w.noteErr(int(w.sink.lost-lost), err)
 			}
 		}
 		w.doneMu.Lock()
-		if err != nil && w.err == nil {
-			w.err = fmt.Errorf("eventlog: writing %s: %w", w.path, err)
-		}
 		if b.upTo > w.doneSeq {
 			w.doneSeq = b.upTo
 		}

@@ -269,6 +269,9 @@ func loadLog(path string) (*player, error) {
 		return nil, err
 	}
 	defer r.Close()
+	if st := r.Meta().Status; st.Dropped > 0 {
+		return nil, droppedEventsError(path, st)
+	}
 	p := newPlayer()
 	p.report.Log = path
 	p.format = r.Meta().FormatVersion

@@ -23,9 +23,20 @@ import (
 // Environment variables read by a capture build (docs/boundary-model.md).
 const (
 	EnvCapture = "CAPTURE"     // "off" switches capture off at run time
-	EnvDir     = "CAPTURE_DIR" // directory for logs (default: ./capture-logs, else the temp dir)
-	EnvLog     = "CAPTURE_LOG" // exact log path (used by `capture test`, one log per test)
+	EnvDir     = "CAPTURE_DIR" // directory for logs (default: ./capture-logs; capture is off if it cannot be made)
+	EnvLog     = "CAPTURE_LOG" // exact log path, which must not exist (used by `capture test`, one log per test)
 	EnvLabel   = "CAPTURE_BUILD_LABEL"
+	// EnvPolicy says what an event costs the program when the log's
+	// writer falls behind (a slow or stalled disk): "drop" (the default)
+	// drops it and counts it, so a caller never waits for the disk, and
+	// the log is then incomplete (replay refuses it); "block" makes the
+	// caller wait, so that the log holds every event (capture test, and
+	// tests that capture to replay).
+	EnvPolicy = "CAPTURE_POLICY"
+	// EnvMaxBytes caps the size of the log: "64MiB", "1GB", "500000"...
+	// Past it, events are dropped, counted in the log's status (lost=,
+	// lost_why=size_cap), and the log ends cleanly.
+	EnvMaxBytes = "CAPTURE_MAX_BYTES"
 	// EnvCompression selects the capture-time compression of the log:
 	// "zstd" (the default) or "none". "none" spends no CPU on compression
 	// while the program runs, for a log 6-7 times larger (the example
@@ -88,36 +99,22 @@ func init() {
 
 func startCapture() {
 	path := os.Getenv(EnvLog)
-	if path == "" {
-		path = defaultLogPath()
-	} else {
+	if path != "" {
 		owner := os.Getenv(envLogOwner)
 		if pid, ok := logOfAnotherProcess(owner, path, os.Getpid()); ok {
 			warnf("capture disabled in this process: %s=%s is the log of process %s, which started this one (give the child process a %s of its own to capture it)", EnvLog, path, pid, EnvLog)
 			return
 		}
-		os.Setenv(envLogOwner, strconv.Itoa(os.Getpid())+" "+path)
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		warnf("capture disabled: cannot create the log directory: %v (set %s to a writable directory)", err, EnvDir)
-		return
-	}
-	meta := eventlog.Meta{
-		BuildLabel: os.Getenv(EnvLabel),
-		StartTime:  time.Now().UTC(),
-		GoVersion:  runtime.Version(),
-	}
-	meta.ObservedPackages = splitList(observedList)
-	meta.SourceHash = sourceHash
-	opts, err := logOptions(os.Getenv(EnvCompression))
+	w, path, err := openLog(os.Getenv)
 	if err != nil {
+		// One line, and the program goes on uncaptured: capture must
+		// never stop the service it observes.
 		warnf("capture disabled: %v", err)
 		return
 	}
-	w, err := eventlog.Create(path, meta, opts)
-	if err != nil {
-		warnf("capture disabled: %v (set %s or %s)", err, EnvDir, EnvLog)
-		return
+	if os.Getenv(EnvLog) != "" {
+		os.Setenv(envLogOwner, strconv.Itoa(os.Getpid())+" "+path)
 	}
 	rec.w = w
 	rec.path = path
@@ -127,16 +124,122 @@ func startCapture() {
 	handleSignals()
 }
 
-// logOptions are the log writer's options for the value of
-// EnvCompression.
-func logOptions(compression string) (eventlog.Options, error) {
-	switch compression {
-	case "", "zstd":
-		return eventlog.Options{Compression: eventlog.Zstd}, nil
-	case "none":
-		return eventlog.Options{Compression: eventlog.Uncompressed}, nil
+// openLog creates the log that the environment (getenv) asks for.
+func openLog(getenv func(string) string) (*eventlog.Writer, string, error) {
+	opts, err := logOptions(getenv)
+	if err != nil {
+		return nil, "", err
 	}
-	return eventlog.Options{}, fmt.Errorf("%s=%q: want zstd (the default) or none", EnvCompression, compression)
+	path := getenv(EnvLog)
+	if path == "" {
+		if path, err = defaultLogPath(getenv(EnvDir)); err != nil {
+			return nil, "", err
+		}
+	} else if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, "", fmt.Errorf("cannot create the directory of %s=%s: %v", EnvLog, path, err)
+	}
+	meta := eventlog.Meta{
+		BuildLabel: getenv(EnvLabel),
+		StartTime:  time.Now().UTC(),
+		GoVersion:  runtime.Version(),
+	}
+	meta.ObservedPackages = splitList(observedList)
+	meta.SourceHash = sourceHash
+	w, err := eventlog.Create(path, meta, opts)
+	if err != nil {
+		return nil, "", err
+	}
+	return w, path, nil
+}
+
+// logOptions are the log writer's options for the environment's
+// EnvCompression, EnvPolicy and EnvMaxBytes.
+func logOptions(getenv func(string) string) (eventlog.Options, error) {
+	opts := eventlog.Options{Warn: func(msg string) { warnf("%s", msg) }}
+	switch c := getenv(EnvCompression); c {
+	case "", "zstd":
+		opts.Compression = eventlog.Zstd
+	case "none":
+		opts.Compression = eventlog.Uncompressed
+	default:
+		return opts, fmt.Errorf("%s=%q: want zstd (the default) or none", EnvCompression, c)
+	}
+	switch p := getenv(EnvPolicy); p {
+	case "", "drop":
+		opts.Policy = eventlog.Drop
+	case "block":
+		opts.Policy = eventlog.Block
+	default:
+		return opts, fmt.Errorf("%s=%q: want drop (the default) or block", EnvPolicy, p)
+	}
+	if v := getenv(EnvMaxBytes); v != "" {
+		n, err := parseBytes(v)
+		if err != nil {
+			return opts, fmt.Errorf("%s=%q: %v", EnvMaxBytes, v, err)
+		}
+		opts.MaxBytes = n
+	}
+	return opts, nil
+}
+
+// parseBytes parses a size: a whole number of bytes with an optional
+// unit, decimal (kB, MB, GB, TB) or binary (KiB, MiB, GiB, TiB; K, M, G,
+// T alone are binary too).
+func parseBytes(v string) (int64, error) {
+	i := 0
+	for i < len(v) && v[i] >= '0' && v[i] <= '9' {
+		i++
+	}
+	if i == 0 {
+		return 0, fmt.Errorf("want a size such as 64MiB, 1GB or 500000")
+	}
+	n, err := strconv.ParseInt(v[:i], 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("want a size such as 64MiB, 1GB or 500000")
+	}
+	var mult int64
+	switch strings.TrimSpace(v[i:]) {
+	case "", "B", "b":
+		mult = 1
+	case "k", "kB", "KB":
+		mult = 1000
+	case "MB":
+		mult = 1000 * 1000
+	case "GB":
+		mult = 1000 * 1000 * 1000
+	case "TB":
+		mult = 1000 * 1000 * 1000 * 1000
+	case "K", "KiB":
+		mult = 1 << 10
+	case "M", "MiB":
+		mult = 1 << 20
+	case "G", "GiB":
+		mult = 1 << 30
+	case "T", "TiB":
+		mult = 1 << 40
+	default:
+		return 0, fmt.Errorf("unknown unit %q (want B, kB, MB, GB, TB, KiB, MiB, GiB or TiB)", v[i:])
+	}
+	if n <= 0 || n > (1<<62)/mult {
+		return 0, fmt.Errorf("want a size between 1 byte and 4 EiB")
+	}
+	return n * mult, nil
+}
+
+// droppedEventsError is why the log at path, whose status st counts
+// dropped events, is not replayed: the events missing from its middle
+// would make replay diverge where nothing diverged, or pass without the
+// calls they recorded.
+func droppedEventsError(path string, st eventlog.Status) error {
+	why := fmt.Sprintf("the capture's writer fell behind and %s=drop (the default) dropped them, or values were too large; capture again with %s=block", EnvPolicy, EnvPolicy)
+	if st.Lost > 0 {
+		how := "make room on its disk and capture again"
+		if st.LostWhy == "size_cap" {
+			how = "capture again with a larger " + EnvMaxBytes
+		}
+		why = fmt.Sprintf("%d of them could not be written (%s, from %s): %s", st.Lost, st.LostWhy, st.LostSince.Format(time.RFC3339), how)
+	}
+	return fmt.Errorf("%s is incomplete: %d events were dropped while capturing, and replay needs every event: %s", path, st.Dropped, why)
 }
 
 // logOfAnotherProcess reports whether owner (the value of envLogOwner)
@@ -171,16 +274,21 @@ func splitList(list string) []string {
 	return out
 }
 
-func defaultLogPath() string {
-	dir := os.Getenv(EnvDir)
+// defaultLogPath is a new log's path in dir (EnvDir; default
+// ./capture-logs), which it creates, readable by its owner alone, if
+// needed. There is no fallback to a shared directory such as /tmp: the log
+// holds the program's data, and another user could have planted the
+// directory.
+func defaultLogPath(dir string) (string, error) {
+	what := EnvDir + "=" + dir
 	if dir == "" {
-		dir = "capture-logs"
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			dir = filepath.Join(os.TempDir(), "rules_capture")
-		}
+		dir, what = "capture-logs", "./capture-logs"
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("cannot create the log directory %s: %v (set %s to a writable directory)", what, err, EnvDir)
 	}
 	prog := filepath.Base(os.Args[0])
-	return filepath.Join(dir, prog+"-"+time.Now().UTC().Format("20060102T150405.000000000")+"-"+strconv.Itoa(os.Getpid())+".arrow")
+	return filepath.Join(dir, prog+"-"+time.Now().UTC().Format("20060102T150405.000000000")+"-"+strconv.Itoa(os.Getpid())+".arrow"), nil
 }
 
 // flush makes everything recorded so far durable (before a panic may end

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -46,5 +47,40 @@ func TestCompactCommand(t *testing.T) {
 
 	if _, errs, code := runCmd(t, compactCmd, "-o", dst, src, torn); code != 2 || !strings.Contains(errs, "usage") {
 		t.Errorf("-o with two logs: exit %d, %s", code, errs)
+	}
+}
+
+// TestCompactRefusesLiveLog: capture compact on the log of a running
+// writer says so and leaves the log to its writer.
+func TestCompactRefusesLiveLog(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "live.arrow")
+	w, err := eventlog.Create(path, eventlog.Meta{}, eventlog.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 10 {
+		w.Append(&eventlog.Event{Kind: eventlog.KindCallIn, Site: "s"})
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	_, errs, code := runCmd(t, compactCmd, path)
+	want := path + " is being written by a live process (pid " + strconv.Itoa(os.Getpid()) + "); compact it after the process ends"
+	if code != 1 || !strings.Contains(errs, "capture compact: "+want) {
+		t.Errorf("exit %d, %q; want 1 and %q", code, errs, want)
+	}
+	for range 10 {
+		w.Append(&eventlog.Event{Kind: eventlog.KindCallIn, Site: "s"})
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	r, err := eventlog.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if st := r.Meta().Status; st.Events != 20 || !st.Complete() {
+		t.Errorf("status after the refused compaction: %+v; want 20 events, complete", st)
 	}
 }

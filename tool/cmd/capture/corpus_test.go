@@ -165,7 +165,7 @@ func testProgram(t *testing.T, src string, spec *corpusSpec) {
 		}
 		cmd := exec.Command(bin, r.Args...)
 		cmd.Dir = mod
-		cmd.Env = append(os.Environ(), probe.EnvLog+"="+filepath.Join(logs, "run"+string(rune('0'+i))+".arrow"))
+		cmd.Env = append(os.Environ(), probe.EnvLog+"="+filepath.Join(logs, "run"+string(rune('0'+i))+".arrow"), probe.EnvPolicy+"=block")
 		for k, v := range r.Env {
 			cmd.Env = append(cmd.Env, k+"="+v)
 		}

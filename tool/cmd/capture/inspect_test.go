@@ -44,7 +44,17 @@ func writeEventLog(t *testing.T, n int, torn bool) string {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { w.Close() })
-		return path
+		// A copy: what a writer killed now leaves (its lock goes with its
+		// process; this one's is held until Close).
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		killed := filepath.Join(t.TempDir(), "run.arrows")
+		if err := os.WriteFile(killed, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return killed
 	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)

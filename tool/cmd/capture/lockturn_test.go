@@ -35,7 +35,7 @@ func TestLockOrderWithoutTurns(t *testing.T) {
 	for attempt := range 5 {
 		log := filepath.Join(t.TempDir(), "off.arrow")
 		cmd := exec.Command(bin)
-		cmd.Env = append(os.Environ(), probe.EnvLog+"="+log, probe.EnvLockTurns+"=off")
+		cmd.Env = append(os.Environ(), probe.EnvLog+"="+log, probe.EnvLockTurns+"=off", probe.EnvPolicy+"=block")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("capture run: %v\n%s", err, out)
 		}

@@ -196,16 +196,21 @@ func TestMain(m *testing.M) {
 		tests = append(tests, name)
 	}
 	dir = filepath.Join(logDir, strings.ReplaceAll(lp.ImportPath, "/", "_"))
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil { // logs hold the tests' data
 		return 0, err
 	}
 	failed := 0
 	for _, name := range tests {
 		log := filepath.Join(dir, name+".arrow")
-		_ = os.Remove(log)
+		// A capture never overwrites a log: the previous run's goes first.
+		if err := os.Remove(log); err != nil && !os.IsNotExist(err) {
+			return failed, err
+		}
 		cmd := exec.Command(bin, "-test.run", "^"+regexp.QuoteMeta(name)+"$", "-test.count=1")
 		cmd.Dir = lp.Dir
-		cmd.Env = append(os.Environ(), probe.EnvLog+"="+log)
+		// Block: every event, or the log cannot be replayed; a test waiting
+		// for the disk harms nobody (a service's default is drop).
+		cmd.Env = append(os.Environ(), probe.EnvLog+"="+log, probe.EnvPolicy+"=block")
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			failed++
