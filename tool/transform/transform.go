@@ -351,6 +351,13 @@ func (t *transformer) apply(i int) ([]byte, error) {
 		if es[a].start != es[b].start {
 			return es[a].start < es[b].start
 		}
+		// An insertion before a replacement that starts where it is: it
+		// closes an inner construct the replacement follows (the ")" after
+		// a READ_OUT helper's &pkg.Var, then ", " for the method call on
+		// it: pkg.Var.M(x)); after the replacement it could not be placed.
+		if ia, ib := es[a].start == es[a].end, es[b].start == es[b].end; ia != ib {
+			return ia
+		}
 		return es[a].span > es[b].span
 	})
 	var b bytes.Buffer

@@ -1,0 +1,3 @@
+module example.com/varchain
+
+go 1.26
