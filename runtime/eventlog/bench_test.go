@@ -327,7 +327,7 @@ func BenchmarkShortLog(b *testing.B) {
 			n := 0
 			for i := 0; b.Loop(); i++ {
 				n++
-				w, err := Create(filepath.Join(dir, fmt.Sprintf("log%d.arrows", i%8)), Meta{}, Options{})
+				w, err := Create(filepath.Join(dir, fmt.Sprintf("log%d.arrows", i)), Meta{}, Options{}) // a new file each time: Create never overwrites
 				if err != nil {
 					b.Fatal(err)
 				}

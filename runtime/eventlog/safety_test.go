@@ -291,6 +291,26 @@ func TestDiskFullCountedAndResumed(t *testing.T) {
 	if err == nil || !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), "1000 events lost") {
 		t.Errorf("Close: %v; want an error counting 1000 lost events, ENOSPC", err)
 	}
+	// The strings first used by lost batches reach the file with the next
+	// batch written: every event reads back with its own.
+	r, err = Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 1200; i++ {
+		e, err := r.Next()
+		if err != nil {
+			t.Fatalf("event %d: %v", i, err)
+		}
+		site, k := "before", i
+		if i >= 500 {
+			site, k = "after", i-500
+		}
+		if want := fmt.Sprintf("value %d of %s", k, site); e.Site != site || string(e.Values) != want {
+			t.Fatalf("event %d: site %q, values %q; want %q, %q", i, e.Site, e.Values, site, want)
+		}
+	}
+	r.Close()
 	n, st := readLog(t, path)
 	if n != 1200 || st.Events != 1200 || st.Lost != 1000 || st.Dropped != 1000 || !st.Closed || st.Complete() || st.PID != uint64(os.Getpid()) {
 		t.Errorf("read %d events, status %+v; want 1200 read and written, 1000 lost, closed, pid %d", n, st, os.Getpid())

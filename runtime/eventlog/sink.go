@@ -282,24 +282,24 @@ func (s *sink) writeRecord(b *batch, raw, end bool) error {
 	s.appendRecord(b, raw)
 	n := len(s.enc.msg)
 	s.enc.msg = append(s.enc.msg, endOfStream...)
+	var err error
 	if s.maxBytes > 0 && s.off+int64(len(s.enc.msg)) > s.maxBytes {
 		// The log ends here, readable as a closed one: the end-of-stream
 		// marker (for which the cap keeps room) goes out now, and the
 		// status goes on counting what follows.
 		s.enc.msg = append(s.enc.msg[:0], endOfStream...)
-		if err := s.flushMessages(); err != nil {
-			s.enc.msg = s.enc.msg[:0]
-		} else {
+		if s.flushMessages() == nil {
 			s.capped = true
 		}
-		return errSizeCap
+		err = errSizeCap
+	} else {
+		if !end {
+			s.enc.msg = s.enc.msg[:n]
+		}
+		// One write per batch, straight to the kernel: once it returns, a
+		// SIGKILL cannot lose the batch.
+		err = s.flushMessages()
 	}
-	if !end {
-		s.enc.msg = s.enc.msg[:n]
-	}
-	// One write per batch, straight to the kernel: once it returns, a
-	// SIGKILL cannot lose the batch.
-	err := s.flushMessages()
 	if err != nil {
 		for i, d := range s.dicts {
 			d.written = written[i]
