@@ -1,6 +1,7 @@
 package eventlog
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/crc32"
@@ -24,6 +25,71 @@ import (
 // edits the file on purpose: they can recompute it, as with any unkeyed
 // checksum.
 const MetaChecksum = "rules_capture.crc32c"
+
+// MetaMetadataChecksum is the schema metadata key of the checksum of the
+// schema's other metadata: 8 lowercase hex digits of the CRC-32C of every
+// other entry in file order, each as its key's length (uvarint), key,
+// value's length (uvarint), value, leaving out rules_capture.status, which
+// the writer rewrites in place after every flush (damage there shows as a
+// malformed status, or as a count that the events do not match).
+const MetaMetadataChecksum = "rules_capture.metadata_crc32c"
+
+// withMetadataChecksum appends the metadata checksum entry to keys, vals.
+func withMetadataChecksum(keys, vals []string) ([]string, []string) {
+	var buf [checksumDigits]byte
+	putChecksum(buf[:], metadataChecksum(keys, vals))
+	return append(keys, MetaMetadataChecksum), append(vals, string(buf[:]))
+}
+
+// metadataChecksum is the checksum of the entries of keys, vals other
+// than the status and the checksum itself.
+func metadataChecksum(keys, vals []string) uint32 {
+	var c uint32
+	var b []byte
+	for i, k := range keys {
+		if k == MetaStatus || k == MetaMetadataChecksum {
+			continue
+		}
+		b = binary.AppendUvarint(b[:0], uint64(len(k)))
+		b = append(b, k...)
+		b = binary.AppendUvarint(b, uint64(len(vals[i])))
+		b = append(b, vals[i]...)
+		c = crc32.Update(c, castagnoli, b)
+	}
+	return c
+}
+
+// checkMetadataChecksum verifies the checksum of a schema's metadata: it
+// must be there from format version 4 on, and match wherever it is.
+func checkMetadataChecksum(path string, s *schemaInfo, version int) error {
+	var keys, vals []string
+	found, sum, ok := 0, uint32(0), false
+	for _, kv := range s.meta {
+		if kv[0] == MetaMetadataChecksum {
+			found++
+			sum, ok = parseChecksum(kv[1])
+			continue
+		}
+		keys, vals = append(keys, kv[0]), append(vals, kv[1])
+	}
+	var what string
+	switch {
+	case found == 0 && version >= firstChecksumFormat:
+		what = "has no checksum (format version 4 requires one)"
+	case found == 0:
+		return nil
+	case found > 1:
+		what = "has two checksums"
+	case !ok || metadataChecksum(keys, vals) != sum:
+		what = "fails its checksum"
+	default:
+		return nil
+	}
+	return &logError{
+		msg:  fmt.Sprintf("log %s: the schema's metadata (format version, observed packages, source hash, ...) %s: the file is corrupt", path, what),
+		kind: ErrChecksum,
+	}
+}
 
 // firstChecksumFormat is the first format version whose logs have a
 // checksum on every batch. Older logs read without; Compact writes them.

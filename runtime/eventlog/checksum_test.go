@@ -336,10 +336,74 @@ func TestChecksumsOnEveryBatchOrNone(t *testing.T) {
 	if n != 1 {
 		t.Fatalf("found the version string %d times", n)
 	}
+	resumMetadata(t, b)
 	_, err = eventsOf(b, "v2")
 	if !errors.Is(err, ErrChecksum) || !strings.HasSuffix(err.Error(), "has no checksum, unlike the batches before it: the file is corrupt") {
 		t.Fatalf("version 2 with checksums: err = %v", err)
 	}
+}
+
+// TestMetadataChecksum: a flipped byte in any metadata value but the
+// status (the observed packages, the source hash, the format version...)
+// or in the checksum's key is an error.
+func TestMetadataChecksum(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "log.arrows")
+	meta := writeLog(t, path, 10, Options{})
+	b, _ := os.ReadFile(path)
+	schemaEnd := messagesOf(t, b)[0].end
+	for _, v := range []string{`["example.com/shop/pricing"]`, meta.SourceHash, meta.BuildLabel, MetaMetadataChecksum, MetaObservedPackages} {
+		at := bytes.Index(b[:schemaEnd], []byte(v))
+		if at < 0 {
+			t.Fatalf("%q not in the schema", v)
+		}
+		for i := at; i < at+len(v); i++ {
+			b[i] ^= 0x20
+			_, err := eventsOf(b, "log")
+			b[i] ^= 0x20
+			if !errors.Is(err, ErrCorrupt) {
+				t.Fatalf("flipping byte %d of %q: err = %v", i-at, v, err)
+			}
+		}
+	}
+	// The version: "4" as 2 is version 2's metadata, not this log's.
+	at := bytes.Index(b[:schemaEnd], []byte("\x01\x00\x00\x004\x00"))
+	if at < 0 {
+		t.Fatal("no version string")
+	}
+	b[at+4] = '2'
+	if _, err := eventsOf(b, "log"); !errors.Is(err, ErrChecksum) || !strings.Contains(err.Error(), "the schema's metadata (format version, observed packages, source hash, ...) fails its checksum") {
+		t.Fatalf("version 2: err = %v", err)
+	}
+}
+
+// resumMetadata rewrites the metadata checksum of log b after an edit.
+func resumMetadata(t *testing.T, b []byte) {
+	t.Helper()
+	schema := messagesOf(t, b)[0]
+	meta := b[schema.off+8 : schema.end]
+	root, err := fbRoot(meta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, _, _ := root.table(2)
+	info, err := decodeSchemaTable(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys, vals []string
+	var old string
+	for _, kv := range info.meta {
+		if kv[0] == MetaMetadataChecksum {
+			old = kv[1]
+			continue
+		}
+		keys, vals = append(keys, kv[0]), append(vals, kv[1])
+	}
+	at := bytes.Index(meta, []byte(old))
+	if old == "" || at < 0 || bytes.Count(meta, []byte(old)) != 1 {
+		t.Fatal("cannot find the metadata checksum")
+	}
+	putChecksum(meta[at:], metadataChecksum(keys, vals))
 }
 
 // TestVersion3Logs: a version 3 log (before checksums; checked in) reads

@@ -208,6 +208,9 @@ func (r *Reader) open(size int64) (err error) {
 	if r.meta, err = checkSchema(msg.schema); err != nil {
 		return fmt.Errorf("eventlog: %s: %w: %v", r.path, ErrCorrupt, err)
 	}
+	if err := checkMetadataChecksum(r.path, msg.schema, r.meta.FormatVersion); err != nil && !ignoreChecksums {
+		return err
+	}
 	r.msgs.needSums = r.meta.FormatVersion >= firstChecksumFormat
 	if r.dec, err = sharedDecoder(); err != nil {
 		return fmt.Errorf("eventlog: %w", err)

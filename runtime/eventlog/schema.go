@@ -311,7 +311,7 @@ func metadataFor(m Meta, st Status) (keys, vals []string) {
 		MetaBuildLabel, MetaStartTime, MetaRunID, MetaStatus}
 	vals = []string{strconv.Itoa(m.FormatVersion), string(pk), m.SourceHash, m.GoVersion,
 		m.BuildLabel, m.StartTime.UTC().Format(time.RFC3339Nano), m.RunID, formatStatus(st)}
-	return keys, vals
+	return withMetadataChecksum(keys, vals)
 }
 
 // appendJSONStrings appends ss as a JSON array of strings ("[]" if empty),
