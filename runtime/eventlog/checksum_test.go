@@ -365,8 +365,19 @@ func TestMetadataChecksum(t *testing.T) {
 			}
 		}
 	}
+	// The status is outside the checksum, but its state is "open" or
+	// "done": anything else is an error, not an open log.
+	at := bytes.Index(b[:schemaEnd], []byte("state=done"))
+	for i := at + len("state="); i < at+len("state=done"); i++ {
+		b[i] ^= 1
+		_, err := eventsOf(b, "log")
+		b[i] ^= 1
+		if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "malformed status field") {
+			t.Fatalf("flipping byte %d of the state: err = %v", i-at, err)
+		}
+	}
 	// The version: "4" as 2 is version 2's metadata, not this log's.
-	at := bytes.Index(b[:schemaEnd], []byte("\x01\x00\x00\x004\x00"))
+	at = bytes.Index(b[:schemaEnd], []byte("\x01\x00\x00\x004\x00"))
 	if at < 0 {
 		t.Fatal("no version string")
 	}

@@ -189,6 +189,11 @@ func parseStatus(v string) (Status, error) {
 		}
 		switch key {
 		case "state":
+			// Only the two states: a damaged "done" must not read as a
+			// log whose writer was killed (which is read to where it ends).
+			if val != "open" && val != "done" {
+				return s, fmt.Errorf("malformed status field %q", f)
+			}
 			s.Closed = val == "done"
 			continue
 		case "lost_why":
