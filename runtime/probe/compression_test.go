@@ -47,7 +47,7 @@ func TestCaptureCompressionNone(t *testing.T) {
 			t.Fatal(err)
 		}
 		opts.Policy = eventlog.Block // every event, to count them
-		opts.AlwaysCompress = true // a small log is written uncompressed otherwise
+		opts.AlwaysCompress = true   // a small log is written uncompressed otherwise
 		path := filepath.Join(dir, env+".arrow")
 		if _, err := CaptureWith(path, opts); err != nil {
 			t.Fatal(err)
