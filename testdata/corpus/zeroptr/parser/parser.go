@@ -23,8 +23,10 @@ func (*listParser) Parse(line string) string { return "<li>" + strings.TrimSpace
 
 type headingParser struct{}
 
-func (*headingParser) Trigger() byte            { return '#' }
-func (*headingParser) Parse(line string) string { return "<h1>" + strings.TrimSpace(line[1:]) + "</h1>" }
+func (*headingParser) Trigger() byte { return '#' }
+func (*headingParser) Parse(line string) string {
+	return "<h1>" + strings.TrimSpace(line[1:]) + "</h1>"
+}
 
 type quoteParser struct{}
 
