@@ -3,7 +3,8 @@
 // It is the only package of the project that imports Apache Arrow.
 package eventlog
 
-// Kind says what crossed the boundary of the observed set (DESIGN §3).
+// Kind says what crossed the boundary of the observed set
+// (docs/boundary-model.md, "Events").
 type Kind uint8
 
 // The event kinds. The numeric values are part of the log format

@@ -33,8 +33,8 @@ var callbacks struct {
 	// replay: Seq of a CALL_OUT -> the observed function values it passed.
 	// A callback CALL_IN's Parent is the CALL_OUT that passed its function
 	// value when external code calls it on a goroutine of its own (bolt's
-	// Batch runs every caller's function on one goroutine: study fault
-	// F26), or the CALL_OUT it is nested in. Unlike closure IDs, which
+	// Batch runs every caller's function on one goroutine: corpus lockcb),
+	// or the CALL_OUT it is nested in. Unlike closure IDs, which
 	// concurrent goroutines get in whatever order they reach the
 	// boundary, the Seq is the same in capture and replay.
 	bySeq map[uint64][]reflect.Value
@@ -81,8 +81,10 @@ func Callback[F any](f F) F {
 	passedAt := new(atomic.Uint64) // the Seq of the CALL_OUT passing it, once emitted
 	s.passedCells = append(s.passedCells, passedAt)
 	// Passed by orphan code's outcall, which replay skips: replay skips the
-	// callbacks of this value too (F37), so the objects they number must not
-	// be watched either (F100).
+	// callbacks of this value too, so the objects they number must not be
+	// watched either: replay never makes them, so a WRITE_IN of their fields
+	// could not be replayed
+	// (TestObjectBornInCallbackOfOrphanOutcallWatchedOnlyOnceAnIncallNamesIt).
 	orphan := s.pins.orphan
 	w := reflect.MakeFunc(fn.Type(), func(args []reflect.Value) []reflect.Value {
 		return callIn(site, id, passedAt, orphan, fn, args)
@@ -160,8 +162,8 @@ func callIn(site *Site, id uint64, passedAt *atomic.Uint64, orphan bool, fn refl
 		s.origin = passedAt.Load()
 		if orphan {
 			// A top-level callback replay will skip: the objects it numbers
-			// are not watched until a replayed event names them (F61, F100);
-			// idle ends this when the callback returns.
+			// are not watched until a replayed event names them; idle ends
+			// this when the callback returns.
 			s.pins.orphan = true
 		}
 	}

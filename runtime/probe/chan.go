@@ -16,7 +16,7 @@ import "github.com/rules-capture/rules_capture/runtime/eventlog"
 // because the same events number the same objects; an operation decides at
 // its place in the log's order of events (chanOrder in crossed.go), so a
 // channel that another goroutine passes across the boundary meanwhile
-// counts alike in capture and replay (study fault F55).
+// counts alike in capture and replay (TestChannelCrossesAtItsEvent).
 
 // Chan starts the channel operation at site on ch (a receive, send, close
 // or range step): nil, and the operation is native, unless capture or
@@ -87,7 +87,7 @@ func Select(site *Site, chans ...any) *Stream {
 		// Some case crossed: the select is an event. Which channels it
 		// names, and its place in the log, are decided together, so that
 		// a channel another goroutine's event numbers meanwhile is named
-		// iff that event comes first in the log (study fault F55).
+		// iff that event comes first in the log.
 		s.holdChanOrder()
 		mask = crossedMask(chans)
 	}
@@ -144,7 +144,7 @@ func (s *Stream) Chosen(f int) int {
 // close returned, at the close's place in the order (after its CALL_OUT,
 // before its RETURN_OUT), as the capture did: a receive of observed code
 // that started before the channel crossed is native, and may be the next
-// event's reason (study fault F55).
+// event's reason.
 func (s *Stream) Returns(f int) bool {
 	sr := s.replay
 	if sr == nil || sr.cur >= len(sr.idx) || f >= len(s.frames) {

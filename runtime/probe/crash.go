@@ -12,7 +12,7 @@ import (
 // behaving differently from the capture, whose process did not die there
 // (a panic the capture recorded is matched and reported by the replay
 // itself), so it is a divergence; without this, the parent would see a
-// replay with no verdict at all (study fault F25). ok is false when the
+// replay with no verdict at all (TestCrashReport). ok is false when the
 // output holds no panic or fatal error, which is a fault of the harness,
 // not a verdict. The parents of replay processes (capture replay, the
 // Bazel harness) write it where the child's report would have been.

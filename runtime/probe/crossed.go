@@ -41,7 +41,7 @@ func noteCrossed(v reflect.Value) (isChan bool) {
 	return false
 }
 
-// The order of channel crossings (study fault F55).
+// The order of channel crossings (TestChannelCrossesAtItsEvent).
 //
 // Whether a channel operation or a select of observed code is an outcall,
 // and which of a select's channels its CALL_OUT names, depends on whether

@@ -13,7 +13,8 @@ import (
 // ordered keys in observed code whose loop body can make boundary events:
 // Go leaves map iteration order unspecified (and randomises it), so native
 // iteration would make those events in another order in replay than in the
-// capture, which check strict reports (study fault F27, toml's decoder).
+// capture, which check strict reports (toml's decoder makes reflect
+// outcalls per key of the table it ranges over).
 // Loops whose bodies cannot cross the boundary keep native iteration.
 //
 // It keeps range's semantics: m is evaluated once, an entry deleted before
@@ -45,7 +46,7 @@ func SortedMap[M ~map[K]V, K cmp.Ordered, V any](m M) iter.Seq2[K, V] {
 
 // SortedMapOf is SortedMap for maps whose key type is a type parameter
 // (golang-lru's simplelru.LRU[K comparable, V any] ranges over its
-// map[K]*Entry[K, V] calling the eviction callback: study fault F51). The
+// map[K]*Entry[K, V] calling the eviction callback). The
 // transform cannot tell whether such keys sort; at run time, keys whose
 // kind is an integer or a string (int, a named string type) iterate in
 // ascending order, as SortedMap's; other keys (pointers, structs, floats,

@@ -9,7 +9,7 @@ import (
 	"github.com/rules-capture/rules_capture/runtime/value"
 )
 
-// Numbering of new objects in replay (study fault F36).
+// Numbering of new objects in replay (TestCorpus/freshids).
 //
 // The capture numbers an object when a goroutine first encodes it, which
 // concurrent goroutines do before their events' turn: the log's IDs follow

@@ -10,19 +10,19 @@ import (
 	"github.com/rules-capture/rules_capture/runtime/value"
 )
 
-// Panics leaving a boundary frame. Each frame records the panic that ends
-// it (PANIC_OUT for an incall, PANIC_IN for an outcall) and lets it go on
-// with the same value. Recovering it and re-panicking inside the deferred
-// call that recovered nests the panics: the frames where the panic was
-// raised stay on the stack, so a crash's traceback still shows them, but
-// the Go runtime pays for a panic through n such frames more than n²
-// (study fault F60: go-cmp's recursive transformers, 30,000 levels deep,
-// never finished under capture). So a panic re-panics nested only while it
-// has left at most nestedPanicLevels boundary frames in a row; beyond, the
+// Panics leaving a boundary frame. Each frame records the panic that ends it
+// (PANIC_OUT for an incall, PANIC_IN for an outcall) and lets it go on with
+// the same value. Recovering it and re-panicking inside the deferred call
+// that recovered nests the panics: the frames where the panic was raised
+// stay on the stack, so a crash's traceback still shows them, but the Go
+// runtime pays for a panic through n such frames more than n² (go-cmp's
+// recursive transformers, 30,000 levels deep, never finished under capture;
+// TestDeepPanicIsNotNested). So a panic re-panics nested only while it has
+// left at most nestedPanicLevels boundary frames in a row; beyond, the
 // frame's deferred record recovers and returns, and Run re-panics from its
 // own body: a fresh panic, which unwinds each frame once, as uninstrumented
-// code's does. A panic through n frames costs O(nestedPanicLevels² + n),
-// and a crash through up to nestedPanicLevels frames keeps its traceback.
+// code's does. A panic through n frames costs O(nestedPanicLevels² + n), and
+// a crash through up to nestedPanicLevels frames keeps its traceback.
 const nestedPanicLevels = 8
 
 // panicChain follows a panic through a stream's boundary frames.
@@ -143,8 +143,8 @@ func (s *Stream) panicked(f int, r any) (nested bool) {
 			if len(s.frames) == 0 {
 				refreshFields(s) // what observed code left, as after a return
 				// The panic may end the process once it leaves the
-				// goroutine's outermost frame, not before: flushing at
-				// every frame wrote a batch per frame (study fault F81).
+				// goroutine's outermost frame, not before: flushing at every
+				// frame wrote a batch per frame (TestDeepPanicFlushesOnce).
 				flush()
 			}
 		}
@@ -171,8 +171,8 @@ func encodePanic(e *value.Encoder, r any) {
 // panicSite is the file:line where the panic being recovered was raised, in
 // the original source. A panic that the probe raised again (Run, Recover)
 // or replayed (an outcall's PANIC_IN) is the one the stream recorded or
-// read last: its site is the original one (study fault F80: every frame
-// after the first recorded the probe's own line).
+// read last: its site is the original one, not the probe's own line in
+// every frame after the first (TestDeepPanicEvents).
 func (s *Stream) panicSite() string {
 	fr := panicFrame()
 	if raisesAgain(fr.Function) {

@@ -41,7 +41,7 @@ const (
 // the goroutine that never reached its next event (EnvReplayStall).
 const DefaultStall = 10 * time.Second
 
-// Check levels (DESIGN §5).
+// Check levels (docs/divergence.md, "What is compared").
 const (
 	CheckStrict  = "strict"  // every outgoing event must match
 	CheckReturns = "returns" // incall results and panics must match; outcalls must be answerable
@@ -671,7 +671,8 @@ func (p *player) skipOrphan(sr *streamReplay) {
 
 // skip counts event e as not replayed; a skipped CALL_OUT is remembered,
 // since external code may call back, on a goroutine of its own, a function
-// value that it passed (study fault F37).
+// value that it passed (a handler observed code returned calls bolt's
+// Batch(fn), and bolt calls fn on its own goroutine).
 func (p *player) skip(e *eventlog.Event) {
 	p.mu.Lock()
 	p.orphans++
@@ -925,8 +926,8 @@ func (p *player) watchdog(stop chan struct{}) {
 // counts. With goroutines running, an endless loop uses CPU, so it takes
 // the limit in wall time and half of it in CPU time: a replay starved of
 // CPU on a loaded machine runs normally for longer than the limit without
-// using it (study fault F102: a false divergence at 10 s of wall time, 4 s
-// of CPU for the whole replay). A goroutine that runs without using CPU
+// using it (once a false divergence at 10 s of wall time, 4 s of CPU for
+// the whole replay; TestStallOver). A goroutine that runs without using CPU
 // (asleep, in a system call) is reported after stallWallFactor limits.
 func stallOver(limit, idle, cpu time.Duration, blocked bool) bool {
 	if blocked {
@@ -1556,8 +1557,8 @@ func (p *player) diverge(d *Divergence) {
 		// Another goroutine reported first and is writing the report
 		// before it ends the process. Unwinding this one could crash the
 		// process first: a goroutine external code started (sync's
-		// WaitGroup.Go re-panics what its function raised: study fault
-		// F25) does not recover the abort. Wait for the exit instead.
+		// WaitGroup.Go re-panics what its function raised) does not
+		// recover the abort. Wait for the exit instead.
 		select {}
 	}
 }
@@ -1602,7 +1603,7 @@ func (p *player) exitOnDivergence(d *Divergence) {
 // (a diverging goroutine exits while the main goroutine reports the end of
 // the log). With one shared temporary file, the second writer truncated the
 // file the first was renaming into place, and the first's os.Exit left an
-// empty report (study fault F56).
+// empty report (TestConcurrentReportsStayWhole).
 var reportMu sync.Mutex
 
 func writeReport(r *Report) {
@@ -1692,7 +1693,7 @@ func (p *player) knownLocked(v reflect.Value, name string) (uint64, bool, string
 		if o.typ != nil && v.Type() != o.typ && value.TypeName(o.typ) == o.name {
 			// The same address seen as another type: a pointer to the first
 			// field of a real object (&s.embedded). The capture names it by
-			// its own type, as here (study fault F17); only stand-ins keep
+			// its own type, as here; only stand-ins keep
 			// the recorded name.
 			n = name
 		}
@@ -1725,8 +1726,9 @@ func (p *player) Recorded(ptr unsafe.Pointer) (string, []byte, bool) {
 		// A real object (or a stand-in of the recorded type), not one
 		// standing in for a type this build cannot name: its type now is
 		// its name, even when the same address was first bound as another
-		// type (study fault F33: pflag's newIntValue returns the test's *int
-		// as an *intValue, which replay named *int inside a flag.Value).
+		// type (pflag's newIntValue returns the test's *int as an *intValue,
+		// which replay named *int inside a flag.Value; corpus pkgvars'
+		// TestIntVar).
 		return "", nil, false
 	}
 	return o.name, o.raw, ok
@@ -1853,7 +1855,7 @@ func (p *player) Ref(id uint64, name string, t reflect.Type) (reflect.Value, err
 // key is the identity of v in p.ids: its address, or code pointer for a
 // function value. Stand-ins for recorded function values share one code
 // pointer (reflect.MakeFunc's), so they are told apart by their closure
-// (study fault F18: three function arguments replayed as one object).
+// (else three function arguments replay as one object).
 func (p *player) key(v reflect.Value) unsafe.Pointer {
 	if v.Kind() == reflect.Func && !v.IsNil() && len(p.funcStandIns) > 0 {
 		if c := closurePointer(v); p.funcStandIns[c] {
@@ -1890,7 +1892,7 @@ func placeholder(name string, t reflect.Type) (reflect.Value, error) {
 		if t.Elem().Size() == 0 {
 			// reflect.New of a zero-size type returns one shared address,
 			// and an object's address is its identity: give each
-			// placeholder a byte of its own (*runtime.Func, study fault F16).
+			// placeholder a byte of its own (*runtime.Func).
 			return reflect.NewAt(t.Elem(), unsafe.Pointer(new(byte))), nil
 		}
 		return reflect.New(t.Elem()), nil

@@ -55,9 +55,9 @@ import (
 // off (CAPTURE=off) every probe costs this one predictable branch. Atomic
 // (a plain load on amd64 and arm64's load-acquire) because Close switches
 // it off while goroutines of observed code may still run or have run
-// without synchronising with the goroutine that exits (study fault F75: a
-// race the detector reported in race-enabled captures of golang-lru's
-// expirable reaper shape).
+// without synchronising with the goroutine that exits (a race the detector
+// reported in race-enabled captures of golang-lru's expirable reaper
+// shape; TestCloseWhileObservedGoroutinesRun).
 var enabled atomic.Bool
 
 // replaying is true in a replay harness.
@@ -210,13 +210,15 @@ func out(site *Site) *Stream {
 	// outcall is recorded in the goroutine's stream without marking the
 	// goroutine as running observed code: the probe cannot see the orphan
 	// code return to its caller, and a mark left set would hide that
-	// caller's later incalls on the same goroutine (F62).
+	// caller's later incalls on the same goroutine
+	// (TestIncallAfterOrphanOutcallOnSameGoroutine).
 	if !s.inside && !replaying {
 		if s.id == 0 || len(s.frames) != 0 {
 			return nil
 		}
 		// Replay skips its events: the objects they number are not watched
-		// (F61); idle ends this when the outcall returns.
+		// (TestOrphanBornObjectWatchedOnlyOnceAnIncallNamesIt); idle ends
+		// this when the outcall returns.
 		s.pins.orphan = true
 	}
 	s.begin(site, eventlog.KindCallOut)
@@ -245,7 +247,8 @@ func (s *Stream) begin(site *Site, kind eventlog.Kind) {
 // leaveWhole: observed objects leaving the set are encoded with their whole
 // contents on first sight, as logs of format 2 and before hold them (set by
 // replay of such a log, before any stream runs); otherwise with their
-// exported fields only (value.Encoder.Outgoing, study fault F150).
+// exported fields only (value.Encoder.Outgoing;
+// TestObjectLeavingCarriesExportedFieldsOnly).
 var leaveWhole bool
 
 // outgoingAfter reports whether the values appended next on a stream whose

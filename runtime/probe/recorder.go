@@ -47,7 +47,8 @@ const (
 	// CAPTURE_LOG names: "<pid> <path>". A process it starts inherits both
 	// (a test running its own binary again as a child, as examples/shop's
 	// tests do); without it the child created the parent's log again and
-	// wrote into it while the parent went on writing (study fault F101).
+	// wrote into it while the parent went on writing
+	// (TestChildProcessLeavesTheParentsLogAlone).
 	envLogOwner = "CAPTURE_LOG_OWNER"
 )
 
@@ -61,7 +62,7 @@ type recorder struct {
 	w      *eventlog.Writer
 	closed atomic.Bool
 	path   string
-	warned bool // about a second log in this process (F160), once
+	warned bool // about a second log in this process, once
 }
 
 var rec recorder
@@ -403,12 +404,14 @@ type objEntry struct {
 	// size is the size of the largest type the object was seen as through
 	// a pointer: seen as a larger one (a struct whose first field crossed
 	// first), the object is new again for its contents and its watched
-	// fields (study fault F71; replay's player applies the same rule).
+	// fields (TestObjectSeenAsLargerType; replay's player applies the same
+	// rule).
 	size uintptr
 	// unwatched: the object was numbered by an orphan event (orphanContext)
 	// and its fields are not watched (yet): replay skips those events and
 	// never makes the object, so a WRITE_IN of its fields could not be
-	// replayed (study fault F61). The first sight by an event replay does
+	// replayed (TestOrphanBornObjectWatchedOnlyOnceAnIncallNamesIt). The
+	// first sight by an event replay does
 	// replay starts watching it, with that moment's shadow.
 	unwatched bool
 }
@@ -688,8 +691,9 @@ func CaptureWith(path string, opts eventlog.Options) (*eventlog.Writer, error) {
 	}
 	rec.mu.Lock()
 	if rec.w != nil && !rec.warned {
-		// Object IDs and first sights are per process (F160): objects the
-		// earlier log described appear in this one as bare references.
+		// Object IDs and first sights are per process: objects the earlier
+		// log described appear in this one as bare references
+		// (TestSecondLogInProcessWarns).
 		rec.warned = true
 		warnf("capture: %s is the second log of this process (after %s); objects the first log described appear in it without their contents, so it will not replay on its own: write one log per process", path, rec.path)
 	}

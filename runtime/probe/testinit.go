@@ -10,7 +10,7 @@ import (
 )
 
 // Calls of observed code made during initialisation by an in-package test
-// file's variable initialisers (study fault F31: pflag's flag_test.go has
+// file's variable initialisers (pflag's flag_test.go has
 // `testBool = Bool("test_bool", false, "bool value")`, defining flags on
 // CommandLine). Go initialises those variables with the package's own, on
 // the goroutine that runs the observed package's initialisation, so without

@@ -10,7 +10,7 @@ import (
 	"github.com/rules-capture/rules_capture/runtime/value"
 )
 
-// Channel turns (study fault F35; docs/divergence.md, "Order and
+// Channel turns (corpus workerpool; docs/divergence.md, "Order and
 // concurrency").
 //
 // A channel made and used inside the observed set is operated natively:

@@ -16,7 +16,7 @@ import (
 // identity check in place (study: shop_profile.sh, session 7): it pins the
 // M, finds the span (spanOfHeap), sweeps it if needed, and shades the
 // object during a collection's mark phase (which also keeps the object
-// alive through that collection: F96). None of that is needed to compare
+// alive through that collection). None of that is needed to compare
 // addresses. A weak pointer holds the address of the runtime's handle, a
 // word that holds the object's address until the sweeper frees the object,
 // then 0; the sweeper clears it before the memory can be allocated again.

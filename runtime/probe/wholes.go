@@ -7,15 +7,15 @@ import (
 	"github.com/rules-capture/rules_capture/runtime/value"
 )
 
-// Objects the log names by several types at one address (study fault F17,
-// other direction: go-cmp's teststructs calls s.PublicStruct.SetPrivate(2),
-// a *PublicStruct at the address of s, before s.SetPrivate(4) on the
-// *ParentStructD). The capture numbers an object by its address, so both
-// sights have one ID; replay, which makes the object at its first sight,
-// must make the whole struct there, not the smaller first field, or the
-// later sight cannot be the same object. The pass over the log that numbers
-// new objects (numbering.go) also collects, per ID, the type names the log
-// gives it; Whole picks the struct that holds all the others at its start.
+// Objects the log names by several types at one address (go-cmp's
+// teststructs calls s.PublicStruct.SetPrivate(2), a *PublicStruct at the
+// address of s, before s.SetPrivate(4) on the *ParentStructD). The capture
+// numbers an object by its address, so both sights have one ID; replay,
+// which makes the object at its first sight, must make the whole struct
+// there, not the smaller first field, or the later sight cannot be the same
+// object. The pass over the log that numbers new objects (numbering.go) also
+// collects, per ID, the type names the log gives it; Whole picks the struct
+// that holds all the others at its start.
 
 // objectNames holds the type names the log's references and objects give
 // each object ID: the first, and the further ones of the few IDs named by

@@ -15,9 +15,9 @@ import (
 	"github.com/rules-capture/rules_capture/runtime/value"
 )
 
-// WRITE_IN for exported fields of observed objects (study fault F34:
-// pflag's tests set flag.NoOptDefVal, fs.SortFlags, fs.Usage,
-// fs.ParseErrorsAllowlist.UnknownFlags between incalls).
+// WRITE_IN for exported fields of observed objects (pflag's tests set
+// flag.NoOptDefVal, fs.SortFlags, fs.Usage,
+// fs.ParseErrorsAllowlist.UnknownFlags between incalls; corpus fields).
 //
 // What is watched: every object of an observed struct type with exported
 // fields that got an object ID in the capture (it crossed the boundary, or
@@ -127,7 +127,7 @@ type watchedObject struct {
 	ft     *fieldsType
 	shadow atomic.Pointer[[]byte] // the fields' memory at the last check
 	// addr is the object's address, for the comparison of an unchanged
-	// object without its weak pointer (F96, checkFieldsSlow).
+	// object without its weak pointer (checkFieldsSlow).
 	addr uintptr
 	// gone is set once the object is known to be collected: by a cleanup
 	// attached to it, or when its weak pointer yields nil.
@@ -236,9 +236,10 @@ func (ft *fieldsType) same(p unsafe.Pointer, shadow []byte) bool {
 // that began before the first object was watched may be the one that
 // watches it (an outcall's argument, such as freshids' &lv to kv.Decode)
 // and then write it, by its callee, while another goroutine's incall
-// compares (fault F120: the race detector reported the recording's reads
-// of the changed fields against the callee's writes, and the capture
-// logged the out-parameter's write as a WRITE_IN).
+// compares (TestWatchedFieldsOfIncallBegunBeforeWatching: the race
+// detector reported the recording's reads of the changed fields against
+// the callee's writes, and the capture logged the out-parameter's write as
+// a WRITE_IN).
 //
 // The low 32 bits are the count, the high 32 count entries (modulo 2^32):
 // a value tells whether any incall began since it was read, also one that
@@ -285,7 +286,8 @@ func refreshFields(s *Stream) {
 // The count goes down by compare-and-swap from the value the decision was
 // made on, so that of incalls ending at the same time one sees itself the
 // last, and the last takes the shadow after every other incall ended (with
-// a load and an add, both could see the other and neither take it: F120).
+// a load and an add, both could see the other and neither take it;
+// TestWatchedFieldsConcurrentOutParams).
 func leaveFields(s *Stream) {
 	s.inFields = false
 	for {
@@ -307,14 +309,15 @@ func leaveFields(s *Stream) {
 // fields' memory as the new shadow.
 //
 // An unchanged object is compared at its address, without its weak
-// pointer (study fault F96): weak.Pointer.Value during a collection's mark
-// phase marks the object reachable, so checks that took every watched
-// object's weak pointer kept every watched object alive through every
-// collection they overlapped, and a program making incalls all the time
-// never freed one: the set grew with every object that crossed. The memory
-// at the address is the heap's even after the object was collected (a
-// cleanup marks it gone soon after); if it no longer holds the shadow, the
-// weak pointer tells a changed object from a collected one.
+// pointer (TestWatchedGarbageCollectedWhileIncallsRun): weak.Pointer.Value
+// during a collection's mark phase marks the object reachable, so checks
+// that took every watched object's weak pointer kept every watched object
+// alive through every collection they overlapped, and a program making
+// incalls all the time never freed one: the set grew with every object
+// that crossed. The memory at the address is the heap's even after the
+// object was collected (a cleanup marks it gone soon after); if it no
+// longer holds the shadow, the weak pointer tells a changed object from a
+// collected one.
 //
 // Recording holds record, with recording set, from the first change found
 // to the end, and goes on only if no incall began since s's: one that did

@@ -101,7 +101,7 @@ func plainMemory(t reflect.Type) bool {
 // their contents (sameness), so that an unchanged variable always encodes
 // alike; the log's encoding numbers objects and gives their contents on
 // first sight, and once differed from the next check's for the same
-// object (study fault F24).
+// object (TestWriteInComparesLikeWithLike).
 type varValue struct {
 	enc []byte // the encoding
 	// pins keeps the objects enc names by address alive, so that no other
@@ -433,9 +433,9 @@ func (p *player) writeIn(s *Stream, e *eventlog.Event) bool {
 // performed resolves the objects of a value the player writes and the
 // replayed code does not encode again (a WRITE_IN): an object it creates
 // from the log's contents is not fresh, since the log's next mention of it
-// is a bare reference (study fault F22: pflag's ResetForTesting points
-// CommandLine at a new FlagSet, and the test's next incall on it was
-// re-encoded with its contents: "different arguments").
+// is a bare reference (pflag's ResetForTesting points CommandLine at a
+// new FlagSet, and the test's next incall on it was re-encoded with its
+// contents: "different arguments"; corpus pkgvars' TestReset).
 type performed struct{ *player }
 
 func (r performed) Bind(id uint64, v reflect.Value, name string) {

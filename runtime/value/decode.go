@@ -529,9 +529,9 @@ func (d *Decoder) decode(v reflect.Value, depth int) {
 						return
 					}
 					// One address seen as two types in the capture: a
-					// pointer to the object's first field (&o.inner, study
-					// fault F17), or the object as another type of the same
-					// underlying type (pflag's *int as an *intValue: F33).
+					// pointer to the object's first field (&o.inner), or the
+					// object as another type of the same underlying type
+					// (pflag's *int as an *intValue).
 					obj = reflect.NewAt(t.Elem(), obj.UnsafePointer())
 				}
 				v.Set(obj)
@@ -608,7 +608,8 @@ func (d *Decoder) decodeIface(v reflect.Value, depth int, impl []string) {
 			if inner == TagObject {
 				// An object's contents follow on first sight (TagNil after):
 				// a reference has none, and a TagNil after it is the next
-				// value's (fs.FS.Open's nil error: study fault F30).
+				// value's (fs.FS.Open's nil error;
+				// TestUnknownRefInInterfaceThenNil).
 				d.Skip()
 			}
 			if d.Err != nil {
@@ -757,7 +758,7 @@ func RefOfKnown(b []byte, known string) (typeName string, id uint64, ok bool) {
 
 // copyBytes copies b into dst, a slice or array of a byte kind: reflect.Copy
 // wants identical element types, and a named byte type (type EditType
-// uint8) is not uint8 (study fault F14).
+// uint8) is not uint8.
 func copyBytes(dst reflect.Value, b []byte) {
 	if dst.Type().Elem() == reflect.TypeFor[byte]() {
 		reflect.Copy(dst, reflect.ValueOf(b))
@@ -779,13 +780,13 @@ var ErrTwoTypesOneAddress = errors.New("one object seen as two types at one addr
 // make at the first sight.
 var ErrFirstFieldFirst = fmt.Errorf("%w: its first field, then the whole struct", ErrTwoTypesOneAddress)
 
-// A WholeResolver knows the objects that a log names by several types at
-// one address, a struct and the types of values it holds at its start (a
-// pointer to the first field of a struct crossed the boundary before a
-// pointer to the struct: study fault F17's other direction, go-cmp's
-// teststructs). Replay makes the whole struct at such an object's first
-// sight and hands out a pointer to the part that sight names, so that a
-// later sight of the struct is the same object.
+// A WholeResolver knows the objects that a log names by several types at one
+// address, a struct and the types of values it holds at its start (a pointer
+// to the first field of a struct crossed the boundary before a pointer to
+// the struct, as in go-cmp's teststructs; TestFirstFieldThenWholeStruct).
+// Replay makes the whole struct at such an object's first sight and hands
+// out a pointer to the part that sight names, so that a later sight of the
+// struct is the same object.
 type WholeResolver interface {
 	// Whole returns the type (a struct type, not a pointer) of the whole
 	// object the log's id names, when the log names it by several types.
@@ -835,10 +836,9 @@ func (d *Decoder) objectMismatch(id uint64, obj reflect.Value, t reflect.Type, n
 // holdsAtStart reports whether memory holding a value of type outer may be
 // seen as a value of type inner at the same address: inner is at outer's
 // start (LeadsWith), or has outer's underlying type (a named type and its
-// underlying type: pflag's *int as an *intValue, study fault F33). Other
-// types are not one object: seeing one as the other would reinterpret its
-// memory (and pointers in it, which the garbage collector must find where
-// their type says).
+// underlying type: pflag's *int as an *intValue). Other types are not one
+// object: seeing one as the other would reinterpret its memory (and pointers
+// in it, which the garbage collector must find where their type says).
 func holdsAtStart(outer, inner reflect.Type) bool {
 	return outer == inner || LeadsWith(outer, inner) ||
 		outer.Kind() == inner.Kind() && outer.Size() == inner.Size() && outer.ConvertibleTo(inner) && inner.ConvertibleTo(outer)

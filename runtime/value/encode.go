@@ -42,7 +42,8 @@ type Encoder struct {
 	// observed object of struct type seen for the first time is then
 	// written with its exported fields only (TagExported): its unexported
 	// state is the set's own, which goroutines of the set may be writing
-	// under locks the capture does not hold (study fault F150).
+	// under locks the capture does not hold
+	// (TestObjectLeavingNotReadWhileItsGoroutineWrites).
 	Outgoing bool
 
 	// ifaceName is the dynamic type name just written for an interface

@@ -6,17 +6,17 @@ import (
 	"unsafe"
 )
 
-// What of an observed object leaving the set the capture reads (study
-// fault F150). The object is observed code's own: replay's code makes it
-// again, so the log needs its identity, not its contents, and its
-// unexported fields are internal to the set, checked through the set's
-// behaviour at the boundary. Reading them as the object leaves races with
-// the goroutines the set started (a reaper sweeping a cache under the
-// cache's own lock): the capture holds none of the program's locks, and
-// iterating a map another goroutine writes kills the program. So such an
-// object is written with what external code can read directly, its
-// exported fields; an object entering the set keeps its whole contents,
-// which replay must rebuild.
+// What of an observed object leaving the set the capture reads
+// (TestObjectLeavingCarriesExportedFieldsOnly in runtime/probe). The object
+// is observed code's own: replay's code makes it again, so the log needs its
+// identity, not its contents, and its unexported fields are internal to the
+// set, checked through the set's behaviour at the boundary. Reading them as
+// the object leaves races with the goroutines the set started (a reaper
+// sweeping a cache under the cache's own lock): the capture holds none of
+// the program's locks, and iterating a map another goroutine writes kills
+// the program. So such an object is written with what external code can read
+// directly, its exported fields; an object entering the set keeps its whole
+// contents, which replay must rebuild.
 
 // An exportedField is an exported field of a struct, or of an unexported
 // struct it embeds by value (external code reads it promoted), at off
