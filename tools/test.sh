@@ -97,7 +97,7 @@ bazel_ready() {
 }
 
 # The shop's replay tests again, outside Bazel, with the network unshared and an empty
-# environment: replay must read nothing but its runfiles (DESIGN §5, hermetic).
+# environment: replay must read nothing but its runfiles (hermetic replay, docs/divergence.md).
 replay_hermetic() {
   local bin
   bin=$("$BAZEL" info "${BAZEL_FLAGS[@]}" bazel-bin 2>/dev/null) || return 1

@@ -350,8 +350,7 @@ func (m *moduleRun) replay(observe string, logs []string, reports, harness strin
 // only the replay's settings in its environment (as capture replay does).
 func (r *runner) timeReplay(harness, log, report string) (time.Duration, error) {
 	// Bounded like every other command: a replay that stalls for good
-	// (golang-lru's expirable TestLRUConcurrency, study fault F76) must not
-	// stop the study.
+	// (golang-lru's expirable TestLRUConcurrency) must not stop the study.
 	ctx, cancel := context.WithTimeout(context.Background(), r.cfg.Timeout)
 	defer cancel()
 	c := exec.CommandContext(ctx, harness)

@@ -178,8 +178,8 @@ func %s%s(ch %s, v %s) {
 // if the log says the close returned, before that return's turn: a
 // placeholder's other end does not run, but a receive of observed code that
 // started before the channel crossed waits on the channel itself, and its
-// events may come before the return (study fault F55: golang-lru's reaper
-// selecting on done when the cache that holds done is returned).
+// events may come before the return (golang-lru's reaper selecting on
+// done when the cache that holds done is returned).
 func (t *transformer) closeChan(call *ast.CallExpr, stack []ast.Node) {
 	if len(call.Args) != 1 {
 		return

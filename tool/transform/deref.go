@@ -10,8 +10,8 @@ import (
 // derefRead routes a read of the whole pointee of a pointer to an external
 // struct (`*n` after `_, n, _ := net.ParseCIDR(s)`) through a helper that
 // records READ_OUT, as fieldRead does for one field: in replay the pointer
-// is a placeholder whose contents mean nothing (study fault F38, pflag's
-// `ipNetValue(*n)`).
+// is a placeholder whose contents mean nothing (pflag's `ipNetValue(*n)`;
+// TestFieldReadUnderDereference).
 func (t *transformer) derefRead(x *ast.StarExpr, parent ast.Node, stack []ast.Node) {
 	if tv, ok := t.p.Info.Types[x]; !ok || !tv.IsValue() {
 		return // a pointer type, not a dereference

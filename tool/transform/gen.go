@@ -27,8 +27,9 @@ func (t *transformer) outcall(call *ast.CallExpr, c callee, stack []ast.Node) {
 		return // err.Error(): recorded errors replay with the same message
 	}
 	// Underlying: a function value of a named function type
-	// (context.CancelFunc, http.HandlerFunc, go-cmp's diff.EqualFunc: study
-	// fault F13) is called like any other.
+	// (context.CancelFunc, http.HandlerFunc, go-cmp's diff.EqualFunc) is
+	// called like any other: taking only unnamed signatures left such calls
+	// unrecorded.
 	sig, ok := info.TypeOf(call.Fun).Underlying().(*types.Signature)
 	if !ok {
 		return
@@ -278,9 +279,9 @@ func (t *transformer) outcall(call *ast.CallExpr, c callee, stack []ast.Node) {
 	}
 }
 
-// runCall writes the recorded call of a wrapper: direct, the boundary
-// call, run by Stream.Run, which records a panic that ends it and raises it
-// again from outside any deferred call (study fault F60), its results
+// runCall writes the recorded call of a wrapper: direct, the boundary call,
+// run by Stream.Run, which records a panic that ends it and raises it again
+// from outside any deferred call (TestDeepPanicIsNotNested), its results
 // rnames (of types results) declared before.
 func runCall(b *strings.Builder, direct string, rnames, results []string) {
 	switch len(rnames) {
@@ -738,8 +739,8 @@ func (t *transformer) initMarkers() {
 	// sorts them by name, a Bazel rule need not, and a file may sort after
 	// zz_capture_gen.go): each file that declares init functions ends with
 	// one more, and so does the generated file; the last of them to run
-	// ends the initialisation (study fault F24: pflag's EndInit ran in
-	// uint_slice.go, before the generated file's init).
+	// ends the initialisation (pflag's EndInit ran in uint_slice.go, before
+	// the generated file's init; corpus pkgvars' late.go).
 	for i, f := range t.p.Files {
 		if !declaresInit(f) {
 			continue
@@ -762,10 +763,10 @@ func declaresInit(f *ast.File) bool {
 
 // generated assembles the generated file.
 func (t *transformer) generated() ([]byte, error) {
-	// Stand-ins for interface-typed fields of exported variables' types:
-	// a WRITE_IN may hold a new object whose field has a dynamic type
-	// replay cannot name (pflag's CommandLine.output = ioutil.Discard,
-	// study fault F21). Before register and gen are emitted.
+	// Stand-ins for interface-typed fields of exported variables' types: a
+	// WRITE_IN may hold a new object whose field has a dynamic type replay
+	// cannot name (pflag's CommandLine.output = ioutil.Discard). Before
+	// register and gen are emitted.
 	for _, name := range t.p.Types.Scope().Names() {
 		if v, ok := t.p.Types.Scope().Lookup(name).(*types.Var); ok && v.Exported() {
 			typ := v.Type()
@@ -779,8 +780,8 @@ func (t *transformer) generated() ([]byte, error) {
 			}
 		}
 		// And for interface-typed exported fields of the package's struct
-		// types: external code may set them (a WRITE_IN of the field, study
-		// fault F34) to a value whose type replay cannot name.
+		// types: external code may set them (a WRITE_IN of the field; corpus
+		// fields) to a value whose type replay cannot name.
 		if tn, ok := t.p.Types.Scope().Lookup(name).(*types.TypeName); ok && !tn.IsAlias() {
 			if st, ok := tn.Type().Underlying().(*types.Struct); ok {
 				for i := 0; i < st.NumFields(); i++ {

@@ -6,7 +6,7 @@ import (
 	"go/types"
 )
 
-// Lock turn sites (study fault F85; runtime/probe/lockturn.go). Observed
+// Lock turn sites (runtime/probe/lockturn.go; TestLockTurnSites). Observed
 // code's acquisitions of a sync.Mutex or sync.RWMutex it holds directly (a
 // field, a package variable, a local its goroutines share, or one reached
 // through an embedded field) are numbered per lock, so that replay gives

@@ -66,7 +66,7 @@ func InstrumentExit(filename string, src []byte, fn string) ([]byte, bool, error
 	}
 	if exits > 0 && exits == osUses {
 		// os.Exit was the file's only use of os: the import is unused now
-		// (study fault F70), and stays for its initialisation only.
+		// (TestInstrumentExit), and stays for its initialisation only.
 		if osImport.Name != nil {
 			eds = append(eds, ed{off(osImport.Name.Pos()), off(osImport.Name.End()), "_"})
 		} else {

@@ -10,7 +10,7 @@ import (
 // rangeMap makes `for k, v := range m` iterate in key order when m's keys
 // are ordered (integers, strings) and the loop body can make boundary
 // events: Go randomises map iteration order, so the body's outcalls would
-// come in another order in replay than in the capture (study fault F27).
+// come in another order in replay than in the capture.
 // Capture and replay run the same instrumented source, so both iterate in
 // the same order for the same map. The range expression is wrapped,
 //
@@ -25,8 +25,8 @@ func (t *transformer) rangeMap(x *ast.RangeStmt) {
 		return
 	}
 	if _, isTP := mt.Key().(*types.TypeParam); isTP {
-		// Whether the keys sort is known at run time only (study fault
-		// F51: golang-lru's LRU[K comparable, V any]).
+		// Whether the keys sort is known at run time only (golang-lru's
+		// LRU[K comparable, V any]).
 		if !t.sortedOfHelper {
 			t.sortedOfHelper = true
 			fmt.Fprintf(&t.gen, `// _capture_sorted_tp ranges over a map whose key type is a type parameter

@@ -3,9 +3,10 @@ package transform
 import "strings"
 
 // The curated list of deterministic standard-library code that observed code
-// runs natively in capture and in replay (DESIGN §3, "Deterministic library
-// code runs for real"). It is data: docs/boundary-model.md lists it, and a
-// package can extend it with //capture:pure (docs/annotations.md).
+// runs natively in capture and in replay, since it returns the same results
+// in both. It is data: docs/boundary-model.md lists it ("Deterministic
+// library code runs natively"), and a package can extend it with
+// //capture:pure (docs/annotations.md).
 //
 // A call to a listed function is native only when every argument's static
 // type is one the observed code owns (see ownedType): a placeholder fed to

@@ -11,10 +11,10 @@ import (
 // calls that run natively: a pure package's function with owned arguments
 // (`w := csv.NewWriter(&buf)`). Such an object is the observed code's own in
 // replay too, so its methods run natively and write where the code reads
-// (study fault F39: pflag's stringToStringValue.String formats into a
-// bytes.Buffer through a csv.Writer; with the writer's calls answered from
-// the log, the buffer stayed empty in replay). Its address must not be taken
-// and it must not be passed anywhere but as a receiver.
+// (pflag's stringToStringValue.String formats into a bytes.Buffer through a
+// csv.Writer; with the writer's calls answered from the log, the buffer
+// stayed empty in replay). Its address must not be taken and it must not be
+// passed anywhere but as a receiver.
 func (t *transformer) pureLocal(x ast.Expr, fn ast.Node) bool {
 	id, ok := ast.Unparen(x).(*ast.Ident)
 	if !ok || fn == nil {

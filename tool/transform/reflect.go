@@ -5,12 +5,13 @@ import (
 	"go/types"
 )
 
-// Reflection in observed code (study fault F28, toml). Recorded at the
-// boundary, every reflect.Value method is an outcall answered from the log,
-// and the reflect.Values replay hands back are rebuilt from their recorded
-// contents, not as the memory they describe: a SetInt on the package's own
-// value writes nothing in replay, Interface() returns a stand-in of another
-// dynamic type, kinds and flags drift. So a package is in one of two modes:
+// Reflection in observed code (toml's decoder; TestRejectReflectMessage).
+// Recorded at the boundary, every reflect.Value method is an outcall
+// answered from the log, and the reflect.Values replay hands back are
+// rebuilt from their recorded contents, not as the memory they describe: a
+// SetInt on the package's own value writes nothing in replay, Interface()
+// returns a stand-in of another dynamic type, kinds and flags drift. So a
+// package is in one of two modes:
 //
 //   - it reflects only over values it owns (every reflect.ValueOf and
 //     reflect.TypeOf has an owned argument of a non-interface type):

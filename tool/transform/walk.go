@@ -411,7 +411,7 @@ func (t *transformer) readContext(x ast.Expr, stack []ast.Node) bool {
 		case *ast.IndexExpr, *ast.SliceExpr:
 			// pkg.Var[i], pkg.Var[i:j]: a read of the variable if the
 			// element or slice is only read (os.Args[1:] in pflag's Parse,
-			// study fault F32: replay read the harness's own os.Args); not
+			// which replay read from the harness's own os.Args); not
 			// when slicing an array variable, whose slice aliases it.
 			if ix, ok := p.(*ast.IndexExpr); ok && ix.X != child {
 				return true // the variable is the index
@@ -431,7 +431,7 @@ func (t *transformer) readContext(x ast.Expr, stack []ast.Node) bool {
 			continue
 		case *ast.StarExpr:
 			// *x.F, *pkg.P: the pointer is read; what happens to its target
-			// (a copy, `url := *req.URL` in gorilla/mux: study fault F52;
+			// (a copy, `url := *req.URL` in gorilla/mux;
 			// a write through it) is decided further up.
 			child = p
 			continue
@@ -581,9 +581,9 @@ func (t *transformer) fieldRead(x *ast.SelectorExpr, sel *types.Selection, stack
 	}
 	f := sel.Obj().(*types.Var)
 	// In generic code the helper is generic over the enclosing type
-	// parameters (study fault F54: golang-lru's expirable reads
-	// ent.ExpiresAt of an *internal.Entry[K, V]; the read was left
-	// uninstrumented, and replay read the zero fields of a placeholder).
+	// parameters (golang-lru's expirable reads ent.ExpiresAt of an
+	// *internal.Entry[K, V]; the read was left uninstrumented, and replay
+	// read the zero fields of a placeholder).
 	saved := t.allowTP
 	t.allowTP = true
 	defer func() { t.allowTP = saved }()
@@ -606,8 +606,7 @@ func (t *transformer) fieldRead(x *ast.SelectorExpr, sel *types.Selection, stack
 		return
 	}
 	// An interface field (resp.Body) may hold a dynamic type replay cannot
-	// name (*http.cancelTimerBody): a stand-in of the field's type serves
-	// (study fault F10).
+	// name (*http.cancelTimerBody): a stand-in of the field's type serves.
 	t.placeholder(f.Type())
 	name := "(" + types.TypeString(xt, fullQualifier) + ")." + f.Name()
 	pos := t.sitePos(x.Sel.Pos())

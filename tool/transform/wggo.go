@@ -8,7 +8,7 @@ import (
 
 // Goroutines that the standard library starts for observed code.
 // wg.Go(f) (sync.WaitGroup.Go, Go 1.25) runs f on a goroutine that package
-// sync starts: it is a go statement in all but syntax (study fault F25).
+// sync starts: it is a go statement in all but syntax (TestCorpus/wggo).
 // Left native, f would run on a goroutine no GO event links, so replay would
 // meet its boundary events on a goroutine it did not start.
 //

@@ -228,9 +228,9 @@ func TestMain(m *testing.M) {
 // linkObserved returns an external test file that imports every observed
 // package lp's tests do not link already (nil if none): the replay harness
 // links the whole observed set, so the initialisation of every observed
-// package (stream 0) must be in every log, or replay meets init outcalls
-// the log does not hold (study fault F15). Packages that cannot be
-// imported from lp (internal to another tree, main packages) are left out.
+// package (stream 0) must be in every log, or replay meets init outcalls the
+// log does not hold. Packages that cannot be imported from lp (internal to
+// another tree, main packages) are left out.
 func linkObserved(s *frontend.Session, lp *load.ListedPackage) []byte {
 	var imports []string
 	for _, path := range s.Observed {

@@ -12,18 +12,18 @@ import (
 	"github.com/rules-capture/rules_capture/tool/internal/load"
 )
 
-// whiteBoxWrites finds, in the in-package test files of an observed
-// package, assignments to unexported fields of the package's own struct
-// types (`p.clock = func() time.Time { ... }`). Replay does not see state
-// that a test writes directly: the observed object keeps the field's old
-// value in replay and takes another path, a false divergence (study fault
-// F11). The package and its tests are type-checked against the export
-// data the front end listed; fields of types declared in test files (test
-// doubles) do not count.
+// whiteBoxWrites finds, in the in-package test files of an observed package,
+// assignments to unexported fields of the package's own struct types
+// (`p.clock = func() time.Time { ... }`). Replay does not see state that a
+// test writes directly: the observed object keeps the field's old value in
+// replay and takes another path, a false divergence (TestWhiteBoxWrites).
+// The package and its tests are type-checked against the export data the
+// front end listed; fields of types declared in test files (test doubles) do
+// not count.
 //
 // A call of an unexported method of the package with a pointer receiver
-// that assigns to the receiver's fields counts as such a write (study
-// fault F53: gorilla/mux's tests call Router.useInterface).
+// that assigns to the receiver's fields counts as such a write
+// (gorilla/mux's tests call Router.useInterface).
 //
 // Each test runs in a process of its own, so a write only spoils the
 // tests that reach it: rejected maps each top-level test whose function
@@ -86,7 +86,7 @@ func whiteBoxWrites(listed map[string]*load.ListedPackage, lp *load.ListedPackag
 	// receiver that assign to the receiver's fields (gorilla/mux's
 	// `func (r *Router) useInterface(mw middleware) { r.middlewares =
 	// append(...) }`): a test calling one changes observed state without an
-	// incall, which replay does not run (study fault F53). Read-only ones
+	// incall, which replay does not run. Read-only ones
 	// (semver's Constraints.check) are harmless: the test's own code does
 	// not run in replay.
 	mutators := map[types.Object]bool{}
