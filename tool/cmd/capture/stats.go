@@ -25,23 +25,28 @@ type siteCount struct {
 }
 
 type logStats struct {
-	Path          string            `json:"path"`
-	Events        uint64            `json:"events"`
-	Bytes         int64             `json:"bytes"`
-	BytesPerEvent float64           `json:"bytes_per_event"`
-	Streams       int               `json:"streams"`
-	FirstSeq      uint64            `json:"first_seq"`
-	LastSeq       uint64            `json:"last_seq"`
-	Start         time.Time         `json:"start"`
-	End           time.Time         `json:"end,omitzero"`
-	Span          string            `json:"span,omitempty"`
-	Closed        bool              `json:"closed"`
-	Torn          bool              `json:"torn"`
-	Dropped       uint64            `json:"dropped"`
-	Blocked       uint64            `json:"blocked"`
-	SeqGaps       uint64            `json:"seq_gaps"`
-	Kinds         map[string]uint64 `json:"kinds"`
-	Sites         []siteCount       `json:"sites"`
+	Path          string    `json:"path"`
+	Events        uint64    `json:"events"`
+	Bytes         int64     `json:"bytes"`
+	BytesPerEvent float64   `json:"bytes_per_event"`
+	Streams       int       `json:"streams"`
+	FirstSeq      uint64    `json:"first_seq"`
+	LastSeq       uint64    `json:"last_seq"`
+	Start         time.Time `json:"start"`
+	End           time.Time `json:"end,omitzero"`
+	Span          string    `json:"span,omitempty"`
+	Closed        bool      `json:"closed"`
+	Torn          bool      `json:"torn"`
+	Dropped       uint64    `json:"dropped"`
+	Blocked       uint64    `json:"blocked"`
+	// Lost, LostWhy and LostSince: the events (counted in Dropped too)
+	// lost to failed writes or the size cap, the reason and since when.
+	Lost      uint64            `json:"lost,omitempty"`
+	LostWhy   string            `json:"lost_why,omitempty"`
+	LostSince time.Time         `json:"lost_since,omitzero"`
+	SeqGaps   uint64            `json:"seq_gaps"`
+	Kinds     map[string]uint64 `json:"kinds"`
+	Sites     []siteCount       `json:"sites"`
 }
 
 func collectStats(path string) (*logStats, error) {
@@ -89,6 +94,7 @@ func collectStats(path string) (*logStats, error) {
 		st.Span = st.End.Sub(st.Start).String()
 	}
 	st.Closed, st.Dropped, st.Blocked = m.Status.Closed, m.Status.Dropped, m.Status.Blocked
+	st.Lost, st.LostWhy, st.LostSince = m.Status.Lost, m.Status.LostWhy, m.Status.LostSince
 	_, st.Torn = r.Torn()
 	for s, c := range sites {
 		st.Sites = append(st.Sites, siteCount{s, c})
@@ -154,6 +160,9 @@ func printStats(w io.Writer, st *logStats) {
 	switch {
 	case st.Dropped > 0:
 		state = fmt.Sprintf("INCOMPLETE: %d events dropped", st.Dropped)
+		if st.Lost > 0 {
+			state += fmt.Sprintf(", %d of them lost (%s) since %s", st.Lost, st.LostWhy, st.LostSince.UTC().Format(time.RFC3339))
+		}
 	case st.Torn:
 		state = "writer killed or still writing: the unflushed tail is missing"
 	case !st.Closed:

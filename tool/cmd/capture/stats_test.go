@@ -3,8 +3,12 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/rules-capture/rules_capture/runtime/eventlog"
 )
 
 func statsCmd(args []string, o, e *bytes.Buffer) int { return runStats(args, o, e) }
@@ -42,5 +46,33 @@ func TestStatsTornLog(t *testing.T) {
 	out, _, code := runCmd(t, statsCmd, log)
 	if code != 0 || !strings.Contains(out, "writer killed or still writing") {
 		t.Fatalf("exit %d:\n%s", code, out)
+	}
+}
+
+// A log that hit its size cap says so: how many events were lost, why and
+// since when, besides the drop count.
+func TestStatsLostEvents(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "capped.arrow")
+	w, err := eventlog.Create(path, eventlog.Meta{ObservedPackages: []string{"example.com/shop"}},
+		eventlog.Options{MaxBytes: 4096, BatchEvents: 16, Warn: func(string) {}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 2000; i++ {
+		e := eventlog.Event{Stream: 1, Kind: eventlog.KindCallIn, Site: "example.com/shop.Quote", Values: bytes.Repeat([]byte{byte(i)}, 32)}
+		w.Append(&e)
+	}
+	w.Close()
+	out, _, code := runCmd(t, statsCmd, path)
+	if code != 0 || !regexp.MustCompile(`INCOMPLETE: \d+ events dropped, \d+ of them lost \(size_cap\) since 20`).MatchString(out) {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	out, _, _ = runCmd(t, statsCmd, "-json", path)
+	var st logStats
+	if err := json.Unmarshal([]byte(out), &st); err != nil {
+		t.Fatal(err)
+	}
+	if st.Lost == 0 || st.Lost > st.Dropped || st.LostWhy != "size_cap" || st.LostSince.IsZero() {
+		t.Fatalf("stats %+v", st)
 	}
 }
