@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"runtime/debug"
 	"sort"
@@ -47,6 +48,15 @@ type Session struct {
 	// module cache and the go.sum files already hold (-mod=readonly,
 	// GOPROXY=off): replay's build, whose harness is made from logs.
 	Offline bool
+
+	// ModPath is the user's module path, and GoVersion the language
+	// version of its go line ("1.16", the go command's default, if it has
+	// none). pinLang is set when the temporary module file's go line is
+	// newer (writeModFile): the module's packages are then compiled with
+	// -lang=go<GoVersion> (GoFlags), as without capture.
+	ModPath   string
+	GoVersion string
+	pinLang   bool
 }
 
 // FindRoot locates rules_capture's source tree: the -root flag, then
@@ -112,7 +122,11 @@ func (s *Session) writeModFile(goMod string) error {
 			return nil
 		}
 	}
-	text := string(mod) + fmt.Sprintf("\nrequire %s v0.0.0-00010101000000-000000000000\n\nreplace %s => %s\n", Module, Module, s.Root)
+	text, err := s.keepLanguage(goMod, mod)
+	if err != nil {
+		return err
+	}
+	text += fmt.Sprintf("\nrequire %s v0.0.0-00010101000000-000000000000\n\nreplace %s => %s\n", Module, Module, s.Root)
 	s.ModFile = filepath.Join(s.Work, "go.mod")
 	if err := os.WriteFile(s.ModFile, []byte(text), 0o644); err != nil {
 		return err
@@ -131,6 +145,99 @@ func (s *Session) writeModFile(goMod string) error {
 	return os.WriteFile(filepath.Join(s.Work, "go.sum"), sum, 0o644)
 }
 
+// keepLanguage returns the text of the temporary module file before the
+// lines that add rules_capture: the user's go.mod, with its go line raised
+// to rules_capture's when that is newer, and the module's own semantics
+// kept by other means.
+//
+// The go line of the main module sets the language version of its
+// packages (per-iteration loop variables came with go 1.22, for one), the
+// default GODEBUG settings of its programs, and the version vet checks
+// against. The go command requires the main module's go line to be at
+// least that of every module in the build (with -mod=mod it raises the
+// line itself; with -mod=readonly it refuses: "updates to go.mod needed"),
+// and rules_capture's runtime needs a newer Go than many modules declare.
+// So the line cannot stay as it was; instead:
+//   - the module's packages are compiled with -lang=go<its version>
+//     (GoFlags), which is what the go command passes without capture; a
+//     file's own //go:build goX.Y line still sets its version, as before;
+//   - a "godebug default=go<its version>" line keeps its GODEBUG defaults,
+//     unless its go.mod chooses them itself with a default of its own;
+//   - vet is not run on the instrumented build: capture test runs the
+//     module's own vet with its own go.mod (see its testPackage).
+//
+// The dependencies' go lines govern their own packages, as without
+// capture. The toolchain line is kept as it was: the toolchain is the
+// newer of it and the go line, both at least the running one here.
+func (s *Session) keepLanguage(goMod string, mod []byte) (string, error) {
+	f, err := modfile.ParseLax(goMod, mod, nil)
+	if err != nil {
+		return "", err
+	}
+	if f.Module != nil {
+		s.ModPath = f.Module.Mod.Path
+	}
+	s.GoVersion = "1.16" // the go command's default for a go.mod without a go line
+	if f.Go != nil {
+		s.GoVersion = langVersion(f.Go.Version)
+	}
+	rootMod := filepath.Join(s.Root, "go.mod")
+	rb, err := os.ReadFile(rootMod)
+	if err != nil {
+		return "", err
+	}
+	rf, err := modfile.ParseLax(rootMod, rb, nil)
+	if err != nil {
+		return "", err
+	}
+	if rf.Go == nil || !langLess(s.GoVersion, langVersion(rf.Go.Version)) {
+		return string(mod), nil
+	}
+	s.pinLang = true
+	text := string(mod)
+	goLine := "go " + rf.Go.Version
+	if f.Go != nil && f.Go.Syntax != nil {
+		start, end := f.Go.Syntax.Start.Byte, f.Go.Syntax.End.Byte
+		text = text[:start] + goLine + text[end:]
+	} else {
+		text += "\n" + goLine + "\n"
+	}
+	// ParseLax skips godebug lines (and a strict parse fails on
+	// directives newer than this x/mod): a default is a line of its own,
+	// "godebug default=..." or "default=..." in a godebug block.
+	if !godebugDefault.MatchString(text) {
+		text += fmt.Sprintf("\n// capture: the GODEBUG defaults of the module's own go line\ngodebug default=go%s\n", s.GoVersion)
+	}
+	return text, nil
+}
+
+var godebugDefault = regexp.MustCompile(`(?m)^[ \t]*(godebug[ \t]+)?default[ \t]*=`)
+
+// langVersion is the language version (major.minor) of a go line's
+// version: "1.21" for 1.21.3 or 1.21rc1.
+func langVersion(v string) string {
+	parts := strings.SplitN(v, ".", 3)
+	if len(parts) < 2 {
+		return v
+	}
+	minor := parts[1]
+	for i, c := range minor {
+		if c < '0' || c > '9' {
+			minor = minor[:i]
+			break
+		}
+	}
+	return parts[0] + "." + minor
+}
+
+// langLess reports whether language version a is older than b.
+func langLess(a, b string) bool {
+	var am, an, bm, bn int
+	fmt.Sscanf(a, "%d.%d", &am, &an)
+	fmt.Sscanf(b, "%d.%d", &bm, &bn)
+	return am < bm || am == bm && an < bn
+}
+
 // GoFlags are the flags every go command of the session needs.
 func (s *Session) GoFlags() []string {
 	var f []string
@@ -146,7 +253,33 @@ func (s *Session) GoFlags() []string {
 	if len(s.Overlay) > 0 {
 		f = append(f, "-overlay="+filepath.Join(s.Work, "overlay.json"))
 	}
+	if s.pinLang && s.ModPath != "" {
+		// The module's own language version (keepLanguage). The go command
+		// passes -lang from the go line first and the -gcflags after, and
+		// the compiler takes the last. Modules nested under the module's
+		// path keep their own (an empty flag list for their packages: the
+		// latest matching -gcflags wins).
+		f = append(f, "-gcflags="+s.ModPath+"/...=-lang=go"+s.GoVersion)
+		for _, m := range s.nestedModules() {
+			f = append(f, "-gcflags="+m+"/...=")
+		}
+	}
 	return f
+}
+
+// nestedModules are the modules of listed packages whose paths lie under
+// the user's module path.
+func (s *Session) nestedModules() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, p := range s.Listed {
+		if m := p.Module; m != nil && strings.HasPrefix(m.Path, s.ModPath+"/") && !seen[m.Path] {
+			seen[m.Path] = true
+			out = append(out, m.Path)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // goEnv is the environment of the session's go commands. Offline, no
@@ -331,6 +464,24 @@ func (s *Session) LDFlags(replay bool) string {
 		f += " -X " + p + ".buildMode=replay"
 	}
 	return f
+}
+
+// GoPlain runs a go command in the module as the user would, without the
+// session's flags: with the module's own go.mod, on its own sources.
+func (s *Session) GoPlain(sub string, args ...string) error {
+	full := append([]string{sub}, args...)
+	cmd := exec.Command("go", full...)
+	cmd.Dir = s.Dir
+	cmd.Env = s.Env
+	cmd.Stdout = os.Stderr
+	cmd.Stderr = os.Stderr
+	if s.Verbose {
+		fmt.Fprintln(os.Stderr, "+ go", strings.Join(full, " "))
+	}
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("go %s: %w", sub, err)
+	}
+	return nil
 }
 
 // Go runs a go command in the module with the session's flags.

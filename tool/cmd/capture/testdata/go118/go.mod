@@ -1,0 +1,3 @@
+module example.com/go118
+
+go 1.18
