@@ -183,6 +183,10 @@ func logOptions(getenv func(string) string) (eventlog.Options, error) {
 	return opts, nil
 }
 
+// ParseBytes parses a size as EnvMaxBytes takes it ("64MiB", "1GB",
+// "500000"): for tools that set it, such as capture test.
+func ParseBytes(v string) (int64, error) { return parseBytes(v) }
+
 // parseBytes parses a size: a whole number of bytes with an optional
 // unit, decimal (kB, MB, GB, TB) or binary (KiB, MiB, GiB, TiB; K, M, G,
 // T alone are binary too).

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/rules-capture/rules_capture/runtime/eventlog"
 	"github.com/rules-capture/rules_capture/runtime/probe"
 	"github.com/rules-capture/rules_capture/tool/internal/frontend"
 	"github.com/rules-capture/rules_capture/tool/internal/load"
@@ -28,8 +29,9 @@ func runTest(args []string) int {
 	root := fs.String("root", "", "rules_capture's source tree (default: $"+frontend.EnvRoot+" or where capture was built from)")
 	verbose := fs.Bool("v", false, "print the go commands and test output")
 	keep := fs.String("keep-binaries", "", "also keep each instrumented test binary in this directory, as <import path with _ for />.test (to time or rerun the tests without rebuilding)")
+	maxLog := fs.String("max-log-bytes", DefaultMaxLogBytes, "cap on each test's log (as $"+probe.EnvMaxBytes+": 64MiB, 1GB, 500000; 0: no cap); past it the log ends cleanly, later events are counted as lost (lost_why=size_cap) and replay refuses the log. $"+probe.EnvMaxBytes+", if set, wins")
 	fs.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: capture test -observe PKG[,PKG] -logs DIR [-run RE] [-keep-binaries DIR] [packages]")
+		fmt.Fprintln(os.Stderr, "usage: capture test -observe PKG[,PKG] -logs DIR [-run RE] [-max-log-bytes SIZE] [-keep-binaries DIR] [packages]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -38,6 +40,11 @@ func runTest(args []string) int {
 	obs := frontend.SplitList(*observe)
 	if len(obs) == 0 || *logs == "" {
 		fs.Usage()
+		return 2
+	}
+	logEnv, limit, err := maxLogEnv(*maxLog)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "capture test: -max-log-bytes: %v\n", err)
 		return 2
 	}
 	var re *regexp.Regexp
@@ -110,7 +117,7 @@ func runTest(args []string) int {
 		if len(lp.TestGoFiles)+len(lp.XTestGoFiles) == 0 {
 			continue
 		}
-		n, err := testPackage(s, lp, logDir, keepDir, re, skip[lp.ImportPath], *verbose)
+		n, err := testPackage(s, lp, logDir, keepDir, re, skip[lp.ImportPath], logEnv, limit, *verbose)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "capture test: %s: %v\n", lp.ImportPath, err)
 			failed++
@@ -128,7 +135,9 @@ func runTest(args []string) int {
 // With keepDir, the binary is also kept there. The tests in skip are not
 // run: each is reported as rejected up front with its reason (an
 // in-package test writing an unexported field of an observed type).
-func testPackage(s *frontend.Session, lp *load.ListedPackage, logDir, keepDir string, re *regexp.Regexp, skip map[string]string, verbose bool) (int, error) {
+// logEnv is added to each test's environment, and limit is the cap on
+// its log (maxLogEnv).
+func testPackage(s *frontend.Session, lp *load.ListedPackage, logDir, keepDir string, re *regexp.Regexp, skip map[string]string, logEnv []string, limit string, verbose bool) (int, error) {
 	testFiles := append(append([]string{}, lp.TestGoFiles...), lp.XTestGoFiles...)
 	if frontend.HasTestMain(lp.Dir, testFiles) {
 		// The user's TestMain: its os.Exit closes the log first.
@@ -220,19 +229,60 @@ func TestMain(m *testing.M) {
 		cmd.Dir = lp.Dir
 		// Block: every event, or the log cannot be replayed; a test waiting
 		// for the disk harms nobody (a service's default is drop).
-		cmd.Env = append(os.Environ(), probe.EnvLog+"="+log, probe.EnvPolicy+"=block")
+		cmd.Env = append(append(os.Environ(), probe.EnvLog+"="+log, probe.EnvPolicy+"=block"), logEnv...)
 		out, err := cmd.CombinedOutput()
+		capped := ""
+		if limit != "" {
+			capped = cappedNote(log, limit)
+		}
 		if err != nil {
 			failed++
-			fmt.Printf("FAIL %s.%s (log %s)\n%s", lp.ImportPath, name, log, out)
+			fmt.Printf("FAIL %s.%s (log %s)\n%s%s", lp.ImportPath, name, log, out, capped)
 			continue
 		}
-		fmt.Printf("ok   %s.%s -> %s\n", lp.ImportPath, name, log)
+		fmt.Printf("ok   %s.%s -> %s\n%s", lp.ImportPath, name, log, capped)
 		if verbose {
 			os.Stdout.Write(out)
 		}
 	}
 	return failed, nil
+}
+
+// DefaultMaxLogBytes is capture test's cap on each test's log: a test
+// that loops for minutes under capture (a benchmark-like performance test)
+// can otherwise write tens of gigabytes and fill the disk.
+const DefaultMaxLogBytes = "256MiB"
+
+// maxLogEnv is the environment that caps each test's log at flag (0: no
+// cap), and the cap in force. A CAPTURE_MAX_BYTES of the user's
+// environment wins: it is already in each test's environment, and nothing
+// is added.
+func maxLogEnv(flag string) (env []string, limit string, err error) {
+	if v := os.Getenv(probe.EnvMaxBytes); v != "" {
+		return nil, v, nil
+	}
+	if flag == "0" || flag == "" {
+		return nil, "", nil
+	}
+	if _, err := probe.ParseBytes(flag); err != nil {
+		return nil, "", err
+	}
+	return []string{probe.EnvMaxBytes + "=" + flag}, flag, nil
+}
+
+// cappedNote is a line saying that the log reached its size cap (limit,
+// as given), or "".
+func cappedNote(log, limit string) string {
+	r, err := eventlog.Open(log)
+	if err != nil {
+		return ""
+	}
+	st := r.Meta().Status
+	r.Close()
+	if st.LostWhy != "size_cap" {
+		return ""
+	}
+	return fmt.Sprintf("     log capped at %s: %d later events were not written, and replay refuses it (raise -max-log-bytes or $%s)\n", limit, st.Lost, probe.EnvMaxBytes)
 }
 
 // linkObserved returns an external test file that imports every observed
