@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/rules-capture/rules_capture/runtime/probe"
 )
 
 // Write stores the report as study.json and study.md in dir.
@@ -35,12 +37,15 @@ func (rep *Report) Markdown(w io.Writer) {
 	t := rep.Totals
 	fmt.Fprintf(w, "# Conformance study\n\n")
 	fmt.Fprintf(w, "Started %s, %.0f s, %s, %s; seed %d, %d timing repeats, %d mutants per package.\n\n", rep.Started, rep.Seconds, rep.GoVersion, rep.Host, rep.Seed, rep.Repeats, rep.Mutants)
-	fmt.Fprintf(w, "**Totals:** %d observed sets (%d rejected up front, %d tool errors), %d capture-replay round trips (logs): %d passed, %d diverged, %d replay errors; %d tests failed only under capture; %d events, %s of logs",
-		t.Sets, t.Rejected, t.ToolErrors, t.Logs, t.Passed, t.Diverged, t.Errors, t.CaptureFailed, t.Events, bytesString(t.LogBytes))
+	fmt.Fprintf(w, "**Totals:** %d observed sets (%d rejected up front, %d tool errors), %d capture-replay round trips (logs): %d passed, %d diverged, %d replay errors, %d capped (not replayed); %d tests failed only under capture; %d events, %s of replayed logs",
+		t.Sets, t.Rejected, t.ToolErrors, t.Logs, t.Passed, t.Diverged, t.Errors, t.Capped, t.CaptureFailed, t.Events, bytesString(t.LogBytes))
 	if t.Events > 0 {
 		fmt.Fprintf(w, " (%.1f bytes/event)", float64(t.LogBytes)/float64(t.Events))
 	}
 	fmt.Fprintf(w, ".")
+	if t.Capped > 0 {
+		fmt.Fprintf(w, " Capped logs reached the cap on one log (%s) and lack the events after it, so they are not replayed (listed below by observed set).", capLabel(rep.MaxLogBytes))
+	}
 	if t.TestsRejected > 0 {
 		fmt.Fprintf(w, " Tests rejected up front (not run under capture, each with its reason below): %d.", t.TestsRejected)
 	}
@@ -49,11 +54,11 @@ func (rep *Report) Markdown(w io.Writer) {
 	}
 	fmt.Fprintf(w, "\n\n")
 	for _, s := range rep.Subjects {
-		s.markdown(w)
+		s.markdown(w, rep.MaxLogBytes)
 	}
 }
 
-func (s *SubjectResult) markdown(w io.Writer) {
+func (s *SubjectResult) markdown(w io.Writer, maxLog string) {
 	sub := s.Subject
 	fmt.Fprintf(w, "## %s (%s%s, tests of %s)\n\n", sub.Name, sub.Module, at(sub.Version), strings.Join(sub.Patterns, " "))
 	if s.Error != "" {
@@ -65,16 +70,16 @@ func (s *SubjectResult) markdown(w io.Writer) {
 		fmt.Fprintf(w, " (%d fail without capture too: %s)", len(s.PlainFailing), strings.Join(s.PlainFailing, ", "))
 	}
 	fmt.Fprintf(w, "; %.0f s.\n\n", s.Seconds)
-	fmt.Fprintln(w, "| observed | tests | logs | events | passed | diverged | errors | bytes/event | replay events/s | overhead median (per test, wall / CPU) | worst (per test, wall / CPU) | whole suite (wall / CPU) | mutants: replay / tests / both / neither |")
-	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+	fmt.Fprintln(w, "| observed | tests | logs | events | passed | diverged | errors | capped | bytes/event | replay events/s | overhead median (per test, wall / CPU) | worst (per test, wall / CPU) | whole suite (wall / CPU) | mutants: replay / tests / both / neither |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
 	for _, set := range s.Sets {
 		obs := strings.Join(trimModule(set.Observed, sub.Module), ", ")
 		switch {
 		case len(set.Rejected) > 0:
-			fmt.Fprintf(w, "| %s | rejected by the transform: %s |||||||||||||\n", obs, cell(set.Rejected[0]))
+			fmt.Fprintf(w, "| %s | rejected by the transform: %s ||||||||||||||\n", obs, cell(set.Rejected[0]))
 			continue
 		case set.Error != "" && set.Logs == 0:
-			fmt.Fprintf(w, "| %s | **tool error**: %s |||||||||||||\n", obs, cell(errorSummary(set.Error)))
+			fmt.Fprintf(w, "| %s | **tool error**: %s ||||||||||||||\n", obs, cell(errorSummary(set.Error)))
 			continue
 		}
 		ovMed, ovWorst, suite := "-", "-", "-"
@@ -94,12 +99,55 @@ func (s *SubjectResult) markdown(w io.Writer) {
 		if len(set.TestsRejected) > 0 {
 			failed += fmt.Sprintf(" (%d more rejected up front)", len(set.TestsRejected))
 		}
-		fmt.Fprintf(w, "| %s | %d%s | %d | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s |\n", obs, set.Tests, failed, set.Logs, set.Events, set.Passed,
-			bold(set.Diverged), bold(set.Errors), num(set.BytesPerEvent, "%.1f"), num(set.ReplayEventsPS, "%.0f"), ovMed, ovWorst, suite, mut)
+		fmt.Fprintf(w, "| %s | %d%s | %d | %d | %d | %s | %s | %d | %s | %s | %s | %s | %s | %s |\n", obs, set.Tests, failed, set.Logs, set.Events, set.Passed,
+			bold(set.Diverged), bold(set.Errors), len(set.Capped), num(set.BytesPerEvent, "%.1f"), num(set.ReplayEventsPS, "%.0f"), ovMed, ovWorst, suite, mut)
 	}
 	fmt.Fprintln(w)
 	s.rejectedTests(w)
+	s.cappedTable(w, capLabel(maxLog))
 	s.failureTable(w)
+}
+
+// capLabel names the cap on each log for the report: "capped at 256 MiB".
+func capLabel(limit string) string {
+	switch limit {
+	case "":
+		return "the cap"
+	case "0":
+		return "no cap"
+	}
+	if n, err := probe.ParseBytes(limit); err == nil {
+		return bytesString(n)
+	}
+	return limit
+}
+
+// cappedTable lists the logs that reached the size cap: their own outcome,
+// not replayed (replay refuses a log that lacks events).
+func (s *SubjectResult) cappedTable(w io.Writer, limit string) {
+	var rows []string
+	for _, set := range s.Sets {
+		if len(set.Capped) == 0 {
+			continue
+		}
+		obs := strings.Join(trimModule(set.Observed, s.Subject.Module), ",")
+		var tests []string
+		for _, t := range set.Capped {
+			t = strings.TrimPrefix(strings.TrimPrefix(t, s.Subject.Module+"/"), s.Subject.Module+".")
+			tests = append(tests, t)
+		}
+		rows = append(rows, fmt.Sprintf("| %s | %d | %s | %s |", cell(obs), len(set.Capped), bytesString(set.CappedBytes), cell(strings.Join(tests, ", "))))
+	}
+	if len(rows) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "Logs capped at %s (not replayed):\n\n", limit)
+	fmt.Fprintln(w, "| observed | logs | bytes | tests |")
+	fmt.Fprintln(w, "|---|---:|---:|---|")
+	for _, r := range rows {
+		fmt.Fprintln(w, r)
+	}
+	fmt.Fprintln(w)
 }
 
 // rejectedTests lists the tests capture test rejected up front, by reason.

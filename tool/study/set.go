@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rules-capture/rules_capture/runtime/eventlog"
 	"github.com/rules-capture/rules_capture/runtime/probe"
 )
 
@@ -176,7 +177,7 @@ func (m *moduleRun) study(index int, obs []string) *SetResult {
 
 	// Capture: the module's tests, one process and one log per test.
 	// The kept test binaries are the ones the overhead measurement times.
-	args := append([]string{"test", "-root", m.r.cfg.Root, "-observe", observe, "-logs", logDir, "-keep-binaries", filepath.Join(setDir, "capture-bin")}, m.sub.Patterns...)
+	args := append([]string{"test", "-root", m.r.cfg.Root, "-observe", observe, "-logs", logDir, "-keep-binaries", filepath.Join(setDir, "capture-bin"), "-max-log-bytes", m.r.cfg.MaxLogBytes}, m.sub.Patterns...)
 	stdout, stderr, code, err := m.r.command(m.dir, nil, m.r.cfg.Capture, args...).combined()
 	runs := parseCaptureTest(stdout, m.testPkgPaths())
 	if err != nil {
@@ -210,6 +211,12 @@ func (m *moduleRun) study(index int, obs []string) *SetResult {
 			continue // a test that failed before writing its log
 		}
 		s.Logs++
+		if capped(t.Log) {
+			// Not replayed: replay refuses a log without all its events.
+			s.Capped = append(s.Capped, t.Package+"."+t.Test)
+			s.CappedBytes += fi.Size()
+			continue
+		}
 		s.LogBytes += fi.Size()
 		// capture replay names its reports after the log's base name,
 		// which repeats across packages (TestNew in two packages): replay
@@ -261,6 +268,11 @@ func (m *moduleRun) study(index int, obs []string) *SetResult {
 		}
 	}
 	for _, o := range outcomes {
+		if cappedOutcome(o) {
+			// capped (above) did not see the cap, replay did.
+			s.Capped = append(s.Capped, testOf[o.Log].Package+"."+testOf[o.Log].Test)
+			continue
+		}
 		s.Events += o.Events
 		eventsOf[o.Log] = o.Events
 		switch o.Verdict {
@@ -312,6 +324,51 @@ func (m *moduleRun) study(index int, obs []string) *SetResult {
 		s.Mutation = m.mutation(obs[0], setDir, passing)
 	}
 	return s
+}
+
+// DefaultMaxLogBytes is the cap on each log that the study gives capture
+// test (Config.MaxLogBytes), capture test's own default: a test that loops
+// for minutes under capture (a performance test) can otherwise fill the
+// disk with one log.
+const DefaultMaxLogBytes = "256MiB"
+
+// logLimit is the cap on each log in force: $CAPTURE_MAX_BYTES, which
+// capture test lets win, or Config.MaxLogBytes ("0": none).
+func (r *runner) logLimit() string {
+	if v := os.Getenv(probe.EnvMaxBytes); v != "" {
+		return v
+	}
+	return r.cfg.MaxLogBytes
+}
+
+// capEnv caps the log of a capture run the study makes itself (the
+// overhead's), as capture test caps its logs.
+func (r *runner) capEnv() []string {
+	if l := r.logLimit(); l != "0" && os.Getenv(probe.EnvMaxBytes) == "" {
+		return []string{probe.EnvMaxBytes + "=" + l}
+	}
+	return nil
+}
+
+// capped reports whether the log at path reached its size cap: its status
+// counts events lost to it (lost_why=size_cap). Such a log ends cleanly
+// but lacks every event after the cap, and replay refuses it ("is
+// incomplete"): the study reports it as its own outcome, neither a replay
+// error nor a divergence, and does not replay it.
+func capped(path string) bool {
+	r, err := eventlog.Open(path)
+	if err != nil {
+		return false // replay says what is wrong with it
+	}
+	defer r.Close()
+	return r.Meta().Status.LostWhy == "size_cap"
+}
+
+// cappedOutcome reports whether replay refused a log because events were
+// lost to its size cap (probe's "N of them could not be written
+// (size_cap, from ...)").
+func cappedOutcome(o replayOutcome) bool {
+	return o.Verdict == "error" && strings.Contains(o.Error, "(size_cap, ")
 }
 
 // toolComplaints returns the end of capture test's error output (the

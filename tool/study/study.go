@@ -38,6 +38,7 @@ type Config struct {
 	MaxPackages int           // observe at most this many single packages per subject (0: all)
 	OnlySets    []int         // study only these of the observed sets the other fields give (1-based, as the progress lines number them)
 	Timeout     time.Duration // per external command
+	MaxLogBytes string        // capture test's -max-log-bytes ("": DefaultMaxLogBytes; "0": no cap)
 	Verbose     bool          // print every command
 	Log         io.Writer     // progress lines; nil: none
 	Out         string        // if set, the report is (re)written here after every observed set
@@ -45,15 +46,18 @@ type Config struct {
 
 // Report is the result of a study: what docs/evaluation.md publishes.
 type Report struct {
-	Started   string           `json:"started"`
-	Seconds   float64          `json:"seconds"`
-	GoVersion string           `json:"go_version"`
-	Host      string           `json:"host"`
-	Seed      int64            `json:"seed"`
-	Repeats   int              `json:"repeats"`
-	Mutants   int              `json:"mutants_per_package"`
-	Subjects  []*SubjectResult `json:"subjects"`
-	Totals    Totals           `json:"totals"`
+	Started   string  `json:"started"`
+	Seconds   float64 `json:"seconds"`
+	GoVersion string  `json:"go_version"`
+	Host      string  `json:"host"`
+	Seed      int64   `json:"seed"`
+	Repeats   int     `json:"repeats"`
+	Mutants   int     `json:"mutants_per_package"`
+	// MaxLogBytes is the cap on each log in force ($CAPTURE_MAX_BYTES or
+	// Config.MaxLogBytes; "0": none).
+	MaxLogBytes string           `json:"max_log_bytes"`
+	Subjects    []*SubjectResult `json:"subjects"`
+	Totals      Totals           `json:"totals"`
 }
 
 // SubjectResult is the study of one module.
@@ -77,12 +81,14 @@ type SetResult struct {
 	Tests          int             `json:"tests"`                    // tests run under capture
 	TestsRejected  []string        `json:"tests_rejected,omitempty"` // "<pkg>.<Test>: reason": not run, rejected up front by capture test
 	CaptureFailed  []string        `json:"capture_failed,omitempty"`
-	Logs           int             `json:"logs"`
-	Events         int             `json:"events"`
-	LogBytes       int64           `json:"log_bytes"`
+	Logs           int             `json:"logs"`      // every log, capped ones included
+	Events         int             `json:"events"`    // events of the replayed logs
+	LogBytes       int64           `json:"log_bytes"` // bytes of the replayed logs (capped ones: CappedBytes)
 	Passed         int             `json:"passed"`
 	Diverged       int             `json:"diverged"`
 	Errors         int             `json:"errors"`
+	Capped         []string        `json:"capped,omitempty"` // "<pkg>.<Test>": logs that reached capture test's size cap, not replayed
+	CappedBytes    int64           `json:"capped_bytes,omitempty"`
 	Failures       []replayOutcome `json:"failures,omitempty"` // diverged and error outcomes
 	BytesPerEvent  float64         `json:"bytes_per_event"`
 	ReplayEventsPS float64         `json:"replay_events_per_second"`
@@ -106,6 +112,7 @@ type Totals struct {
 	Passed        int   `json:"passed"`
 	Diverged      int   `json:"diverged"`
 	Errors        int   `json:"errors"`
+	Capped        int   `json:"capped"`
 	Mutants       int   `json:"mutants"`
 	ByReplay      int   `json:"mutants_detected_by_replay"`
 	ByTests       int   `json:"mutants_detected_by_tests"`
@@ -128,6 +135,7 @@ func (t *Totals) add(s *SetResult) {
 	t.Passed += s.Passed
 	t.Diverged += s.Diverged
 	t.Errors += s.Errors
+	t.Capped += len(s.Capped)
 	if m := s.Mutation; m != nil {
 		t.Mutants += m.Kept
 		t.ByReplay += m.ByReplay
@@ -148,6 +156,7 @@ func (t *Totals) merge(o Totals) {
 	t.Passed += o.Passed
 	t.Diverged += o.Diverged
 	t.Errors += o.Errors
+	t.Capped += o.Capped
 	t.Mutants += o.Mutants
 	t.ByReplay += o.ByReplay
 	t.ByTests += o.ByTests
@@ -189,6 +198,9 @@ func Run(cfg Config, subjects []Subject) (*Report, error) {
 	if cfg.Timeout == 0 {
 		cfg.Timeout = 10 * time.Minute
 	}
+	if cfg.MaxLogBytes == "" {
+		cfg.MaxLogBytes = DefaultMaxLogBytes
+	}
 	if err := os.MkdirAll(cfg.Work, 0o755); err != nil {
 		return nil, err
 	}
@@ -197,6 +209,7 @@ func Run(cfg Config, subjects []Subject) (*Report, error) {
 	rep := &Report{Started: start.UTC().Format(time.RFC3339), GoVersion: runtime.Version(), Host: fmt.Sprintf("%s/%s, %d CPUs", runtime.GOOS, runtime.GOARCH, runtime.NumCPU()),
 		Seed: cfg.Seed, Repeats: cfg.Repeats, Mutants: cfg.Mutants}
 	r.report = rep
+	rep.MaxLogBytes = r.logLimit()
 	r.start = start
 	for _, sub := range subjects {
 		res := &SubjectResult{Subject: sub}

@@ -2,6 +2,7 @@ package study
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rules-capture/rules_capture/runtime/eventlog"
 	"github.com/rules-capture/rules_capture/runtime/probe"
 )
 
@@ -273,5 +275,59 @@ func TestStudyOfMiniModule(t *testing.T) {
 	b, _ := os.ReadFile(filepath.Join(out, "study.json"))
 	if err := json.Unmarshal(b, &back); err != nil || back.Totals.Logs != rep.Totals.Logs {
 		t.Errorf("study.json: %v, logs %d vs %d", err, back.Totals.Logs, rep.Totals.Logs)
+	}
+}
+
+// writeLog writes a log of n events, capped at limit bytes (0: none).
+func writeLog(t *testing.T, path string, n int, limit int64) {
+	t.Helper()
+	w, err := eventlog.Create(path, eventlog.Meta{}, eventlog.Options{BatchEvents: 128, MaxBytes: limit, Compression: eventlog.Uncompressed, Warn: func(string) {}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < n; i++ {
+		w.Append(&eventlog.Event{Kind: eventlog.KindCallIn, Site: "s", Values: []byte(fmt.Sprintf("%040d", i))})
+	}
+	w.Close() // a capped log's Close reports the lost events
+}
+
+// TestCappedLogIsItsOwnOutcome: a log that reached capture test's size cap
+// is classified as capped (from its status, or from replay's refusal),
+// not as a replay error, and the report counts and lists it as such.
+func TestCappedLogIsItsOwnOutcome(t *testing.T) {
+	dir := t.TempDir()
+	full, cut := filepath.Join(dir, "full.arrow"), filepath.Join(dir, "cut.arrow")
+	writeLog(t, full, 100, 0)
+	writeLog(t, cut, 5000, 64<<10)
+	if capped(full) {
+		t.Error("a complete log is classified as capped")
+	}
+	if !capped(cut) {
+		t.Error("a log that reached its size cap is not classified as capped")
+	}
+	if capped(filepath.Join(dir, "missing.arrow")) {
+		t.Error("a missing log is classified as capped")
+	}
+	refusal := replayOutcome{Verdict: "error", Error: cut + " is incomplete: 2345 events were dropped while capturing, and replay needs every event: 2345 of them could not be written (size_cap, from 2026-01-01T00:00:00Z): capture again with a larger CAPTURE_MAX_BYTES"}
+	if !cappedOutcome(refusal) {
+		t.Error("replay's refusal of a capped log is not classified as capped")
+	}
+	if cappedOutcome(replayOutcome{Verdict: "error", Error: "x is incomplete: 3 events were dropped while capturing, and replay needs every event: 3 of them could not be written (ENOSPC, from 2026-01-01T00:00:00Z): make room on its disk and capture again"}) {
+		t.Error("a log cut by a full disk is classified as capped")
+	}
+
+	set := &SetResult{Observed: []string{"m/p"}, Kind: "package", Tests: 2, Logs: 2, Passed: 1, Capped: []string{"m/p.TestPerf"}, CappedBytes: 256 << 20}
+	var tot Totals
+	tot.add(set)
+	if tot.Capped != 1 || tot.Errors != 0 || tot.Diverged != 0 {
+		t.Errorf("totals %+v; want 1 capped and no errors or divergences", tot)
+	}
+	rep := &Report{MaxLogBytes: "256MiB", Totals: tot, Subjects: []*SubjectResult{{Subject: Subject{Name: "m", Module: "m", Patterns: []string{"./..."}}, Sets: []*SetResult{set}, Totals: tot}}}
+	var b strings.Builder
+	rep.Markdown(&b)
+	for _, want := range []string{"0 replay errors, 1 capped (not replayed)", "| p | 2 | 2 | 0 | 1 | 0 | 0 | 1 |", "Logs capped at 256.0 MiB (not replayed):", "| p | 1 | 256.0 MiB | p.TestPerf |"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, b.String())
+		}
 	}
 }
