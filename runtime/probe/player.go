@@ -102,7 +102,8 @@ type streamReplay struct {
 
 	// driverDone counts the stream's driver out of Replay's wait (once):
 	// when drive returns, or when its goroutine stops for good at the end
-	// of a cut log (parkAtEnd). Nil for streams Replay does not drive.
+	// of a cut log (parkAtEnd) or inside an outcall the capture ended in
+	// (parkUnanswered). Nil for streams Replay does not drive.
 	driverDone func()
 }
 
@@ -133,6 +134,7 @@ type player struct {
 	relaxed      int             // events released before an earlier event of another stream (release)
 	orphans      int             // events skipped: no incall encloses them
 	unanswered   []string        // sites of outcalls left blocked: the capture ended inside them (parkUnanswered)
+	drivenStuck  []string        // the same, on driven streams (goroutines external code started)
 	skipped      map[uint64]bool // CALL_OUTs among them
 	children     map[uint32]bool // streams of goroutines started by observed code (GO)
 	live         int             // such goroutines running in replay
@@ -467,6 +469,9 @@ func Replay() *Report {
 	}
 	if len(p.unanswered) > 0 {
 		p.report.Notes = append(p.report.Notes, fmt.Sprintf("%d goroutines started by observed code were inside an outcall when the capture ended (the log has its CALL_OUT, not its outcome: a goroutine that never ends): replay left them blocked there (%s)", len(p.unanswered), strings.Join(p.unanswered, ", ")))
+	}
+	if len(p.drivenStuck) > 0 {
+		p.report.Notes = append(p.report.Notes, fmt.Sprintf("%d goroutines that external code started were inside an outcall when the capture ended (the log has its CALL_OUT, not its outcome nor the incall's return: the process ended while they ran): replay left them blocked there (%s)", len(p.drivenStuck), strings.Join(p.drivenStuck, ", ")))
 	}
 	if p.cut && !p.done {
 		p.report.Ended = p.describeCutLocked()
@@ -1324,7 +1329,7 @@ func playerAnswer(s *Stream, f int) {
 	p := play
 	fr := s.frames[f]
 	s.site = fr.site
-	if sr := s.replay; sr != nil && sr.cur >= len(sr.idx) && p.children[s.id] && !p.cut {
+	if sr := s.replay; sr != nil && sr.cur >= len(sr.idx) && !p.cut && (p.children[s.id] || s.id != 0 && sr.driverDone != nil) {
 		p.parkUnanswered(s, fr)
 	}
 	_, e := p.peek(s, func() string { return "waiting for the result of " + fr.site.Name })
@@ -1364,16 +1369,32 @@ func playerAnswer(s *Stream, f int) {
 // expirable reaper in its select, or in time.Sleep, when the test ended), so
 // the log has no outcome, and the capture's goroutine never went further.
 // Replay leaves it there, as the capture did, rather than reporting an
-// event after the log's end; the report says so. Not done for driven
-// streams (the replay waits for them) nor for a new outcall past the log's
-// end: the goroutine may have ended in the capture, and the new outcall is
-// a divergence.
+// event after the log's end; the report says so.
+//
+// The same holds for a driven stream other than stream 0: a goroutine that
+// external code started, inside an incall, when the capture's process
+// ended. The waitgroup corpus program's last fan.Work is one: its deferred
+// wg.Done (an outcall) wakes main's wg.Wait, main returns and the log is
+// closed before the worker records Done's RETURN_OUT and Work's RETURN_IN
+// (a log in about one capture in ten; replay of it always diverged). Its
+// driver is counted out of Replay's wait (driverDone).
+//
+// Not done for a new outcall past the log's end: the goroutine may have
+// ended in the capture, and the new outcall is a divergence.
 func (p *player) parkUnanswered(s *Stream, fr frame) {
 	p.mu.Lock()
-	p.unanswered = append(p.unanswered, fr.site.Name)
-	p.live-- // waitChildren does not wait for it
+	child := p.children[s.id]
+	if child {
+		p.unanswered = append(p.unanswered, fr.site.Name)
+		p.live-- // waitChildren does not wait for it
+	} else {
+		p.drivenStuck = append(p.drivenStuck, fr.site.Name)
+	}
 	p.mu.Unlock()
 	p.cond.Broadcast()
+	if sr := s.replay; !child && sr.driverDone != nil {
+		sr.driverDone() // Replay does not wait for its driver
+	}
 	select {} // the harness exits once the replay has ended
 }
 

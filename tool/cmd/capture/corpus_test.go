@@ -355,7 +355,17 @@ func repeatReplay(t *testing.T, harness string, logs []string, check string, n i
 			if err := json.Unmarshal(b, &r); err != nil {
 				t.Fatal(err)
 			}
-			if r.Verdict != "pass" || len(r.Notes) != 0 || r.Replayed != r.Events {
+			// The one note allowed: a goroutine was inside an outcall when
+			// the process ended (waitgroup: the last fan.Work's deferred
+			// wg.Done woke main, which returned before the worker recorded
+			// Done's return), which every event of the log still replays.
+			notes := 0
+			for _, n := range r.Notes {
+				if !strings.Contains(n, "were inside an outcall when the capture ended") {
+					notes++
+				}
+			}
+			if r.Verdict != "pass" || notes != 0 || r.Replayed != r.Events {
 				t.Fatalf("replay %d of %s: verdict %s, %d of %d events, notes %q", i, filepath.Base(log), r.Verdict, r.Replayed, r.Events, r.Notes)
 			}
 			seq, err := os.ReadFile(trace)

@@ -86,3 +86,79 @@ func TestStart(t *testing.T) {
 		t.Fatalf("replay of a goroutine making another outcall: exit %d, want a divergence at os.Getenv\n%s", code, out)
 	}
 }
+
+// TestDrivenInsideOutcallAtEnd: the same for a goroutine that external code
+// starts into observed code (a driven stream): the capture ended while it
+// was inside an outcall, so the log has the CALL_OUT without its outcome or
+// the incall's return. The waitgroup corpus program made such logs about
+// once in ten captures (its last fan.Work's deferred wg.Done wakes main,
+// which returns before the worker records Done's return), and their replay
+// always diverged ("the code made a boundary event after the log's last
+// event of this goroutine", expected end of the stream, actual waiting for
+// the result of (*sync.WaitGroup).Done). Replay leaves the goroutine
+// blocked there, with a note; a new outcall before it still diverges.
+func TestDrivenInsideOutcallAtEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds programs with the go command")
+	}
+	mod := t.TempDir()
+	files := map[string]string{
+		"go.mod": "module example.com/ub\n\ngo 1.26\n",
+		"work/work.go": `package work
+
+import (
+	"os"
+	"time"
+)
+
+// Block reads a variable and sleeps for good.
+func Block() {
+	os.Getenv("WORK_NAME")
+	time.Sleep(time.Hour)
+}
+`,
+		"work/work_test.go": `package work_test
+
+import (
+	"testing"
+	"time"
+
+	"example.com/ub/work"
+)
+
+func TestBlock(t *testing.T) {
+	go work.Block()
+	time.Sleep(100 * time.Millisecond) // the goroutine reaches its sleep
+}
+`,
+	}
+	writeModule(t, mod, files)
+	logs := filepath.Join(t.TempDir(), "logs")
+	if out, code := runCapture(t, mod, "test", "-observe", "example.com/ub/work", "-logs", logs, "./work"); code != 0 {
+		t.Fatalf("capture test: exit %d\n%s", code, out)
+	}
+	log := filepath.Join(logs, "example.com_ub_work", "TestBlock.arrow")
+	out, code := runCapture(t, mod, "replay", "-v", "-observe", "example.com/ub/work", log)
+	if code != 0 || !strings.Contains(out, "PASS") {
+		t.Fatalf("replay: exit %d, want a pass\n%s", code, out)
+	}
+	if !strings.Contains(out, "1 goroutines that external code started were inside an outcall when the capture ended") || !strings.Contains(out, "time.Sleep") {
+		t.Fatalf("replay passed without the note on the goroutine left in time.Sleep:\n%s", out)
+	}
+
+	// Past the stream's end: the goroutine makes an outcall the log does
+	// not have before its sleep.
+	src := filepath.Join(mod, "work", "work.go")
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mutated := strings.Replace(string(b), "os.Getenv(\"WORK_NAME\")\n", "os.Getenv(\"WORK_NAME\")\n\tos.Getenv(\"WORK_AFTER\")\n", 1)
+	if err := os.WriteFile(src, []byte(mutated), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, code = runCapture(t, mod, "replay", "-observe", "example.com/ub/work", log)
+	if code != 1 || !strings.Contains(out, "DIVERGED") || !strings.Contains(out, "os.Getenv") {
+		t.Fatalf("replay of a goroutine making another outcall: exit %d, want a divergence at os.Getenv\n%s", code, out)
+	}
+}
