@@ -564,3 +564,50 @@ func TestDiskFullAtClose(t *testing.T) {
 		t.Errorf("read %d events, status %+v; want 100, open, 50 lost to ENOSPC", n, st)
 	}
 }
+
+// TestFlushWithinStalledDisk: with the Drop policy, a flush while the disk
+// stalls (a panic leaving observed code flushes) returns after its bound,
+// and other goroutines' Appends go on meanwhile instead of waiting behind
+// the flush for a free batch; once the disk answers, a flush completes.
+func TestFlushWithinStalledDisk(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "log.arrows")
+	var disk *stallingDisk
+	w, err := Create(path, Meta{}, Options{Policy: Drop, BatchEvents: 16, Buffers: 2, FlushInterval: time.Hour,
+		wrapFile: func(f logFile) logFile { disk = &stallingDisk{logFile: f, d: 1500 * time.Millisecond}; return disk },
+		Warn:     func(string) {}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	disk.stall.Store(true)
+	// Fill every batch: the first goes to the stalled disk, the second
+	// waits behind it, later events are dropped.
+	for i := 0; i < 100; i++ {
+		w.Append(&Event{Stream: 1, Kind: KindCallIn, Site: "s"})
+	}
+	start := time.Now()
+	appended := make(chan time.Duration, 1)
+	go func() {
+		time.Sleep(50 * time.Millisecond)
+		t0 := time.Now()
+		for i := 0; i < 100; i++ {
+			w.Append(&Event{Stream: 2, Kind: KindCallIn, Site: "s"})
+		}
+		appended <- time.Since(t0)
+	}()
+	if err := w.FlushWithin(300 * time.Millisecond); !errors.Is(err, ErrFlushTimeout) {
+		t.Errorf("FlushWithin during a 1.5 s stall: %v, want ErrFlushTimeout", err)
+	}
+	if took := time.Since(start); took > time.Second {
+		t.Errorf("FlushWithin(300ms) took %v", took)
+	}
+	if a := <-appended; a > 500*time.Millisecond {
+		t.Errorf("100 Appends during the flush took %v: they waited for the stalled disk", a)
+	}
+	if err := w.FlushWithin(10 * time.Second); err != nil {
+		t.Errorf("FlushWithin after the stall: %v", err)
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("the flush after the stall ended %v after the first", took)
+	}
+}

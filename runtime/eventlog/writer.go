@@ -232,15 +232,17 @@ type Writer struct {
 	// min(lockedFillMax, Options.MaxValueBytes).
 	fastValues int
 
-	mu      sync.Mutex
-	seq     uint64 // last assigned
-	cur     *batch // nil while waiting for a free batch, and once closed
-	batches int    // allocated so far, at most opts.Buffers
-	closed  bool
-	free    chan *batch
-	full    chan *batch
-	dropped atomic.Uint64
-	blocked atomic.Uint64
+	mu  sync.Mutex
+	seq uint64 // last assigned
+	// dispatchedUpTo is the upTo of the batch handed to the encoder last.
+	dispatchedUpTo uint64
+	cur            *batch // nil while waiting for a free batch, and once closed
+	batches        int    // allocated so far, at most opts.Buffers
+	closed         bool
+	free           chan *batch
+	full           chan *batch
+	dropped        atomic.Uint64
+	blocked        atomic.Uint64
 
 	// Progress of the background goroutine, for Flush.
 	doneMu   sync.Mutex
@@ -497,6 +499,20 @@ func (w *Writer) takeBatchLocked() *batch {
 	return <-w.free
 }
 
+// tryTakeBatchLocked is takeBatchLocked without the wait: nil when every
+// batch is waiting for the encoder.
+func (w *Writer) tryTakeBatchLocked() *batch {
+	select {
+	case b := <-w.free:
+		return b
+	default:
+	}
+	if w.batches < w.opts.Buffers {
+		return w.newBatchLocked()
+	}
+	return nil
+}
+
 // dispatchLocked hands the current batch to the encoder, starting it at
 // the first batch. w.full has room for every batch, so this never blocks.
 // The next Append takes the next batch (appendSlow), and arms the flush
@@ -508,6 +524,7 @@ func (w *Writer) dispatchLocked(sync bool) {
 	}
 	b.upTo = w.seq
 	b.sync = sync
+	w.dispatchedUpTo = w.seq
 	w.cur = nil
 	if !w.encoding {
 		w.encoding = true
@@ -547,6 +564,25 @@ func (w *Writer) flushTick() {
 // events appended meanwhile, were lost to write errors or the size cap, it
 // returns the latest such error.
 func (w *Writer) Flush() error {
+	return w.FlushWithin(0)
+}
+
+// Policy is the writer's backpressure policy.
+func (w *Writer) Policy() Backpressure { return w.opts.Policy }
+
+// ErrFlushTimeout is FlushWithin's error when the writer did not write
+// everything in time (a stalled disk).
+var ErrFlushTimeout = errors.New("eventlog: flush timed out: the log's disk did not keep up")
+
+// FlushWithin is Flush that waits at most d (d <= 0: no limit) for the
+// writer, and returns ErrFlushTimeout if the events are not written by
+// then; they still are once the disk answers. With the Drop policy it
+// never waits for a free batch either: when every batch is waiting for
+// the disk, what was dispatched is what there is to flush (the events
+// after it were dropped). Otherwise a flush on a stalled disk would hold
+// the appenders' lock and so stall every goroutine that records an event
+// (TestFlushWithinStalledDisk).
+func (w *Writer) FlushWithin(d time.Duration) error {
 	w.doneMu.Lock()
 	failures := w.failures
 	w.doneMu.Unlock()
@@ -559,17 +595,36 @@ func (w *Writer) Flush() error {
 	// Even an empty batch is dispatched: it carries the mark up to target,
 	// which may end in dropped events that no batch would otherwise cover.
 	if w.cur == nil {
-		w.cur = w.takeBatchLocked()
+		if w.opts.Policy == Drop {
+			w.cur = w.tryTakeBatchLocked()
+		} else {
+			w.cur = w.takeBatchLocked()
+		}
+	}
+	if w.cur == nil {
+		target = w.dispatchedUpTo
 	}
 	w.dispatchLocked(w.opts.SyncOnFlush)
 	w.mu.Unlock()
+	var timedOut bool
+	if d > 0 {
+		t := time.AfterFunc(d, func() {
+			w.doneMu.Lock()
+			timedOut = true
+			w.doneCond.Broadcast()
+			w.doneMu.Unlock()
+		})
+		defer t.Stop()
+	}
 	w.doneMu.Lock()
-	for w.doneSeq < target {
+	for w.doneSeq < target && !timedOut {
 		w.doneCond.Wait()
 	}
 	var err error
 	if w.failures > failures {
 		err = w.err
+	} else if w.doneSeq < target {
+		err = ErrFlushTimeout
 	}
 	w.doneMu.Unlock()
 	return err

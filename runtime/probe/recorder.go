@@ -298,11 +298,28 @@ func defaultLogPath(dir string) (string, error) {
 
 // flush makes everything recorded so far durable (before a panic may end
 // the process).
+// With the drop policy (a service's default) it waits for a stalled disk
+// at most flushWait: the panic may be recovered (net/http recovers a
+// handler's), and the service must go on (the writer's side: TestFlushWithinStalledDisk).
 func flush() {
 	if rec.w != nil && !rec.closed.Load() {
-		_ = rec.w.Flush()
+		if rec.w.Policy() == eventlog.Drop {
+			_ = rec.w.FlushWithin(flushWait)
+		} else {
+			_ = rec.w.Flush()
+		}
 	}
 }
+
+// flushWait and closeWait bound how long a flush on a panic and the close
+// at exit wait for the log's disk under the drop policy. A healthy disk
+// takes milliseconds; past the bound the events are written if the disk
+// answers before the process ends, and a log whose close did not finish
+// reads as the log of a killed process (replayable up to its last batch).
+var (
+	flushWait = 2 * time.Second
+	closeWait = 5 * time.Second
+)
 
 // closeLog closes the log: before os.Exit or log.Fatal from observed code,
 // on SIGINT/SIGTERM, and from Close. Later events are dropped.
@@ -312,8 +329,23 @@ func closeLog() {
 	if rec.w == nil || rec.closed.Swap(true) {
 		return
 	}
-	if err := rec.w.Close(); err != nil {
-		warnf("closing the log %s: %v", rec.path, err)
+	if rec.w.Policy() != eventlog.Drop {
+		if err := rec.w.Close(); err != nil {
+			warnf("closing the log %s: %v", rec.path, err)
+		}
+		return
+	}
+	done := make(chan error, 1)
+	go func() { done <- rec.w.Close() }()
+	t := time.NewTimer(closeWait)
+	defer t.Stop()
+	select {
+	case err := <-done:
+		if err != nil {
+			warnf("closing the log %s: %v", rec.path, err)
+		}
+	case <-t.C:
+		warnf("closing the log %s: its disk did not answer within %v; going on without waiting (if the process ends first, the log reads as the log of a killed process, replayable up to its last written batch)", rec.path, closeWait)
 	}
 }
 
