@@ -300,7 +300,7 @@ func defaultLogPath(dir string) (string, error) {
 // the process).
 // With the drop policy (a service's default) it waits for a stalled disk
 // at most flushWait: the panic may be recovered (net/http recovers a
-// handler's), and the service must go on (the writer's side: TestFlushWithinStalledDisk).
+// handler's), and the service must go on (TestFlushWithinStalledDisk, TestCloseBoundedOnStalledDisk).
 func flush() {
 	if rec.w != nil && !rec.closed.Load() {
 		if rec.w.Policy() == eventlog.Drop {
@@ -319,6 +319,8 @@ func flush() {
 var (
 	flushWait = 2 * time.Second
 	closeWait = 5 * time.Second
+	// closeWriter closes the log's writer (a test stalls it).
+	closeWriter = (*eventlog.Writer).Close
 )
 
 // closeLog closes the log: before os.Exit or log.Fatal from observed code,
@@ -336,7 +338,7 @@ func closeLog() {
 		return
 	}
 	done := make(chan error, 1)
-	go func() { done <- rec.w.Close() }()
+	go func(close func(*eventlog.Writer) error, w *eventlog.Writer) { done <- close(w) }(closeWriter, rec.w)
 	t := time.NewTimer(closeWait)
 	defer t.Stop()
 	select {

@@ -4,7 +4,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/rules-capture/rules_capture/runtime/eventlog"
 )
@@ -178,5 +180,46 @@ func TestReplayRefusesDroppedEvents(t *testing.T) {
 	_, err = loadLog(path)
 	if err == nil || !strings.Contains(err.Error(), "1 events were dropped while capturing") || !strings.Contains(err.Error(), EnvPolicy+"=block") {
 		t.Errorf("loading a log with a dropped event: %v; want a refusal that says so", err)
+	}
+}
+
+// TestCloseBoundedOnStalledDisk: with the drop policy, closing the log at
+// exit waits at most closeWait for a writer stuck on its disk, and the
+// program goes on; the log then reads as one whose writer was killed.
+func TestCloseBoundedOnStalledDisk(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "stalled.arrow")
+	w, _, err := openLog(envOf(EnvLog, path)) // the default policy: drop
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Append(&eventlog.Event{Kind: eventlog.KindCallIn, Site: "example.com/calc.Add"})
+	release := make(chan struct{})
+	var once sync.Once
+	answer := func() { once.Do(func() { close(release) }) }
+	// An unbounded close would return when the disk answers, after 3 s.
+	time.AfterFunc(3*time.Second, answer)
+	savedClose, savedWait := closeWriter, closeWait
+	closeWriter = func(w *eventlog.Writer) error { <-release; return w.Close() }
+	closeWait = 100 * time.Millisecond
+	rec.w, rec.path = w, path
+	t.Cleanup(func() {
+		<-release
+		closeWriter, closeWait = savedClose, savedWait
+		rec.w, rec.path = nil, ""
+		rec.closed.Store(false)
+	})
+	start := time.Now()
+	closeLog()
+	if took := time.Since(start); took > 2*time.Second {
+		t.Fatalf("closeLog waited %v for a stalled disk; want at most about closeWait (100ms)", took)
+	}
+	defer answer() // the disk answers once the log has been read below
+	r, err := eventlog.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if r.Meta().Status.Closed {
+		t.Errorf("status %+v: the close did not finish, want state=open", r.Meta().Status)
 	}
 }
