@@ -111,7 +111,42 @@ func (r *runner) prepare(sub Subject, dst string) error {
 	if _, err := r.command(dst, nil, "go", "mod", "download").output(); err != nil {
 		return fmt.Errorf("downloading the dependencies of %s: %v", sub.Module, err)
 	}
+	if err := r.completeGoSum(dst, sub.Patterns); err != nil {
+		return fmt.Errorf("completing the go.sum of %s: %v", sub.Module, err)
+	}
 	return nil
+}
+
+// completeGoSum adds to the copy's go.sum the checksums of every module
+// that the packages patterns match and their tests import: `go mod
+// download` without arguments records only the go.mod checksums of what
+// go.mod requires, and a published module's go.sum often lacks a
+// test-only dependency's, so its tests would not build ("missing go.sum
+// entry"). `go list -mod=mod -deps -test` downloads exactly those modules
+// and records their sums; the module's go.mod (its go line and
+// requirements) is put back as it was, so the study tests the module as
+// published. A vendored module needs no go.sum to build and is left alone.
+func (r *runner) completeGoSum(dir string, patterns []string) error {
+	if _, err := os.Stat(filepath.Join(dir, "vendor", "modules.txt")); err == nil {
+		return nil
+	}
+	goMod := filepath.Join(dir, "go.mod")
+	orig, err := os.ReadFile(goMod)
+	if err != nil {
+		return err
+	}
+	if len(patterns) == 0 {
+		patterns = []string{"./..."}
+	}
+	// -e: a package that cannot be loaded for another reason is reported
+	// where the study builds it, with the go command's own message.
+	_, err = r.command(dir, nil, "go", append([]string{"list", "-mod=mod", "-e", "-deps", "-test", "-f", "{{.ImportPath}}"}, patterns...)...).output()
+	if now, rerr := os.ReadFile(goMod); rerr == nil && !bytes.Equal(now, orig) {
+		if werr := os.WriteFile(goMod, orig, 0o644); werr != nil {
+			return werr
+		}
+	}
+	return err
 }
 
 // copyTree copies the regular files of src to dst (writable), skipping

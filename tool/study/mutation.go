@@ -1,9 +1,13 @@
 package study
 
 import (
+	"bufio"
+	"bytes"
+	"encoding/json"
 	"hash/fnv"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/rules-capture/rules_capture/tool/mutate"
 )
@@ -17,7 +21,7 @@ type Mutation struct {
 	Stillborn  int             `json:"stillborn"`  // picked but did not compile (skipped)
 	Kept       int             `json:"kept"`
 	ByReplay   int             `json:"by_replay"` // a replay diverged (or could not replay)
-	ByTests    int             `json:"by_tests"`  // go test failed
+	ByTests    int             `json:"by_tests"`  // a test that passes on the unchanged code failed
 	Both       int             `json:"both"`
 	Neither    int             `json:"neither"`
 	Mutants    []MutantOutcome `json:"mutants"`
@@ -26,11 +30,17 @@ type Mutation struct {
 // MutantOutcome is one mutant's verdicts.
 type MutantOutcome struct {
 	mutate.Mutant
-	ByReplay   bool   `json:"by_replay"`
-	ByTests    bool   `json:"by_tests"`
-	Diverged   int    `json:"logs_diverged"`
-	ReplayNote string `json:"replay_note,omitempty"` // first divergence or replay error
-	Error      string `json:"error,omitempty"`
+	ByReplay bool `json:"by_replay"`
+	ByTests  bool `json:"by_tests"`
+	Diverged int  `json:"logs_diverged"`
+	// FailedTests are the failures that count for ByTests: tests that
+	// pass on the unchanged code without capture (the baseline) and fail
+	// on the mutant, as pkg.Test, or "pkg (package)" for a package that
+	// failed without a failed test (it did not build, TestMain or a
+	// panic outside a test) and has a passing test in the baseline.
+	FailedTests []string `json:"failed_tests,omitempty"`
+	ReplayNote  string   `json:"replay_note,omitempty"` // first divergence or replay error
+	Error       string   `json:"error,omitempty"`
 }
 
 func (m *moduleRun) mutation(pkg string, setDir string, logs []string) *Mutation {
@@ -120,8 +130,17 @@ func (m *moduleRun) judge(mu mutate.Mutant, orig []byte, pkg string, setDir stri
 	if _, err := m.r.command(m.dir, nil, "go", "build", pkg).output(); err != nil {
 		return o, false
 	}
-	_, _, code, err := m.r.command(m.dir, nil, "go", append([]string{"test", "-count=1", "-timeout=5m"}, m.sub.Patterns...)...).combined()
-	o.ByTests = err != nil || code != 0
+	stdout, _, code, err := m.r.command(m.dir, nil, "go", append([]string{"test", "-json", "-count=1", "-timeout=5m"}, m.sub.Patterns...)...).combined()
+	switch {
+	case err != nil:
+		// go test did not finish (the study's timeout): the mutant hangs
+		// the tests.
+		o.ByTests = true
+		o.FailedTests = []string{"go test: " + firstLine(err.Error())}
+	case code != 0:
+		o.FailedTests = caughtByTests(stdout, m.passedWithoutCapture)
+		o.ByTests = len(o.FailedTests) > 0
+	}
 	outcomes, err := m.replay(pkg, logs, filepath.Join(setDir, "mutant-reports"), "")
 	if err != nil {
 		// The mutant's harness did not build or the replay tool failed:
@@ -143,4 +162,64 @@ func (m *moduleRun) judge(mu mutate.Mutant, orig []byte, pkg string, setDir stri
 		}
 	}
 	return o, true
+}
+
+// passedWithoutCapture reports whether test of pkg passed in the baseline
+// (the unchanged code, without capture), or for test "" whether any test
+// of pkg did.
+func (m *moduleRun) passedWithoutCapture(pkg, test string) bool {
+	if test != "" {
+		return m.plainPassed(pkg, test)
+	}
+	for _, tp := range m.testPkgs {
+		if tp.pkg.ImportPath == pkg {
+			for _, t := range tp.tests {
+				if t.plainPassed {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// caughtByTests reads the `go test -json` output of the module's tests on
+// a mutant and returns the failures that count as the tests catching it:
+// top-level tests (a subtest's failure is its parent's) that failed and
+// that passed (reports) on the unchanged code without capture, as
+// pkg.Test; and a package that failed with no failed test of its own (its
+// test binary did not build, TestMain failed, a panic outside a test) if
+// any of its tests passed, as "pkg (package)". A test that fails on the
+// unchanged code already is not the mutant's doing and never counts.
+func caughtByTests(out []byte, passed func(pkg, test string) bool) []string {
+	type event struct{ Action, Package, Test string }
+	var caught []string
+	seen := map[string]bool{}
+	testFailed := map[string]bool{} // packages with a failed test
+	var pkgFailed []string
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(make([]byte, 0, 64*1024), 16<<20)
+	for sc.Scan() {
+		var e event
+		if json.Unmarshal(sc.Bytes(), &e) != nil || e.Action != "fail" || e.Package == "" {
+			continue
+		}
+		if e.Test == "" {
+			pkgFailed = append(pkgFailed, e.Package)
+			continue
+		}
+		testFailed[e.Package] = true
+		top, _, _ := strings.Cut(e.Test, "/")
+		key := e.Package + "." + top
+		if !seen[key] && passed(e.Package, top) {
+			seen[key] = true
+			caught = append(caught, key)
+		}
+	}
+	for _, pkg := range pkgFailed {
+		if !testFailed[pkg] && passed(pkg, "") {
+			caught = append(caught, pkg+" (package)")
+		}
+	}
+	return caught
 }

@@ -1,0 +1,67 @@
+package study
+
+import (
+	"reflect"
+	"testing"
+)
+
+// TestCaughtByTestsCountsOnlyTestsThatPassWithoutCapture: a mutant is
+// caught by the module's tests only through a test that passes on the
+// unchanged code without capture (the baseline). A test that fails there
+// already (TestOld) fails on every mutant and must not count; a subtest's
+// failure counts as its top-level test's; a package that fails with no
+// failed test (TestMain, a test binary that does not build) counts if it
+// has a passing test. The input is `go test -json` output as Go prints it.
+func TestCaughtByTestsCountsOnlyTestsThatPassWithoutCapture(t *testing.T) {
+	baseline := map[string]map[string]bool{
+		"example.com/m/a": {"TestOld": false, "TestOK": true, "TestFine": true},
+		"example.com/m/b": {"TestB": true},
+		"example.com/m/c": {"TestC": true},
+		"example.com/m/d": {"TestBroken": false},
+	}
+	passed := func(pkg, test string) bool {
+		if test == "" {
+			for _, ok := range baseline[pkg] {
+				if ok {
+					return true
+				}
+			}
+			return false
+		}
+		return baseline[pkg][test]
+	}
+
+	onlyOld := []byte(`{"Action":"start","Package":"example.com/m/a"}
+{"Action":"run","Package":"example.com/m/a","Test":"TestOld"}
+{"Action":"output","Package":"example.com/m/a","Test":"TestOld","Output":"--- FAIL: TestOld (0.00s)\n"}
+{"Action":"fail","Package":"example.com/m/a","Test":"TestOld","Elapsed":0}
+{"Action":"run","Package":"example.com/m/a","Test":"TestOK"}
+{"Action":"pass","Package":"example.com/m/a","Test":"TestOK","Elapsed":0}
+{"Action":"fail","Package":"example.com/m/a","Elapsed":0.009}
+{"Action":"start","Package":"example.com/m/d"}
+{"Action":"fail","Package":"example.com/m/d","Test":"TestBroken","Elapsed":0}
+{"Action":"fail","Package":"example.com/m/d","Elapsed":0.009}
+`)
+	if got := caughtByTests(onlyOld, passed); len(got) != 0 {
+		t.Errorf("only tests that fail without capture failed: got %q, want nothing", got)
+	}
+
+	caught := []byte(`{"Action":"start","Package":"example.com/m/a"}
+{"Action":"fail","Package":"example.com/m/a","Test":"TestOld","Elapsed":0}
+{"Action":"run","Package":"example.com/m/a","Test":"TestOK/s"}
+{"Action":"fail","Package":"example.com/m/a","Test":"TestOK/s","Elapsed":0}
+{"Action":"fail","Package":"example.com/m/a","Test":"TestOK","Elapsed":0}
+{"Action":"fail","Package":"example.com/m/a","Elapsed":0.009}
+{"Action":"start","Package":"example.com/m/b"}
+{"Action":"output","Package":"example.com/m/b","Output":"panic: boom\n"}
+{"Action":"fail","Package":"example.com/m/b","Elapsed":0.008}
+{"ImportPath":"example.com/m/c [example.com/m/c.test]","Action":"build-fail"}
+{"Action":"fail","Package":"example.com/m/c","Elapsed":0,"FailedBuild":"example.com/m/c [example.com/m/c.test]"}
+not json: go: some complaint
+{"Action":"fail","Package":"example.com/m/d","Elapsed":0}
+`)
+	want := []string{"example.com/m/a.TestOK", "example.com/m/b (package)", "example.com/m/c (package)"}
+	if got := caughtByTests(caught, passed); !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
