@@ -3,9 +3,9 @@
 // meas runs several commands alternately, N rounds, each in its own
 // process, and prints per command the median (and min-max) of its CPU time
 // (user+system, from wait4) and wall time: the per-process overhead
-// measurement of docs/evaluation.md, "Capture overhead: where it goes".
+// measurement of lab/evaluation.md, "Capture overhead: where it goes".
 //
-//	go run docs/evaluation/meas.go -n 151 -dir DIR 'NAME=ENV=V,ENV2=V2:/path/bin arg...' ...
+//	go run lab/scripts/meas.go -n 151 -dir DIR 'NAME=ENV=V,ENV2=V2:/path/bin arg...' ...
 //
 // "{i}" in an environment value is replaced by the round number.
 package main

@@ -1,10 +1,10 @@
 # Counts the instructions one incall executes, by single-stepping it in gdb
 # (this VM exposes no hardware counters, and valgrind crashes on Go
 # binaries). Deterministic, unlike CPU time on a shared machine. Usage
-# (docs/evaluation/perf-incall.md):
+# (lab/perf-incall.md):
 #
 #   go test -c -o calc.test ./runtime/probe/internal/calcbench/
-#   GOGC=off GODEBUG=asyncpreemptoff=1 gdb -q -batch -x docs/evaluation/count-instructions.py \
+#   GOGC=off GODEBUG=asyncpreemptoff=1 gdb -q -batch -x lab/scripts/count-instructions.py \
 #       --args ./calc.test -test.run XXX -test.bench 'Incall/caller' -test.benchtime 1000x -test.cpu 1
 #
 # It stops at the 151st call of calcbench._capture_in_0 (the instrumented

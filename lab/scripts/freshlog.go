@@ -2,10 +2,10 @@
 
 // freshlog writes one short log in a fresh process (Create, $N events,
 // Close) and prints the process CPU time (getrusage, all threads) of each
-// phase and in total: the log's own start-up cost, docs/evaluation.md,
+// phase and in total: the log's own start-up cost, lab/evaluation.md,
 // "Capture overhead: where it goes". COMP=none writes it uncompressed.
 //
-//	go build -o /tmp/freshlog docs/evaluation/freshlog.go
+//	go build -o /tmp/freshlog lab/scripts/freshlog.go
 //	for i in $(seq 101); do N=300 /tmp/freshlog /tmp/f.arrows; done
 package main
 
