@@ -132,7 +132,7 @@ type Stream struct {
 	chans        uint64 // the select being built: cases whose channel crossed the boundary (chan.go)
 	pendingChans []uintptr
 
-	turn    *chanTurns // capture: the channel whose lock the receive at a turn site holds (turn.go)
+	turn    *chanTurns // capture: the channel whose lock the receive at a turn site holds (chanturn.go)
 	turnNum uint64     // replay: the number of that channel in the log
 
 	fieldsEntry uint64 // fieldIncalls after s's top-level incall was counted

@@ -10,7 +10,7 @@ import (
 	"github.com/rules-capture/rules_capture/runtime/eventlog"
 )
 
-// BenchmarkWorkerPoolTurns: the cost of channel turns (turn.go) on
+// BenchmarkWorkerPoolTurns: the cost of channel turns (chanturn.go) on
 // channel-heavy observed code: a pool of 4 workers ranging over an
 // unbuffered channel that one producer feeds, per job. "native" is the
 // loop without probes; "off" the turn site's code with capture off;
