@@ -58,6 +58,32 @@ func holdsUnsafePointer(t types.Type, seen map[types.Type]bool) string {
 	return ""
 }
 
+// incallWrapper describes the code that wraps one exported function or
+// method of the observed package, built step by step before it is written:
+// the exported name stays and calls the original (renamed _capture_NAME),
+// through a recording path when capture is on; an invoker performs recorded
+// incalls in replay.
+type incallWrapper struct {
+	fd  *ast.FuncDecl
+	sig *types.Signature
+	// Generic code keeps its type parameters (generic.go).
+	tps            *types.TypeParamList
+	tpDecl, tpArgs string
+	fnTP, fnTA     string // on the function itself; a method's are on its receiver
+	generic        bool
+	pos            string // the declaration's site position
+	name           string // the site name: pkg.F or (pkg.T).M
+
+	recvDecl string // "(_r T) " for a method
+	callee   string // the renamed original, as the wrapper calls it
+	recvTS   string // the receiver's type
+	recvName string // the receiver's type name (replay hooks of generic methods)
+
+	decls, args, encs, decs, dargs []string // parameters
+	results, rnames, rencs         []string // results
+	hook                           string   // a generic declaration's replay hook
+}
+
 // funcDecl wraps an exported function or method of the observed package.
 func (t *transformer) funcDecl(fd *ast.FuncDecl) {
 	if !fd.Name.IsExported() || fd.Body == nil {
@@ -67,216 +93,263 @@ func (t *transformer) funcDecl(fd *ast.FuncDecl) {
 	if !ok {
 		return
 	}
-	sig := fn.Type().(*types.Signature)
-	// Generic code keeps its type parameters (generic.go).
-	tps := sig.TypeParams()
-	if sig.RecvTypeParams() != nil {
-		tps = sig.RecvTypeParams()
+	w := &incallWrapper{fd: fd, sig: fn.Type().(*types.Signature)}
+	w.tps = w.sig.TypeParams()
+	if w.sig.RecvTypeParams() != nil {
+		w.tps = w.sig.RecvTypeParams()
 	}
-	tpDecl, tpArgs, why := t.typeParams(tps)
+	var why string
+	w.tpDecl, w.tpArgs, why = t.typeParams(w.tps)
 	if why != "" {
 		t.errorf(fd.Pos(), "an exported generic function or method with "+why, "name every type parameter (no _) and use constraints the package can name")
 		return
 	}
-	generic := tpDecl != ""
-	if generic {
+	w.generic = w.tpDecl != ""
+	if w.generic {
 		t.allowTP = true
 		defer func() { t.allowTP = false }()
 	}
-	fnTP, fnTA := tpDecl, tpArgs // on the function itself; a method's are on its receiver
-	pos := t.sitePos(fd.Name.Pos())
-	name := t.p.Types.Path() + "." + fd.Name.Name
-	recvDecl, callee, recvTS := "", "_capture_"+fd.Name.Name+fnTA, ""
-	recvName := ""
-	for _, v := range signatureVars(sig) {
+	w.fnTP, w.fnTA = w.tpDecl, w.tpArgs
+	w.pos = t.sitePos(fd.Name.Pos())
+	w.name = t.p.Types.Path() + "." + fd.Name.Name
+	w.callee = "_capture_" + fd.Name.Name + w.fnTA
+	if !t.incallSignatureAllowed(w) || !t.incallReceiver(w) || !t.incallParams(w) || !t.incallResults(w) || !t.incallHook(w) {
+		return
+	}
+	t.registerSignature(w.sig)
+	siteName := w.name
+	if w.generic && w.sig.Recv() == nil {
+		siteName += strings.ReplaceAll(w.tpArgs, " ", "")
+	}
+	site := t.siteVar(siteName, w.pos, false)
+
+	// Rename the original in place.
+	t.add(fd.Name.Pos(), fd.Name.End(), "_capture_"+fd.Name.Name, 0)
+
+	t.gen.WriteString(t.incallText(w, site))
+	if !w.generic {
+		inv := strings.Replace(site, "_site_", "_invoke_", 1)
+		fmt.Fprintf(&t.inits, "\t%s.Invoke = %s\n\t%s.Incall(&%s)\n", site, inv, t.probe, site)
+	}
+}
+
+// incallSignatureAllowed rejects a signature replay cannot rebuild values of.
+func (t *transformer) incallSignatureAllowed(w *incallWrapper) bool {
+	for _, v := range signatureVars(w.sig) {
 		if via := holdsUnsafePointer(v.Type(), nil); via != "" {
 			// Replay rebuilds such values from their recorded contents,
 			// but cannot rebuild the memory they point into, and its
 			// numbering of those pointers differs (study, go-cmp
 			// cmp/internal/value: value.PointerOf, SortKeys([]reflect.Value)).
-			t.errorf(fd.Pos(), "an exported function whose signature holds an unsafe.Pointer by value ("+types.TypeString(v.Type(), fullQualifier)+via+")",
+			t.errorf(w.fd.Pos(), "an exported function whose signature holds an unsafe.Pointer by value ("+types.TypeString(v.Type(), fullQualifier)+via+")",
 				"keep reflect.Value and unsafe.Pointer off the observed set's exported API (pass the underlying values), or keep this package out of the observed set")
-			return
+			return false
 		}
 		if r := mentionsReflect(v.Type(), t.p.Types, map[types.Type]bool{}); r != "" && t.nativeReflect() {
 			// The package's reflection runs natively, over owned values only
 			// (reflect.go): one from outside would be a placeholder in replay.
-			t.errorf(fd.Pos(), "an exported function whose signature holds a "+r+" ("+types.TypeString(v.Type(), fullQualifier)+")",
+			t.errorf(w.fd.Pos(), "an exported function whose signature holds a "+r+" ("+types.TypeString(v.Type(), fullQualifier)+")",
 				"keep reflect.Value and reflect.Type off the observed set's exported API (pass the underlying values), or keep this package out of the observed set")
-			return
+			return false
 		}
 	}
-	if sig.Recv() != nil {
-		fnTP, fnTA = "", ""
-		ts, why := t.typeString(sig.Recv().Type())
-		if why != "" {
-			t.errorf(fd.Pos(), "a method whose receiver is a "+why, "keep the type out of the observed set")
-			return
-		}
-		recvTS = ts
-		recvDecl = "(_r " + ts + ") "
-		callee = "_r._capture_" + fd.Name.Name
-		name = "(" + types.TypeString(sig.Recv().Type(), fullQualifier) + ")." + fd.Name.Name
-		rt := sig.Recv().Type()
-		if p, ok := rt.(*types.Pointer); ok {
-			rt = p.Elem()
-		}
-		if n, ok := types.Unalias(rt).(*types.Named); ok {
-			recvName = n.Obj().Name()
-		}
+	return true
+}
+
+// incallReceiver makes a method's receiver the wrapper's: the site is named
+// after the receiver type, and the type parameters are the receiver's.
+func (t *transformer) incallReceiver(w *incallWrapper) bool {
+	sig, fd := w.sig, w.fd
+	if sig.Recv() == nil {
+		return true
 	}
-	var decls, args, encs, decs, dargs []string
+	w.fnTP, w.fnTA = "", ""
+	ts, why := t.typeString(sig.Recv().Type())
+	if why != "" {
+		t.errorf(fd.Pos(), "a method whose receiver is a "+why, "keep the type out of the observed set")
+		return false
+	}
+	w.recvTS = ts
+	w.recvDecl = "(_r " + ts + ") "
+	w.callee = "_r._capture_" + fd.Name.Name
+	w.name = "(" + types.TypeString(sig.Recv().Type(), fullQualifier) + ")." + fd.Name.Name
+	rt := sig.Recv().Type()
+	if p, ok := rt.(*types.Pointer); ok {
+		rt = p.Elem()
+	}
+	if n, ok := types.Unalias(rt).(*types.Named); ok {
+		w.recvName = n.Obj().Name()
+	}
+	return true
+}
+
+// incallParams declares the wrapper's parameters, how each is recorded, and
+// how the invoker decodes it in replay.
+func (t *transformer) incallParams(w *incallWrapper) bool {
+	sig, fd := w.sig, w.fd
 	for i := 0; i < sig.Params().Len(); i++ {
 		pt := sig.Params().At(i).Type()
 		if isUnsafePointer(pt) {
 			t.errorf(fd.Pos(), "an exported function with an unsafe.Pointer parameter", "keep unsafe.Pointer off the observed set's exported API")
-			return
+			return false
 		}
 		ts, why := t.typeString(pt)
 		if why != "" {
 			t.errorf(fd.Pos(), "an exported function with a parameter of "+why, "use types the package can name")
-			return
+			return false
 		}
 		pn := fmt.Sprintf("p%d", i)
 		if sig.Variadic() && i == sig.Params().Len()-1 {
-			decls = append(decls, pn+" ..."+strings.TrimPrefix(ts, "[]"))
-			args = append(args, pn+"...")
+			w.decls = append(w.decls, pn+" ..."+strings.TrimPrefix(ts, "[]"))
+			w.args = append(w.args, pn+"...")
 		} else {
-			decls = append(decls, pn+" "+ts)
-			args = append(args, pn)
+			w.decls = append(w.decls, pn+" "+ts)
+			w.args = append(w.args, pn)
 		}
 		pv := sig.Params().At(i).Name()
-		encs = append(encs, t.paramEncStmt(pn, pt, pv, name, t.redact.params[fd][pv]))
-		decs = append(decs, pn+" := "+t.decExpr(pt, ts))
-		dargs = append(dargs, args[len(args)-1])
+		w.encs = append(w.encs, t.paramEncStmt(pn, pt, pv, w.name, t.redact.params[fd][pv]))
+		w.decs = append(w.decs, pn+" := "+t.decExpr(pt, ts))
+		w.dargs = append(w.dargs, w.args[len(w.args)-1])
 	}
-	var results, rnames, rencs []string
+	return true
+}
+
+// incallResults declares the wrapper's results and how each is recorded.
+func (t *transformer) incallResults(w *incallWrapper) bool {
+	sig, fd := w.sig, w.fd
 	for i := 0; i < sig.Results().Len(); i++ {
 		rt := sig.Results().At(i).Type()
 		if isUnsafePointer(rt) {
 			t.errorf(fd.Pos(), "an exported function with an unsafe.Pointer result", "keep unsafe.Pointer off the observed set's exported API")
-			return
+			return false
 		}
 		ts, why := t.typeString(rt)
 		if why != "" {
 			t.errorf(fd.Pos(), "an exported function with a result of "+why, "use types the package can name")
-			return
+			return false
 		}
-		results = append(results, ts)
+		w.results = append(w.results, ts)
 		rn := fmt.Sprintf("r%d", i)
-		rnames = append(rnames, rn)
-		rencs = append(rencs, t.paramEncStmt(rn, rt, "", name, false))
+		w.rnames = append(w.rnames, rn)
+		w.rencs = append(w.rencs, t.paramEncStmt(rn, rt, "", w.name, false))
 	}
-	hook := ""
-	if generic {
-		hook = instanceHook(recvName, fd.Name.Name)
-		if t.taken[hook] {
-			t.errorf(fd.Pos(), "a generic function or method whose replay hook "+hook+" clashes with a declaration of the package", "rename the declaration "+hook)
-			return
-		}
-		t.taken[hook] = true
+	return true
+}
+
+// incallHook names the replay hook of a generic declaration, which must not
+// clash with a declaration of the package.
+func (t *transformer) incallHook(w *incallWrapper) bool {
+	if !w.generic {
+		return true
 	}
-	t.registerSignature(sig)
-	siteName := name
-	if generic && sig.Recv() == nil {
-		siteName += strings.ReplaceAll(tpArgs, " ", "")
+	w.hook = instanceHook(w.recvName, w.fd.Name.Name)
+	if t.taken[w.hook] {
+		t.errorf(w.fd.Pos(), "a generic function or method whose replay hook "+w.hook+" clashes with a declaration of the package", "rename the declaration "+w.hook)
+		return false
 	}
-	site := t.siteVar(siteName, pos, false)
+	t.taken[w.hook] = true
+	return true
+}
+
+// incallText writes the code of wrapper w at site: the exported function,
+// its recording path, the invoker, and for generic code the site of each
+// instantiation.
+func (t *transformer) incallText(w *incallWrapper, site string) string {
+	fd := w.fd
 	inv := strings.Replace(site, "_site_", "_invoke_", 1)
-
-	// Rename the original in place.
-	t.add(fd.Name.Pos(), fd.Name.End(), "_capture_"+fd.Name.Name, 0)
-
 	var b strings.Builder
 	slow := strings.Replace(site, "_site_", "_in_", 1)
-	direct := callee + "(" + strings.Join(args, ", ") + ")"
+	direct := w.callee + "(" + strings.Join(w.args, ", ") + ")"
 	ret := "return "
-	if len(results) == 0 {
+	if len(w.results) == 0 {
 		ret = ""
 	}
 	// The exported function stays small enough to inline (one call: the
 	// compiler's budget allows no second one): with capture off it costs a
 	// load and a branch. The recording path checks for a call from inside
 	// the observed set.
-	fmt.Fprintf(&b, "// %s records calls of %s into the observed set (%s).\n", fd.Name.Name, name, pos)
-	fmt.Fprintf(&b, "func %s%s%s(%s) %s {\n", recvDecl, fd.Name.Name, fnTP, strings.Join(decls, ", "), resultList(results))
-	slowArgs, slowDecls, original := args, decls, callee
-	if recvDecl != "" {
-		slowArgs = append([]string{"_r"}, args...)
-		slowDecls = append([]string{"_r " + recvTS}, decls...)
-		original = methodExpr(recvTS, "_capture_"+fd.Name.Name)
+	fmt.Fprintf(&b, "// %s records calls of %s into the observed set (%s).\n", fd.Name.Name, w.name, w.pos)
+	fmt.Fprintf(&b, "func %s%s%s(%s) %s {\n", w.recvDecl, fd.Name.Name, w.fnTP, strings.Join(w.decls, ", "), resultList(w.results))
+	slowArgs, slowDecls, original := w.args, w.decls, w.callee
+	if w.recvDecl != "" {
+		slowArgs = append([]string{"_r"}, w.args...)
+		slowDecls = append([]string{"_r " + w.recvTS}, w.decls...)
+		original = methodExpr(w.recvTS, "_capture_"+fd.Name.Name)
 	}
-	fmt.Fprintf(&b, "\tcall := %s\n\tif %s.On() {\n\t\tcall = %s%s\n\t}\n", original, t.probe, slow, tpArgs)
+	fmt.Fprintf(&b, "\tcall := %s\n\tif %s.On() {\n\t\tcall = %s%s\n\t}\n", original, t.probe, slow, w.tpArgs)
 	fmt.Fprintf(&b, "\t%scall(%s)\n}\n\n", ret, strings.Join(slowArgs, ", "))
 
-	fmt.Fprintf(&b, "// %s records one incall of %s: CALL_IN, then RETURN_IN or PANIC_OUT.\n", slow, name)
-	fmt.Fprintf(&b, "func %s%s(%s) %s {\n", slow, tpDecl, strings.Join(slowDecls, ", "), resultList(results))
+	fmt.Fprintf(&b, "// %s records one incall of %s: CALL_IN, then RETURN_IN or PANIC_OUT.\n", slow, w.name)
+	fmt.Fprintf(&b, "func %s%s(%s) %s {\n", slow, w.tpDecl, strings.Join(slowDecls, ", "), resultList(w.results))
 	fmt.Fprintf(&b, "\ts := %s.In(&%s)\n\tif s == nil { // called from observed code\n", t.probe, site)
-	if len(results) > 0 {
+	if len(w.results) > 0 {
 		fmt.Fprintf(&b, "\t\treturn %s\n\t}\n", direct)
 	} else {
 		fmt.Fprintf(&b, "\t\t%s\n\t\treturn\n\t}\n", direct)
 	}
 	inst := strings.Replace(site, "_site_", "_inst_", 1)
-	if generic {
-		fmt.Fprintf(&b, "\ts.Instance(%s%s())\n", inst, tpArgs)
+	if w.generic {
+		fmt.Fprintf(&b, "\ts.Instance(%s%s())\n", inst, w.tpArgs)
 	}
-	if recvDecl != "" {
+	if w.recvDecl != "" {
 		fmt.Fprintf(&b, "\t%s.Recv(s, _r)\n", t.probe)
 	}
-	for _, e := range encs {
+	for _, e := range w.encs {
 		b.WriteString("\t" + e + "\n")
 	}
 	b.WriteString("\tf := s.Call()\n")
-	runCall(&b, direct, rnames, results)
-	for _, e := range rencs {
+	runCall(&b, direct, w.rnames, w.results)
+	for _, e := range w.rencs {
 		b.WriteString("\t" + e + "\n")
 	}
 	b.WriteString("\ts.Return(f)\n")
-	if len(results) > 0 {
-		b.WriteString("\treturn " + strings.Join(rnames, ", ") + "\n")
+	if len(w.results) > 0 {
+		b.WriteString("\treturn " + strings.Join(w.rnames, ", ") + "\n")
 	}
 	b.WriteString("}\n\n")
 
 	// The invoker: replay's driver performs a recorded incall through it.
-	fmt.Fprintf(&b, "// %s performs a recorded call of %s in replay.\n", inv, name)
-	fmt.Fprintf(&b, "func %s%s(s *%s.Stream) {\n", inv, tpDecl, t.probe)
-	target := fd.Name.Name + fnTA
-	if recvDecl != "" {
-		fmt.Fprintf(&b, "\t_r := %s.Decode[%s](s)\n", t.probe, recvTS)
+	fmt.Fprintf(&b, "// %s performs a recorded call of %s in replay.\n", inv, w.name)
+	fmt.Fprintf(&b, "func %s%s(s *%s.Stream) {\n", inv, w.tpDecl, t.probe)
+	target := fd.Name.Name + w.fnTA
+	if w.recvDecl != "" {
+		fmt.Fprintf(&b, "\t_r := %s.Decode[%s](s)\n", t.probe, w.recvTS)
 		target = "_r." + fd.Name.Name
 	}
-	for _, d := range decs {
+	for _, d := range w.decs {
 		b.WriteString("\t" + d + "\n")
 	}
-	fmt.Fprintf(&b, "\tif s.Args() {\n\t\t%s(%s)\n\t}\n}\n\n", target, strings.Join(dargs, ", "))
-	if generic {
-		// One site per instantiation, registered on first use.
-		prefix, suffix := name, ""
-		if sig.Recv() != nil {
-			i := strings.Index(name, "[")
-			j := strings.LastIndex(name, ").")
-			prefix, suffix = name[:i], name[j:]
-		}
-		gv := strings.Replace(site, "_site_", "_generic_", 1)
-		fmt.Fprintf(&b, "var %s = %s.Generic{Prefix: %q, Suffix: %q, Pos: %q}\n\n", gv, t.probe, prefix, suffix, pos)
-		var targs []string
-		for i := 0; i < tps.Len(); i++ {
-			targs = append(targs, t.probe+".TypeArg["+tps.At(i).Obj().Name()+"]()")
-		}
-		instName := name
-		if sig.Recv() == nil {
-			instName += tpArgs
-		}
-		fmt.Fprintf(&b, "// %s is the site of the instantiation %s.\n", inst, instName)
-		fmt.Fprintf(&b, "func %s%s() *%s.Site {\n\treturn %s.Instance(&%s, %s%s, %s)\n}\n\n", inst, tpDecl, t.probe, t.probe, gv, inv, tpArgs, strings.Join(targs, ", "))
-		fmt.Fprintf(&b, "// %s makes the instantiation %s known to replay:\n// the replay harness calls it with the type arguments its logs name.\n", hook, instName)
-		fmt.Fprintf(&b, "func %s%s() { %s%s() }\n\n", hook, tpDecl, inst, tpArgs)
+	fmt.Fprintf(&b, "\tif s.Args() {\n\t\t%s(%s)\n\t}\n}\n\n", target, strings.Join(w.dargs, ", "))
+	if w.generic {
+		t.instanceText(&b, w, site, inv, inst)
 	}
-	t.gen.WriteString(b.String())
-	if !generic {
-		fmt.Fprintf(&t.inits, "\t%s.Invoke = %s\n\t%s.Incall(&%s)\n", site, inv, t.probe, site)
+	return b.String()
+}
+
+// instanceText writes the sites of a generic declaration's instantiations:
+// one per instantiation, registered on first use, and the hook the replay
+// harness calls with the type arguments its logs name.
+func (t *transformer) instanceText(b *strings.Builder, w *incallWrapper, site, inv, inst string) {
+	prefix, suffix := w.name, ""
+	if w.sig.Recv() != nil {
+		i := strings.Index(w.name, "[")
+		j := strings.LastIndex(w.name, ").")
+		prefix, suffix = w.name[:i], w.name[j:]
 	}
+	gv := strings.Replace(site, "_site_", "_generic_", 1)
+	fmt.Fprintf(b, "var %s = %s.Generic{Prefix: %q, Suffix: %q, Pos: %q}\n\n", gv, t.probe, prefix, suffix, w.pos)
+	var targs []string
+	for i := 0; i < w.tps.Len(); i++ {
+		targs = append(targs, t.probe+".TypeArg["+w.tps.At(i).Obj().Name()+"]()")
+	}
+	instName := w.name
+	if w.sig.Recv() == nil {
+		instName += w.tpArgs
+	}
+	fmt.Fprintf(b, "// %s is the site of the instantiation %s.\n", inst, instName)
+	fmt.Fprintf(b, "func %s%s() *%s.Site {\n\treturn %s.Instance(&%s, %s%s, %s)\n}\n\n", inst, w.tpDecl, t.probe, t.probe, gv, inv, w.tpArgs, strings.Join(targs, ", "))
+	fmt.Fprintf(b, "// %s makes the instantiation %s known to replay:\n// the replay harness calls it with the type arguments its logs name.\n", w.hook, instName)
+	fmt.Fprintf(b, "func %s%s() { %s%s() }\n\n", w.hook, w.tpDecl, inst, w.tpArgs)
 }
 
 // methodExpr is the method expression of method m of receiver type recv:

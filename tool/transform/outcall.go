@@ -3,14 +3,49 @@ package transform
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
 	"strconv"
 	"strings"
 )
 
+// outcallHelper is the generated helper of one outcall, described step by
+// step before it is written: the callee (a method's receiver or a function
+// value) as its first parameter, then the call's parameters and results,
+// and the type parameters it shares with the enclosing generic function.
+type outcallHelper struct {
+	call *ast.CallExpr
+	c    callee
+	sig  *types.Signature
+	// curried: f(g()) with a multi-value g, so the helper returns the
+	// function to call, h(f)(g()), and the call keeps its single argument.
+	curried bool
+	pos     string // the call's site position
+	usesTP  bool   // the receiver's type names a type parameter
+
+	// The callee.
+	recvDecl  string    // the helper's first parameter
+	callee    string    // the expression the helper calls
+	recvEnc   string    // records a method's receiver
+	editStart token.Pos // where the call site's rewrite begins
+	prefix    string    // "&" when a method needs its receiver's address
+	fieldPath string    // the embedded fields a promoted method is reached through
+
+	// Parameters.
+	decls, args, encs []string
+	// Out-parameters: slices the callee may write; their contents after
+	// the call are recorded with the results and written back in replay.
+	outEncs, outDecs []string
+	cbs              []string // function values external code may call back
+
+	// Results.
+	results, rnames, rencs, rdecs []string
+
+	tpDecl, tpArgs string // the enclosing type parameters, declared and passed
+}
+
 // outcall routes a call of external code through a generated helper.
 func (t *transformer) outcall(call *ast.CallExpr, c callee, stack []ast.Node) {
-	info := t.p.Info
 	if c.fn == nil && !c.funcValue {
 		return
 	}
@@ -18,9 +53,27 @@ func (t *transformer) outcall(call *ast.CallExpr, c callee, stack []ast.Node) {
 	saved := t.allowTP
 	t.allowTP = true
 	defer func() { t.allowTP = saved }()
-	usesTP := false
+	o, ok := t.outcallSignature(call, c)
+	if !ok {
+		return
+	}
+	o.pos = t.sitePos(call.Lparen)
+	if !t.outcallCallee(o) || !t.outcallParams(o, stack) || !t.outcallResults(o) || !t.outcallTypeParams(o, stack) {
+		return
+	}
+	site := t.siteVar(o.c.name, o.pos, exitFuncs[o.c.name])
+	h := strings.Replace(site, "_site_", "_out_", 1)
+	t.registerSignature(o.sig)
+	t.gen.WriteString(t.outcallHelperText(o, site, h))
+	t.rewriteOutcall(o, h)
+}
+
+// outcallSignature takes the signature of the called function and checks
+// that the call may cross the boundary at all.
+func (t *transformer) outcallSignature(call *ast.CallExpr, c callee) (*outcallHelper, bool) {
+	info := t.p.Info
 	if c.iface && c.fn.Name() == "Error" && c.sel != nil && types.Identical(c.sel.Recv(), types.Universe.Lookup("error").Type()) {
-		return // err.Error(): recorded errors replay with the same message
+		return nil, false // err.Error(): recorded errors replay with the same message
 	}
 	// Underlying: a function value of a named function type
 	// (context.CancelFunc, http.HandlerFunc, go-cmp's diff.EqualFunc) is
@@ -28,80 +81,83 @@ func (t *transformer) outcall(call *ast.CallExpr, c callee, stack []ast.Node) {
 	// unrecorded.
 	sig, ok := info.TypeOf(call.Fun).Underlying().(*types.Signature)
 	if !ok {
-		return
+		return nil, false
 	}
-	// f(g()) with a multi-value g: the helper returns the function to call,
-	// h(f)(g()), so the call keeps its single multi-value argument.
-	curried := false
+	o := &outcallHelper{call: call, c: c, sig: sig}
 	if len(call.Args) == 1 {
 		if tup, ok := info.TypeOf(call.Args[0]).(*types.Tuple); ok && tup.Len() > 1 {
-			curried = true
+			o.curried = true
 		}
 	}
 	for i := 0; i < sig.Params().Len(); i++ {
 		if isUnsafePointer(sig.Params().At(i).Type()) {
 			t.errorf(call.Pos(), "passing unsafe.Pointer across the boundary ("+c.name+")", "move the unsafe code into an unobserved package")
-			return
+			return nil, false
 		}
 	}
 	if !t.promotedCallbacks(call, sig, c.name) {
-		return
+		return nil, false
 	}
-	pos := t.sitePos(call.Lparen)
-	var recvDecl, callee string
-	var recvEnc string
-	editStart := call.Fun.Pos()
-	prefix := ""
-	fieldPath := ""
-	if c.sel != nil {
-		// Method call: the receiver becomes the helper's first argument.
-		fp, typ, promoted, why := t.promotedRecv(info.TypeOf(c.recvX), c.sel.Index(), c.fn) // promoted.go
-		if why != "" {
-			t.errorf(call.Pos(), why, "call the method on the embedded field explicitly")
-			return
-		}
-		fieldPath = fp
-		msig := c.fn.Type().(*types.Signature)
-		if _, ptrRecv := msig.Recv().Type().(*types.Pointer); ptrRecv && !types.IsInterface(typ) {
-			// From a value the method is promoted from, its address only
-			// when the method is not promoted through an embedded pointer.
-			if _, isPtr := typ.Underlying().(*types.Pointer); !isPtr && (!promoted || types.NewMethodSet(typ).Lookup(c.fn.Pkg(), c.fn.Name()) == nil) {
-				typ = types.NewPointer(typ)
-				prefix = "&"
-			}
-		}
-		ts, why := t.typeString(typ)
-		if why != "" {
-			t.errorf(call.Pos(), "a method call on a value of "+why+" ("+c.name+")", "call it from an unobserved package, or keep this package out of the observed set")
-			return
-		}
-		usesTP = hasTypeParam(typ)
-		recvDecl = "_r " + ts
-		callee = "_r." + c.fn.Name()
-		recvEnc = t.probe + ".Recv(s, _r)"
-		editStart = c.recvX.Pos()
-		c.iface = types.IsInterface(typ)
-	} else {
+	return o, true
+}
+
+// outcallCallee makes the callee the helper's first parameter: a method
+// call's receiver, or the function value called.
+func (t *transformer) outcallCallee(o *outcallHelper) bool {
+	info := t.p.Info
+	call, c := o.call, &o.c
+	o.editStart = call.Fun.Pos()
+	if c.sel == nil {
 		ts, why := t.typeString(info.TypeOf(call.Fun)) // a named function type keeps its name (context.CancelFunc)
 		if why != "" {
 			t.errorf(call.Pos(), "an outcall involving "+why+" ("+c.name+")", "call it from an unobserved package and pass plain values in")
-			return
+			return false
 		}
-		recvDecl = "fn " + ts
-		callee = "fn"
+		o.recvDecl = "fn " + ts
+		o.callee = "fn"
+		return true
 	}
-	// Parameters and results of the helper.
-	decls := []string{recvDecl}
-	var args []string
-	var encs []string
-	// Out-parameters: slices the callee may write; their contents after the
-	// call are recorded with the results and written back in replay. For a
-	// Read-like call (first result n int) only p[:n] is.
+	// Method call: the receiver becomes the helper's first argument.
+	fp, typ, promoted, why := t.promotedRecv(info.TypeOf(c.recvX), c.sel.Index(), c.fn) // promoted.go
+	if why != "" {
+		t.errorf(call.Pos(), why, "call the method on the embedded field explicitly")
+		return false
+	}
+	o.fieldPath = fp
+	msig := c.fn.Type().(*types.Signature)
+	if _, ptrRecv := msig.Recv().Type().(*types.Pointer); ptrRecv && !types.IsInterface(typ) {
+		// From a value the method is promoted from, its address only
+		// when the method is not promoted through an embedded pointer.
+		if _, isPtr := typ.Underlying().(*types.Pointer); !isPtr && (!promoted || types.NewMethodSet(typ).Lookup(c.fn.Pkg(), c.fn.Name()) == nil) {
+			typ = types.NewPointer(typ)
+			o.prefix = "&"
+		}
+	}
+	ts, why := t.typeString(typ)
+	if why != "" {
+		t.errorf(call.Pos(), "a method call on a value of "+why+" ("+c.name+")", "call it from an unobserved package, or keep this package out of the observed set")
+		return false
+	}
+	o.usesTP = hasTypeParam(typ)
+	o.recvDecl = "_r " + ts
+	o.callee = "_r." + c.fn.Name()
+	o.recvEnc = t.probe + ".Recv(s, _r)"
+	o.editStart = c.recvX.Pos()
+	c.iface = types.IsInterface(typ)
+	return true
+}
+
+// outcallParams declares the helper's parameters and how each is recorded,
+// out-parameters and callbacks included.
+func (t *transformer) outcallParams(o *outcallHelper, stack []ast.Node) bool {
+	call, c, sig := o.call, o.c, o.sig
+	o.decls = []string{o.recvDecl}
+	// For a Read-like call (first result n int) only p[:n] of an
+	// out-parameter is recorded.
 	readLike := c.fn != nil && sig.Results().Len() > 0 && isInt(sig.Results().At(0).Type()) &&
 		(c.fn.Name() == "Read" || c.fn.Name() == "ReadAt" || c.fn.Name() == "ReadFull" || c.fn.Name() == "ReadAtLeast")
-	var outEncs, outDecs, cbs []string
 	var ptrOut map[int][]int // out-parameters through pointers (outparam.go)
-	if !curried {
+	if !o.curried {
 		ptrOut = t.outParams(call, sig, stack)
 	}
 	for i := 0; i < sig.Params().Len(); i++ {
@@ -110,95 +166,111 @@ func (t *transformer) outcall(call *ast.CallExpr, c callee, stack []ast.Node) {
 		ts, why := t.typeString(pt)
 		if why != "" {
 			t.errorf(call.Pos(), "an outcall with a parameter of "+why+" ("+c.name+")", "call it from an unobserved package")
-			return
+			return false
 		}
 		variadic := sig.Variadic() && i == sig.Params().Len()-1
 		if variadic {
-			decls = append(decls, name+" ..."+strings.TrimPrefix(ts, "[]"))
-			args = append(args, name+"...")
+			o.decls = append(o.decls, name+" ..."+strings.TrimPrefix(ts, "[]"))
+			o.args = append(o.args, name+"...")
 		} else {
-			decls = append(decls, name+" "+ts)
-			args = append(args, name)
+			o.decls = append(o.decls, name+" "+ts)
+			o.args = append(o.args, name)
 		}
 		_, isSlice := pt.Underlying().(*types.Slice)
 		switch {
 		case isSlice && !variadic && isByteSlice(pt) && readLike:
-			encs = append(encs, "s.Int(int64(len("+name+")))")
-			outEncs = append(outEncs, "s.Bytes("+name+"[:min(max(r0, 0), len("+name+"))])")
-			outDecs = append(outDecs, "copy("+name+", s.DecodeBytes())")
+			o.encs = append(o.encs, "s.Int(int64(len("+name+")))")
+			o.outEncs = append(o.outEncs, "s.Bytes("+name+"[:min(max(r0, 0), len("+name+"))])")
+			o.outDecs = append(o.outDecs, "copy("+name+", s.DecodeBytes())")
 		case isSlice && !variadic && isByteSlice(pt):
-			encs = append(encs, t.paramEncStmt(name, pt, sig.Params().At(i).Name(), c.name, false))
-			outEncs = append(outEncs, "s.Bytes("+name+")")
-			outDecs = append(outDecs, "copy("+name+", s.DecodeBytes())")
+			o.encs = append(o.encs, t.paramEncStmt(name, pt, sig.Params().At(i).Name(), c.name, false))
+			o.outEncs = append(o.outEncs, "s.Bytes("+name+")")
+			o.outDecs = append(o.outDecs, "copy("+name+", s.DecodeBytes())")
 		case isSlice && !variadic:
-			encs = append(encs, t.encStmt(name, pt))
-			outEncs = append(outEncs, t.probe+".Encode(s, "+name+")")
-			outDecs = append(outDecs, "copy("+name+", "+t.probe+".Decode["+ts+"](s))")
+			o.encs = append(o.encs, t.encStmt(name, pt))
+			o.outEncs = append(o.outEncs, t.probe+".Encode(s, "+name+")")
+			o.outDecs = append(o.outDecs, "copy("+name+", "+t.probe+".Decode["+ts+"](s))")
 		default:
-			encs = append(encs, t.paramEncStmt(name, pt, sig.Params().At(i).Name(), c.name, false))
+			o.encs = append(o.encs, t.paramEncStmt(name, pt, sig.Params().At(i).Name(), c.name, false))
 		}
 		for _, k := range ptrOut[i] {
 			arg := name
 			if k >= 0 {
 				arg = fmt.Sprintf("%s[%d]", name, k)
 			}
-			outEncs = append(outEncs, t.probe+".Pointee(s, "+arg+")")
-			outDecs = append(outDecs, t.probe+".SetPointee(s, "+arg+")")
+			o.outEncs = append(o.outEncs, t.probe+".Pointee(s, "+arg+")")
+			o.outDecs = append(o.outDecs, t.probe+".SetPointee(s, "+arg+")")
 		}
 		if !variadic && mayHoldFunc(pt) {
 			// An observed function value handed to external code may be
 			// called back: record those calls (capture), perform them (replay).
-			cbs = append(cbs, name+" = "+t.probe+".Callback("+name+")")
+			o.cbs = append(o.cbs, name+" = "+t.probe+".Callback("+name+")")
 		}
 	}
-	var results, rnames, rencs, rdecs []string
+	return true
+}
+
+// outcallResults declares the helper's results, how each is recorded and
+// how replay decodes it; the out-parameters follow the results.
+func (t *transformer) outcallResults(o *outcallHelper) bool {
+	sig := o.sig
 	for i := 0; i < sig.Results().Len(); i++ {
 		rt := sig.Results().At(i).Type()
 		ts, why := t.typeString(rt)
 		if why != "" {
-			t.errorf(call.Pos(), "an outcall with a result of "+why+" ("+c.name+")", "call it from an unobserved package")
-			return
+			t.errorf(o.call.Pos(), "an outcall with a result of "+why+" ("+o.c.name+")", "call it from an unobserved package")
+			return false
 		}
 		rn := fmt.Sprintf("r%d", i)
-		results = append(results, ts)
-		rnames = append(rnames, rn)
-		rencs = append(rencs, t.paramEncStmt(rn, rt, "", c.name, false))
-		rdecs = append(rdecs, rn+" := "+t.decExpr(rt, ts))
+		o.results = append(o.results, ts)
+		o.rnames = append(o.rnames, rn)
+		o.rencs = append(o.rencs, t.paramEncStmt(rn, rt, "", o.c.name, false))
+		o.rdecs = append(o.rdecs, rn+" := "+t.decExpr(rt, ts))
 	}
-	rencs = append(rencs, outEncs...)
-	rdecs = append(rdecs, outDecs...)
-	tpDecl, tpArgs := "", ""
-	if usesTP || hasTypeParam(sig) {
-		// Generic over the enclosing function's type parameters.
-		var why string
-		tpDecl, tpArgs, why = t.typeParams(t.enclosingTypeParams(stack))
-		if why != "" || tpDecl == "" {
-			t.errorf(call.Pos(), "an outcall in generic code ("+c.name+") whose enclosing function has "+why, "name every type parameter of the enclosing function (no _)")
-			return
-		}
-	}
-	site := t.siteVar(c.name, pos, exitFuncs[c.name])
-	h := strings.Replace(site, "_site_", "_out_", 1)
-	t.registerSignature(sig)
+	o.rencs = append(o.rencs, o.outEncs...)
+	o.rdecs = append(o.rdecs, o.outDecs...)
+	return true
+}
 
-	var b strings.Builder
-	fmt.Fprintf(&b, "// %s calls %s (%s).\n", h, c.name, pos)
-	if curried {
-		inner := "func(" + strings.Join(decls[1:], ", ") + ") " + resultList(results)
-		fmt.Fprintf(&b, "func %s%s(%s) %s {\n\treturn %s {\n", h, tpDecl, decls[0], inner, inner)
-	} else {
-		fmt.Fprintf(&b, "func %s%s(%s) %s {\n", h, tpDecl, strings.Join(decls, ", "), resultList(results))
+// outcallTypeParams makes the helper generic over the enclosing function's
+// type parameters when the call names them.
+func (t *transformer) outcallTypeParams(o *outcallHelper, stack []ast.Node) bool {
+	if !o.usesTP && !hasTypeParam(o.sig) {
+		return true
 	}
-	direct := callee + "(" + strings.Join(args, ", ") + ")"
+	var why string
+	o.tpDecl, o.tpArgs, why = t.typeParams(t.enclosingTypeParams(stack))
+	if why != "" || o.tpDecl == "" {
+		t.errorf(o.call.Pos(), "an outcall in generic code ("+o.c.name+") whose enclosing function has "+why, "name every type parameter of the enclosing function (no _)")
+		return false
+	}
+	return true
+}
+
+// outcallHelperText writes helper h of site: the native call when the
+// stream does not record it, else the call recorded (capture) or answered
+// from the log (replay).
+func (t *transformer) outcallHelperText(o *outcallHelper, site, h string) string {
+	info := t.p.Info
+	call, c := o.call, o.c
+	var b strings.Builder
+	fmt.Fprintf(&b, "// %s calls %s (%s).\n", h, c.name, o.pos)
+	if o.curried {
+		inner := "func(" + strings.Join(o.decls[1:], ", ") + ") " + resultList(o.results)
+		fmt.Fprintf(&b, "func %s%s(%s) %s {\n\treturn %s {\n", h, o.tpDecl, o.decls[0], inner, inner)
+	} else {
+		fmt.Fprintf(&b, "func %s%s(%s) %s {\n", h, o.tpDecl, strings.Join(o.decls, ", "), resultList(o.results))
+	}
+	direct := o.callee + "(" + strings.Join(o.args, ", ") + ")"
 	native := direct
 	if c.sel != nil && !c.iface && syncPointer(info.TypeOf(c.recvX)) {
 		if h := t.lockHelper(c.fn); h != "" {
 			// A lock that did not cross: acquired at its turn (lockturns.go).
-			native = h + "(&" + t.siteVar(types.ExprString(call.Fun), pos, false) + ", _r)"
+			native = h + "(&" + t.siteVar(types.ExprString(call.Fun), o.pos, false) + ", _r)"
 		}
 	}
 	ret := "return "
-	if len(results) == 0 {
+	if len(o.results) == 0 {
 		ret = ""
 	}
 	cond := "s == nil"
@@ -216,49 +288,52 @@ func (t *transformer) outcall(call *ast.CallExpr, c callee, stack []ast.Node) {
 		cond += " || " + t.probe + ".Private(_r)"
 	}
 	fmt.Fprintf(&b, "\ts := %s.Out(&%s)\n\tif %s {\n\t\t%s%s\n", t.probe, site, cond, ret, native)
-	if len(results) == 0 {
+	if len(o.results) == 0 {
 		b.WriteString("\t\treturn\n")
 	}
 	b.WriteString("\t}\n")
 	if c.sel != nil {
-		b.WriteString("\t" + recvEnc + "\n")
+		b.WriteString("\t" + o.recvEnc + "\n")
 	}
 	if c.funcValue {
 		b.WriteString("\t" + t.probe + ".Recv(s, fn)\n")
 	}
-	for _, e := range encs {
+	for _, e := range o.encs {
 		b.WriteString("\t" + e + "\n")
 	}
-	for _, c := range cbs {
+	for _, c := range o.cbs {
 		b.WriteString("\t" + c + "\n")
 	}
 	b.WriteString("\tf := s.Call()\n\tif s.Replaying() {\n\t\ts.Answer(f)\n")
-	for _, d := range rdecs {
+	for _, d := range o.rdecs {
 		b.WriteString("\t\t" + d + "\n")
 	}
 	b.WriteString("\t\ts.Done(f)\n")
-	b.WriteString("\t\treturn " + strings.Join(rnames, ", ") + "\n\t}\n")
-	runCall(&b, direct, rnames, results)
-	for _, e := range rencs {
+	b.WriteString("\t\treturn " + strings.Join(o.rnames, ", ") + "\n\t}\n")
+	runCall(&b, direct, o.rnames, o.results)
+	for _, e := range o.rencs {
 		b.WriteString("\t" + e + "\n")
 	}
 	b.WriteString("\ts.Return(f)\n")
-	if len(results) > 0 {
-		b.WriteString("\treturn " + strings.Join(rnames, ", ") + "\n")
+	if len(o.results) > 0 {
+		b.WriteString("\treturn " + strings.Join(o.rnames, ", ") + "\n")
 	}
-	if curried {
+	if o.curried {
 		b.WriteString("}\n")
 	}
 	b.WriteString("}\n\n")
-	t.gen.WriteString(b.String())
+	return b.String()
+}
 
-	// Rewrite the call site: f(a) -> h(f, a); x.M(a) -> h(x, a);
-	// f(g()) -> h(f)(g()); x.M(g()) -> h(x)(g()).
+// rewriteOutcall rewrites the call site to call helper h: f(a) -> h(f, a);
+// x.M(a) -> h(x, a); f(g()) -> h(f)(g()); x.M(g()) -> h(x)(g()).
+func (t *transformer) rewriteOutcall(o *outcallHelper, h string) {
+	call, c := o.call, o.c
 	span := int(call.End() - call.Pos())
-	t.add(editStart, editStart, h+tpArgs+"("+prefix, span)
-	if curried {
+	t.add(o.editStart, o.editStart, h+o.tpArgs+"("+o.prefix, span)
+	if o.curried {
 		if c.sel != nil {
-			t.add(c.recvX.End(), call.Lparen, fieldPath+")", span)
+			t.add(c.recvX.End(), call.Lparen, o.fieldPath+")", span)
 		} else {
 			t.add(call.Fun.End(), call.Fun.End(), ")", span)
 		}
@@ -269,7 +344,7 @@ func (t *transformer) outcall(call *ast.CallExpr, c callee, stack []ast.Node) {
 		sep = ", "
 	}
 	if c.sel != nil {
-		t.add(c.recvX.End(), call.Lparen+1, fieldPath+sep, span)
+		t.add(c.recvX.End(), call.Lparen+1, o.fieldPath+sep, span)
 	} else {
 		t.add(call.Fun.End(), call.Lparen+1, sep, span)
 	}
