@@ -8,8 +8,8 @@ import "encoding/binary"
 // lowest byte (seq is dense; docs/log-format.md, "Compression").
 //
 // zstd's match search spends ~80 ns per row on this column (a sequence per
-// 8 bytes, ~15% of the writer's compression CPU for the shop's events,
-// session 7 in docs/evaluation/shop-overhead.md) to find what is known
+// 8 bytes, ~15% of the writer's compression CPU for the shop's events in
+// a profile of the example shop under load) to find what is known
 // beforehand: such a row is one literal byte followed by a copy of 7 bytes
 // from 8 bytes back. A run of such rows becomes one compressed block whose
 // three sequence codes are all RLE-coded (a single symbol each, zero bits

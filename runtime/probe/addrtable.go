@@ -5,8 +5,9 @@ package probe
 // table is cold at every request (the request's new context is its one
 // first sight); a Go map's lookup then misses on the map header, its
 // directory, the table and the group's control word before the slot, this
-// one on the slot alone (measured with rules/demo/shop_profile.sh: session
-// 7 in docs/evaluation/shop-overhead.md). Guarded by the owner's lock.
+// one on the slot alone (measured with rules/demo/shop_profile.sh, which
+// charges the shop's CPU per request to its owners). Guarded by the owner's
+// lock.
 type addrTable struct {
 	slots []addrSlot // len is a power of two, or 0
 	n     int        // slots in use

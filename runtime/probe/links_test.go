@@ -12,7 +12,7 @@ import (
 // not link: every such binary links this package, and Arrow's Go packages
 // (with goccy/go-json, klauspost/cpuid and others they import) cost a short
 // test process about 3 ms of package initialisation, before the first event
-// (docs/evaluation.md, "Capture overhead: where it goes"). runtime/eventlog
+// (GODEBUG=inittrace=1 of a captured test binary shows it). runtime/eventlog
 // writes and reads the Arrow IPC format without them; its tests use Arrow
 // Go as the oracle.
 var notLinked = []string{

@@ -44,7 +44,8 @@ type Config struct {
 	Out         string        // if set, the report is (re)written here after every observed set
 }
 
-// Report is the result of a study: what docs/evaluation.md publishes.
+// Report is the result of a study: what -o writes as study.json, and as
+// the tables of study.md (lab/README.md quotes the current ones).
 type Report struct {
 	Started   string  `json:"started"`
 	Seconds   float64 `json:"seconds"`

@@ -1,6 +1,10 @@
 // Package flags is a small flag set with a package-level default, shaped
-// like github.com/spf13/pflag, whose 166 test logs all diverged (study
-// faults F22, F24, F32, F33; docs/evaluation.md).
+// like github.com/spf13/pflag: an exported package variable that tests
+// read but never assign (no WRITE_IN may appear), a receiver that crossed
+// as a reference (replay must not re-encode it with contents), os.Args
+// slices read by observed code (each a READ_OUT), and an object passed in
+// as one type and returned inside an interface as another at the same
+// address.
 package flags
 
 import (
