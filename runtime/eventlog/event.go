@@ -4,7 +4,7 @@
 package eventlog
 
 // Kind says what crossed the boundary of the observed set
-// (docs/boundary-model.md, "Events").
+// (docs/design/boundary-model.md, "Events").
 type Kind uint8
 
 // The event kinds. The numeric values are part of the log format

@@ -2,7 +2,7 @@ package probe
 
 import "github.com/rules-capture/rules_capture/runtime/eventlog"
 
-// Channels at the boundary (docs/boundary-model.md, "Channels and select").
+// Channels at the boundary (docs/design/boundary-model.md, "Channels and select").
 //
 // A channel that crossed the boundary — one that came in (an incall's
 // argument, an outcall's result, a variable read) or went out (an outcall's

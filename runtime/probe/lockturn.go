@@ -13,7 +13,7 @@ import (
 	"github.com/rules-capture/rules_capture/runtime/value"
 )
 
-// Lock turns (docs/boundary-model.md, "Lock turns"; corpus lockpool).
+// Lock turns (docs/design/boundary-model.md, "Lock turns"; corpus lockpool).
 //
 // A sync.Mutex or sync.RWMutex of the observed set (a field of an observed
 // type, a package variable, a local its goroutines share) is operated

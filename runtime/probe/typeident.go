@@ -8,7 +8,7 @@ import (
 	"github.com/rules-capture/rules_capture/runtime/value"
 )
 
-// Type identity in replay (docs/boundary-model.md, "Type identity"): the
+// Type identity in replay (docs/design/boundary-model.md, "Type identity"): the
 // transform registers the interface types observed code asserts to, and
 // generates, for each interface type at the boundary, placeholders that also
 // implement combinations of them; replay picks the one whose method set

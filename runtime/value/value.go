@@ -58,7 +58,7 @@ const LastNamedStructFormat = 1
 // objects leaving the set (an incall's result, an outcall's argument) carry
 // their whole pointee on first sight, unexported fields included; later
 // versions write only the exported fields of a struct (TagExported), which
-// is what external code can read (docs/boundary-model.md).
+// is what external code can read (docs/design/boundary-model.md).
 // Replay of an older log encodes the replayed code's objects the old way.
 const LastWholeObjectFormat = 2
 

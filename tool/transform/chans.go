@@ -9,7 +9,7 @@ import (
 	"strings"
 )
 
-// Channel operations of observed code (docs/boundary-model.md, "Channels
+// Channel operations of observed code (docs/design/boundary-model.md, "Channels
 // and select"). Every receive, send, range over a channel, close and select
 // goes through a helper generated for its site, which at run time operates
 // natively on channels that never crossed the boundary and records (capture)

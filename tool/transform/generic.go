@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// Generic observed code (docs/boundary-model.md, "Generics").
+// Generic observed code (docs/design/boundary-model.md, "Generics").
 //
 // An exported generic function or method of a generic type keeps its type
 // parameters: its wrapper, recording helper and replay invoker are generic

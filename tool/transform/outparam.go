@@ -6,7 +6,7 @@ import (
 	"go/types"
 )
 
-// Out-parameters through pointers (docs/boundary-model.md, "Out-parameters").
+// Out-parameters through pointers (docs/design/boundary-model.md, "Out-parameters").
 //
 // An argument of an outcall is an out-parameter when the callee may write
 // through it and the observed code reads the memory afterwards: its parameter

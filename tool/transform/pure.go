@@ -4,7 +4,7 @@ import "strings"
 
 // The curated list of deterministic standard-library code that observed code
 // runs natively in capture and in replay, since it returns the same results
-// in both. It is data: docs/boundary-model.md lists it ("Deterministic
+// in both. It is data: docs/design/boundary-model.md lists it ("Deterministic
 // library code runs natively"), and a package can extend it with
 // //capture:pure (docs/annotations.md).
 //

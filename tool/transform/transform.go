@@ -1,6 +1,6 @@
 // Package transform instruments the Go files of one observed package: it
 // injects the probes of rules_capture at the boundary of the observed set
-// (docs/boundary-model.md).
+// (docs/design/boundary-model.md).
 //
 // It works from syntax and full type information only (go/ast, go/types), so
 // any front end can drive it: go/packages or `go list` with source

@@ -9,7 +9,7 @@ import (
 	"strings"
 )
 
-// Type identity of values from outside (docs/boundary-model.md, "Type
+// Type identity of values from outside (docs/design/boundary-model.md, "Type
 // identity"). Concrete types named in type assertions, type switches and
 // errors.As targets are registered (registerType), so replay rebuilds values
 // of those types as themselves. Interface types named there are registered as
