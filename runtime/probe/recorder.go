@@ -14,30 +14,19 @@ import (
 	"time"
 
 	"github.com/rules-capture/rules_capture/runtime/eventlog"
+	"github.com/rules-capture/rules_capture/runtime/probectl"
 )
 
-// Environment variables read by a capture build (docs/boundary-model.md).
+// Environment variables read by a capture build (probectl, where tools
+// find them without linking this runtime).
 const (
-	EnvCapture = "CAPTURE"     // "off" switches capture off at run time
-	EnvDir     = "CAPTURE_DIR" // directory for logs (default: ./capture-logs; capture is off if it cannot be made)
-	EnvLog     = "CAPTURE_LOG" // exact log path, which must not exist (used by `capture test`, one log per test)
-	EnvLabel   = "CAPTURE_BUILD_LABEL"
-	// EnvPolicy says what an event costs the program when the log's
-	// writer falls behind (a slow or stalled disk): "drop" (the default)
-	// drops it and counts it, so a caller never waits for the disk, and
-	// the log is then incomplete (replay refuses it); "block" makes the
-	// caller wait, so that the log holds every event (capture test, and
-	// tests that capture to replay).
-	EnvPolicy = "CAPTURE_POLICY"
-	// EnvMaxBytes caps the size of the log: "64MiB", "1GB", "500000"...
-	// Past it, events are dropped, counted in the log's status (lost=,
-	// lost_why=size_cap), and the log ends cleanly.
-	EnvMaxBytes = "CAPTURE_MAX_BYTES"
-	// EnvCompression selects the capture-time compression of the log:
-	// "zstd" (the default) or "none". "none" spends no CPU on compression
-	// while the program runs, for a log 6-7 times larger (the example
-	// shop); `capture compact` compresses it afterwards.
-	EnvCompression = "CAPTURE_COMPRESSION"
+	EnvCapture     = probectl.EnvCapture
+	EnvDir         = probectl.EnvDir
+	EnvLog         = probectl.EnvLog
+	EnvLabel       = probectl.EnvLabel
+	EnvPolicy      = probectl.EnvPolicy
+	EnvMaxBytes    = probectl.EnvMaxBytes
+	EnvCompression = probectl.EnvCompression
 
 	// envLogOwner is set by a capture process that writes the log
 	// CAPTURE_LOG names: "<pid> <path>". A process it starts inherits both
@@ -170,7 +159,7 @@ func logOptions(getenv func(string) string) (eventlog.Options, error) {
 		return opts, fmt.Errorf("%s=%q: want drop (the default) or block", EnvPolicy, p)
 	}
 	if v := getenv(EnvMaxBytes); v != "" {
-		n, err := parseBytes(v)
+		n, err := probectl.ParseBytes(v)
 		if err != nil {
 			return opts, fmt.Errorf("%s=%q: %v", EnvMaxBytes, v, err)
 		}
@@ -181,51 +170,7 @@ func logOptions(getenv func(string) string) (eventlog.Options, error) {
 
 // ParseBytes parses a size as EnvMaxBytes takes it ("64MiB", "1GB",
 // "500000"): for tools that set it, such as capture test.
-func ParseBytes(v string) (int64, error) { return parseBytes(v) }
-
-// parseBytes parses a size: a whole number of bytes with an optional
-// unit, decimal (kB, MB, GB, TB) or binary (KiB, MiB, GiB, TiB; K, M, G,
-// T alone are binary too).
-func parseBytes(v string) (int64, error) {
-	i := 0
-	for i < len(v) && v[i] >= '0' && v[i] <= '9' {
-		i++
-	}
-	if i == 0 {
-		return 0, fmt.Errorf("want a size such as 64MiB, 1GB or 500000")
-	}
-	n, err := strconv.ParseInt(v[:i], 10, 64)
-	if err != nil {
-		return 0, fmt.Errorf("want a size such as 64MiB, 1GB or 500000")
-	}
-	var mult int64
-	switch strings.TrimSpace(v[i:]) {
-	case "", "B", "b":
-		mult = 1
-	case "k", "kB", "KB":
-		mult = 1000
-	case "MB":
-		mult = 1000 * 1000
-	case "GB":
-		mult = 1000 * 1000 * 1000
-	case "TB":
-		mult = 1000 * 1000 * 1000 * 1000
-	case "K", "KiB":
-		mult = 1 << 10
-	case "M", "MiB":
-		mult = 1 << 20
-	case "G", "GiB":
-		mult = 1 << 30
-	case "T", "TiB":
-		mult = 1 << 40
-	default:
-		return 0, fmt.Errorf("unknown unit %q (want B, kB, MB, GB, TB, KiB, MiB, GiB or TiB)", v[i:])
-	}
-	if n <= 0 || n > (1<<62)/mult {
-		return 0, fmt.Errorf("want a size between 1 byte and 4 EiB")
-	}
-	return n * mult, nil
-}
+func ParseBytes(v string) (int64, error) { return probectl.ParseBytes(v) }
 
 // droppedEventsError is why the log at path, whose status st counts
 // dropped events, is not replayed: the events missing from its middle

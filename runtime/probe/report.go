@@ -7,74 +7,31 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"time"
+
+	"github.com/rules-capture/rules_capture/runtime/probectl"
 )
 
-// Environment of a replay harness child (set by `capture replay`; the rest
-// of the environment is empty: replay is hermetic).
+// The replay child's contract lives in runtime/probectl, which tools import
+// without linking this runtime; these names stay for the generated code and
+// the programs that use them here.
 const (
-	EnvReplayLog    = "CAPTURE_REPLAY_LOG"
-	EnvReplayCheck  = "CAPTURE_REPLAY_CHECK"  // strict (default), returns, crash
-	EnvReplayReport = "CAPTURE_REPLAY_REPORT" // JSON report path
-	// EnvReplayTrace names a file that receives, one line per event, the
-	// events in the order the player released them ("seq stream kind
-	// site"): two replays of one log are compared by it.
-	EnvReplayTrace = "CAPTURE_REPLAY_TRACE"
-	// EnvReplayStall is how long (a Go duration, default 10s) replay may
-	// release no event before it reports a deadlock instead of hanging.
-	EnvReplayStall = "CAPTURE_REPLAY_STALL"
+	EnvReplayLog    = probectl.EnvReplayLog
+	EnvReplayCheck  = probectl.EnvReplayCheck
+	EnvReplayReport = probectl.EnvReplayReport
+	EnvReplayTrace  = probectl.EnvReplayTrace
+	EnvReplayStall  = probectl.EnvReplayStall
+
+	DefaultStall = probectl.DefaultStall
+
+	CheckStrict  = probectl.CheckStrict
+	CheckReturns = probectl.CheckReturns
+	CheckCrash   = probectl.CheckCrash
 )
 
-// DefaultStall is how long replay may make no progress before it reports
-// the goroutine that never reached its next event (EnvReplayStall).
-const DefaultStall = 10 * time.Second
-
-// Check levels (docs/divergence.md, "What is compared").
-const (
-	CheckStrict  = "strict"  // every outgoing event must match
-	CheckReturns = "returns" // incall results and panics must match; outcalls must be answerable
-	CheckCrash   = "crash"   // only new or changed panics fail
+type (
+	Report     = probectl.Report
+	Divergence = probectl.Divergence
 )
-
-// Report is the outcome of replaying one log, written as JSON.
-type Report struct {
-	Log        string      `json:"log"`
-	Check      string      `json:"check"`
-	Verdict    string      `json:"verdict"` // "pass" or "diverged" or "error"
-	Events     int         `json:"events"`  // events in the log
-	Replayed   int         `json:"replayed"`
-	Divergence *Divergence `json:"divergence,omitempty"`
-	Notes      []string    `json:"notes,omitempty"`
-	// Ended says where replay stopped in a log that its writer never
-	// closed (killed, crashed, or still writing): the events past its end
-	// were not judged. Empty for a closed log. It is among Notes too.
-	Ended string `json:"ended,omitempty"`
-}
-
-// Divergence is the first out-of-sync event.
-type Divergence struct {
-	Seq       uint64 `json:"seq"`    // of the expected event (0: past the end of the log)
-	Stream    uint32 `json:"stream"` // logical goroutine
-	Reason    string `json:"reason"`
-	Expected  string `json:"expected"`            // the event the log holds
-	Actual    string `json:"actual"`              // what the code did
-	Pos       string `json:"pos"`                 // original file:line where the code did it
-	Candidate string `json:"candidate,omitempty"` // closest event of the log for what the code did
-}
-
-func (d *Divergence) String() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "divergence at seq %d (stream %d): %s\n", d.Seq, d.Stream, d.Reason)
-	if d.Pos != "" {
-		fmt.Fprintf(&b, "  at:        %s\n", d.Pos)
-	}
-	fmt.Fprintf(&b, "  expected:  %s\n", d.Expected)
-	fmt.Fprintf(&b, "  actual:    %s\n", d.Actual)
-	if d.Candidate != "" {
-		fmt.Fprintf(&b, "  candidate: %s\n", d.Candidate)
-	}
-	return b.String()
-}
 
 // reportMu serialises writeReport: two goroutines can end a replay at once
 // (a diverging goroutine exits while the main goroutine reports the end of
