@@ -7,7 +7,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/rules-capture/rules_capture/runtime/probe"
+	"github.com/rules-capture/rules_capture/runtime/probectl"
 )
 
 // Overhead is the cost of capture on the module's tests: for every test
@@ -86,7 +86,7 @@ func (m *moduleRun) overhead(setDir string, eventsOf map[string]int, testOf map[
 			d, _ := m.r.timeTest(tp.plain, lp.Dir, "", nil)
 			plain, plainCPU = append(plain, ms(d.wall)), append(plainCPU, ms(d.cpu))
 			_ = os.Remove(logPath)
-			d, _ = m.r.timeTest(bin, lp.Dir, "", append([]string{probe.EnvLog + "=" + logPath}, m.r.capEnv()...))
+			d, _ = m.r.timeTest(bin, lp.Dir, "", append([]string{probectl.EnvLog + "=" + logPath}, m.r.capEnv()...))
 			capt, captCPU = append(capt, ms(d.wall)), append(captCPU, ms(d.cpu))
 		}
 		ov.SuitePlainMS += median(plain)
@@ -102,7 +102,7 @@ func (m *moduleRun) overhead(setDir string, eventsOf map[string]int, testOf map[
 				}
 				plain, plainCPU = append(plain, ms(d.wall)), append(plainCPU, ms(d.cpu))
 				_ = os.Remove(logPath)
-				d, err = m.r.timeTest(bin, lp.Dir, t.name, append([]string{probe.EnvLog + "=" + logPath}, m.r.capEnv()...))
+				d, err = m.r.timeTest(bin, lp.Dir, t.name, append([]string{probectl.EnvLog + "=" + logPath}, m.r.capEnv()...))
 				if err != nil {
 					return ov, fmt.Errorf("%s.%s under capture: %v", lp.ImportPath, t.name, err)
 				}

@@ -9,7 +9,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/rules-capture/rules_capture/runtime/probe"
+	"github.com/rules-capture/rules_capture/runtime/probectl"
 )
 
 // Write stores the report as study.json and study.md in dir.
@@ -116,7 +116,7 @@ func capLabel(limit string) string {
 	case "0":
 		return "no cap"
 	}
-	if n, err := probe.ParseBytes(limit); err == nil {
+	if n, err := probectl.ParseBytes(limit); err == nil {
 		return bytesString(n)
 	}
 	return limit

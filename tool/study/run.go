@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rules-capture/rules_capture/runtime/probe"
+	"github.com/rules-capture/rules_capture/runtime/probectl"
 )
 
 // cmd is one external command of the study, with a deadline.
@@ -188,11 +188,11 @@ func rejection(stderr []byte) []string {
 
 // replayOutcome is the verdict on one log.
 type replayOutcome struct {
-	Log        string            `json:"log"`
-	Verdict    string            `json:"verdict"` // pass, diverged, error
-	Events     int               `json:"events"`
-	Divergence *probe.Divergence `json:"divergence,omitempty"`
-	Error      string            `json:"error,omitempty"`
+	Log        string               `json:"log"`
+	Verdict    string               `json:"verdict"` // pass, diverged, error
+	Events     int                  `json:"events"`
+	Divergence *probectl.Divergence `json:"divergence,omitempty"`
+	Error      string               `json:"error,omitempty"`
 }
 
 // readReports reads the JSON reports `capture replay -reports DIR` wrote
@@ -215,7 +215,7 @@ func readReports(dir string, logs []string, stdout []byte) []replayOutcome {
 	for _, log := range logs {
 		o := replayOutcome{Log: log}
 		b, err := os.ReadFile(filepath.Join(dir, filepath.Base(log)+".json"))
-		var rep probe.Report
+		var rep probectl.Report
 		switch {
 		case err != nil:
 			o.Verdict = "error"

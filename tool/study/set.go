@@ -6,14 +6,13 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
 
 	"github.com/rules-capture/rules_capture/runtime/eventlog"
-	"github.com/rules-capture/rules_capture/runtime/probe"
+	"github.com/rules-capture/rules_capture/runtime/probectl"
 )
 
 // moduleRun is the study of one prepared module.
@@ -77,7 +76,7 @@ func binName(importPath string) string { return strings.ReplaceAll(importPath, "
 // listTests lists the top-level tests of a test binary, as `capture test`
 // does.
 func (r *runner) listTests(bin, dir string) ([]string, error) {
-	c := r.command(dir, []string{probe.EnvCapture + "=off"}, bin, "-test.list", ".")
+	c := r.command(dir, []string{probectl.EnvCapture + "=off"}, bin, "-test.list", ".")
 	out, err := c.output()
 	if err != nil {
 		return nil, fmt.Errorf("listing the tests of %s: %v", bin, err)
@@ -335,7 +334,7 @@ const DefaultMaxLogBytes = "256MiB"
 // logLimit is the cap on each log in force: $CAPTURE_MAX_BYTES, which
 // capture test lets win, or Config.MaxLogBytes ("0": none).
 func (r *runner) logLimit() string {
-	if v := os.Getenv(probe.EnvMaxBytes); v != "" {
+	if v := os.Getenv(probectl.EnvMaxBytes); v != "" {
 		return v
 	}
 	return r.cfg.MaxLogBytes
@@ -344,8 +343,8 @@ func (r *runner) logLimit() string {
 // capEnv caps the log of a capture run the study makes itself (the
 // overhead's), as capture test caps its logs.
 func (r *runner) capEnv() []string {
-	if l := r.logLimit(); l != "0" && os.Getenv(probe.EnvMaxBytes) == "" {
-		return []string{probe.EnvMaxBytes + "=" + l}
+	if l := r.logLimit(); l != "0" && os.Getenv(probectl.EnvMaxBytes) == "" {
+		return []string{probectl.EnvMaxBytes + "=" + l}
 	}
 	return nil
 }
@@ -404,18 +403,22 @@ func (m *moduleRun) replay(observe string, logs []string, reports, harness strin
 }
 
 // timeReplay replays one log with the harness, in a fresh process with
-// only the replay's settings in its environment (as capture replay does).
+// only the replay's settings in its environment (as capture replay does),
+// and returns how long the child ran; a replay that does not pass is not
+// timed.
 func (r *runner) timeReplay(harness, log, report string) (time.Duration, error) {
 	// Bounded like every other command: a replay that stalls for good
 	// (golang-lru's expirable TestLRUConcurrency) must not stop the study.
 	ctx, cancel := context.WithTimeout(context.Background(), r.cfg.Timeout)
 	defer cancel()
-	c := exec.CommandContext(ctx, harness)
-	c.Env = []string{probe.EnvReplayLog + "=" + log, probe.EnvReplayCheck + "=" + probe.CheckStrict, probe.EnvReplayReport + "=" + report}
-	c.Dir = filepath.Dir(log)
-	start := time.Now()
-	err := c.Run()
-	return time.Since(start), err
+	o, err := probectl.Run(ctx, probectl.Child{Harness: harness, Log: log, Check: probectl.CheckStrict, Report: report})
+	if err != nil {
+		return 0, err
+	}
+	if o.Report.Verdict != probectl.Pass {
+		return 0, fmt.Errorf("replay of %s %s", log, o.Report.Verdict)
+	}
+	return o.Elapsed, nil
 }
 
 // addError records a tool fault of the set (several may occur: capture

@@ -9,17 +9,16 @@
 package harness
 
 import (
-	"bytes"
-	"encoding/json"
+	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/rules-capture/rules_capture/runtime/probe"
+	"github.com/rules-capture/rules_capture/runtime/probectl"
 )
 
 // Config is what go_replay_test knows at build time.
@@ -33,7 +32,7 @@ type Config struct {
 // Main is the body of the generated TestMain: in a replay child it replays
 // the log named by the environment and exits; otherwise it runs the tests.
 func Main(m *testing.M) {
-	if os.Getenv(probe.EnvReplayLog) != "" {
+	if os.Getenv(probectl.EnvReplayLog) != "" {
 		os.Exit(probe.Main())
 	}
 	os.Exit(m.Run())
@@ -115,73 +114,41 @@ func replayOne(t *testing.T, c Config, exe, log, outDir string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	jsonPath := filepath.Join(outDir, reportName(log)+".replay.json")
-	_ = os.Remove(jsonPath)
-
-	// The child gets nothing from the test's environment but the replay
-	// settings: the player answers every outcall from the log, and an empty
-	// environment makes an escaped os.Getenv visible as a divergence.
-	cmd := exec.Command(exe, "-test.run=^$")
-	cmd.Env = []string{
-		probe.EnvReplayLog + "=" + abs,
-		probe.EnvReplayCheck + "=" + c.Check,
-		probe.EnvReplayReport + "=" + jsonPath,
+	o, err := probectl.Run(context.Background(), probectl.Child{
+		Harness: exe,
+		Args:    []string{"-test.run=^$"},
+		Log:     abs,
+		Check:   c.Check,
+		Report:  filepath.Join(outDir, reportName(log)+".replay.json"),
+	})
+	if err != nil {
+		t.Fatalf("replaying %s: %v", log, err)
 	}
-	cmd.Dir = filepath.Dir(abs)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	runErr := cmd.Run()
-
-	r, readErr := readReport(jsonPath)
-	if readErr != nil && runErr != nil {
-		if cr, ok := probe.CrashReport(abs, c.Check, runErr, out.Bytes()); ok {
-			r, readErr = cr, nil
-		}
-	}
-	if readErr != nil {
-		t.Fatalf("replaying %s: no report (%v); child %v, output:\n%s", log, readErr, runErr, out.String())
-	}
+	r := o.Report
 	switch r.Verdict {
-	case "pass":
+	case probectl.Pass:
 		t.Logf("%s: %d of %d events replayed, check=%s", log, r.Replayed, r.Events, r.Check)
 		if r.Ended != "" {
 			t.Logf("%s: %s", log, r.Ended) // a cut log: what came after its end was not judged
 		}
-		if runErr != nil {
-			t.Errorf("replaying %s: verdict pass but the child failed: %v\n%s", log, runErr, out.String())
-		}
-	case "diverged":
-		text := divergenceText(c, log, r, out.String())
+	case probectl.Diverged:
+		text := divergenceText(c, log, r, string(o.Output))
 		txtPath := filepath.Join(outDir, reportName(log)+".divergence.txt")
 		if err := os.WriteFile(txtPath, []byte(text), 0o644); err != nil {
 			t.Logf("writing %s: %v", txtPath, err)
 		}
 		t.Errorf("%s diverged (check=%s); report: %s\n%s", log, c.Check, txtPath, indent(r.Divergence))
-	default:
-		t.Errorf("replaying %s failed: verdict %q, notes %v; child %v, output:\n%s", log, r.Verdict, r.Notes, runErr, out.String())
 	}
 }
 
-func readReport(path string) (*probe.Report, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	var r probe.Report
-	if err := json.Unmarshal(b, &r); err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
-	}
-	return &r, nil
-}
-
-func indent(d *probe.Divergence) string {
+func indent(d *probectl.Divergence) string {
 	if d == nil {
 		return "  (no divergence details)"
 	}
 	return "  " + strings.ReplaceAll(strings.TrimRight(d.String(), "\n"), "\n", "\n  ")
 }
 
-func divergenceText(c Config, log string, r *probe.Report, childOutput string) string {
+func divergenceText(c Config, log string, r *probectl.Report, childOutput string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "replay test: %s\nlog:         %s\ncheck:       %s\nobserved:    %s\nevents:      %d in the log, %d replayed before the divergence\n\n",
 		c.Target, log, c.Check, strings.Join(c.Observed, " "), r.Events, r.Replayed)

@@ -1,19 +1,18 @@
 package main
 
 import (
-	"encoding/json"
+	"context"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 
 	"github.com/rules-capture/rules_capture/runtime/eventlog"
-	"github.com/rules-capture/rules_capture/runtime/probe"
+	"github.com/rules-capture/rules_capture/runtime/probectl"
 	"github.com/rules-capture/rules_capture/tool/internal/frontend"
 )
 
@@ -26,7 +25,7 @@ func init() {
 func runReplay(args []string, stdout io.Writer) int {
 	fs := flag.NewFlagSet("capture replay", flag.ContinueOnError)
 	observe := fs.String("observe", "", "comma-separated import paths of the observed packages (required)")
-	check := fs.String("check", probe.CheckStrict, "check level: strict, returns or crash")
+	check := fs.String("check", probectl.CheckStrict, "check level: strict, returns or crash")
 	root := fs.String("root", "", "rules_capture's source tree (default: $"+frontend.EnvRoot+" or where capture was built from)")
 	reports := fs.String("reports", "", "directory for one JSON report per log (default: none)")
 	harness := fs.String("harness", "", "also keep the replay harness binary at this path")
@@ -43,9 +42,7 @@ func runReplay(args []string, stdout io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	switch *check {
-	case probe.CheckStrict, probe.CheckReturns, probe.CheckCrash:
-	default:
+	if !probectl.ValidCheck(*check) {
 		fmt.Fprintf(os.Stderr, "capture replay: -check %q: want strict, returns or crash\n", *check)
 		return 2
 	}
@@ -116,14 +113,21 @@ func runReplay(args []string, stdout io.Writer) int {
 			}
 			report = filepath.Join(*reports, filepath.Base(log)+".json")
 		}
-		r, err := replayOne(bin, log, *check, report)
+		o, err := probectl.Run(context.Background(), probectl.Child{
+			Harness: bin,
+			Log:     log,
+			Check:   *check,
+			Report:  report,
+			Stall:   os.Getenv(probectl.EnvReplayStall), // a replay setting, not the program's environment
+		})
 		if err != nil {
 			fmt.Fprintf(stdout, "ERROR    %s: %v\n", log, err)
 			tally.fail(log, "error")
 			continue
 		}
+		r := o.Report
 		switch r.Verdict {
-		case "pass":
+		case probectl.Pass:
 			tally.ok()
 			fmt.Fprintf(stdout, "PASS     %s (%d events, check %s)\n", log, r.Events, r.Check)
 			if r.Ended != "" && !*verbose {
@@ -181,49 +185,6 @@ func sortedCopy(s []string) []string {
 
 func sameSet(a, b []string) bool {
 	return slices.Equal(sortedCopy(a), sortedCopy(b))
-}
-
-// replayOne replays one log in a fresh process of the harness, with an
-// environment that holds nothing but the replay's own settings.
-func replayOne(bin, log, check, report string) (*probe.Report, error) {
-	_ = os.Remove(report)
-	cmd := exec.Command(bin)
-	cmd.Env = []string{
-		probe.EnvReplayLog + "=" + log,
-		probe.EnvReplayCheck + "=" + check,
-		probe.EnvReplayReport + "=" + report,
-	}
-	if v := os.Getenv(probe.EnvReplayStall); v != "" {
-		cmd.Env = append(cmd.Env, probe.EnvReplayStall+"="+v) // a replay setting, not the program's environment
-	}
-	cmd.Dir = filepath.Dir(log)
-	out, runErr := cmd.CombinedOutput()
-	b, err := os.ReadFile(report)
-	if err != nil {
-		r, ok := probe.CrashReport(log, check, runErr, out)
-		if runErr == nil || !ok {
-			return nil, fmt.Errorf("the harness wrote no report (%v):\n%s", runErr, out)
-		}
-		if b, err := json.MarshalIndent(r, "", "  "); err == nil {
-			_ = os.WriteFile(report, b, 0o644) // for the readers of -reports
-		}
-		return r, nil
-	}
-	var r probe.Report
-	if err := json.Unmarshal(b, &r); err != nil {
-		return nil, fmt.Errorf("report %s: %w", report, err)
-	}
-	if r.Verdict == "error" {
-		return nil, fmt.Errorf("%v\n%s", r.Notes, out)
-	}
-	if r.Verdict == "pass" && runErr != nil {
-		// A harness built with -race exits 66 after reporting a data race.
-		return nil, fmt.Errorf("the replay passed but the harness failed (%v):\n%s", runErr, out)
-	}
-	if r.Verdict == "diverged" && r.Divergence == nil {
-		return nil, fmt.Errorf("divergence without details:\n%s", out)
-	}
-	return &r, nil
 }
 
 func indent(s string) string {

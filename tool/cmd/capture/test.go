@@ -12,7 +12,7 @@ import (
 	"strings"
 
 	"github.com/rules-capture/rules_capture/runtime/eventlog"
-	"github.com/rules-capture/rules_capture/runtime/probe"
+	"github.com/rules-capture/rules_capture/runtime/probectl"
 	"github.com/rules-capture/rules_capture/tool/internal/frontend"
 	"github.com/rules-capture/rules_capture/tool/internal/load"
 )
@@ -29,7 +29,7 @@ func runTest(args []string) int {
 	root := fs.String("root", "", "rules_capture's source tree (default: $"+frontend.EnvRoot+" or where capture was built from)")
 	verbose := fs.Bool("v", false, "print the go commands and test output")
 	keep := fs.String("keep-binaries", "", "also keep each instrumented test binary in this directory, as <import path with _ for />.test (to time or rerun the tests without rebuilding)")
-	maxLog := fs.String("max-log-bytes", DefaultMaxLogBytes, "cap on each test's log (as $"+probe.EnvMaxBytes+": 64MiB, 1GB, 500000; 0: no cap); past it the log ends cleanly, later events are counted as lost (lost_why=size_cap) and replay refuses the log. $"+probe.EnvMaxBytes+", if set, wins")
+	maxLog := fs.String("max-log-bytes", DefaultMaxLogBytes, "cap on each test's log (as $"+probectl.EnvMaxBytes+": 64MiB, 1GB, 500000; 0: no cap); past it the log ends cleanly, later events are counted as lost (lost_why=size_cap) and replay refuses the log. $"+probectl.EnvMaxBytes+", if set, wins")
 	fs.Usage = func() {
 		fmt.Fprintln(os.Stderr, "usage: capture test -observe PKG[,PKG] -logs DIR [-run RE] [-max-log-bytes SIZE] [-keep-binaries DIR] [packages]")
 		fs.PrintDefaults()
@@ -196,7 +196,7 @@ func TestMain(m *testing.M) {
 	}
 	list := exec.Command(bin, "-test.list", ".")
 	list.Dir = lp.Dir
-	list.Env = append(os.Environ(), probe.EnvCapture+"=off")
+	list.Env = append(os.Environ(), probectl.EnvCapture+"=off")
 	out, err := list.Output()
 	if err != nil {
 		return 0, fmt.Errorf("listing tests: %v", err)
@@ -229,7 +229,7 @@ func TestMain(m *testing.M) {
 		cmd.Dir = lp.Dir
 		// Block: every event, or the log cannot be replayed; a test waiting
 		// for the disk harms nobody (a service's default is drop).
-		cmd.Env = append(append(os.Environ(), probe.EnvLog+"="+log, probe.EnvPolicy+"=block"), logEnv...)
+		cmd.Env = append(append(os.Environ(), probectl.EnvLog+"="+log, probectl.EnvPolicy+"=block"), logEnv...)
 		out, err := cmd.CombinedOutput()
 		capped := ""
 		if limit != "" {
@@ -258,16 +258,16 @@ const DefaultMaxLogBytes = "256MiB"
 // environment wins: it is already in each test's environment, and nothing
 // is added.
 func maxLogEnv(flag string) (env []string, limit string, err error) {
-	if v := os.Getenv(probe.EnvMaxBytes); v != "" {
+	if v := os.Getenv(probectl.EnvMaxBytes); v != "" {
 		return nil, v, nil
 	}
 	if flag == "0" || flag == "" {
 		return nil, "", nil
 	}
-	if _, err := probe.ParseBytes(flag); err != nil {
+	if _, err := probectl.ParseBytes(flag); err != nil {
 		return nil, "", err
 	}
-	return []string{probe.EnvMaxBytes + "=" + flag}, flag, nil
+	return []string{probectl.EnvMaxBytes + "=" + flag}, flag, nil
 }
 
 // cappedNote is a line saying that the log reached its size cap (limit,
@@ -282,7 +282,7 @@ func cappedNote(log, limit string) string {
 	if st.LostWhy != "size_cap" {
 		return ""
 	}
-	return fmt.Sprintf("     log capped at %s: %d later events were not written, and replay refuses it (raise -max-log-bytes or $%s)\n", limit, st.Lost, probe.EnvMaxBytes)
+	return fmt.Sprintf("     log capped at %s: %d later events were not written, and replay refuses it (raise -max-log-bytes or $%s)\n", limit, st.Lost, probectl.EnvMaxBytes)
 }
 
 // linkObserved returns an external test file that imports every observed
