@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/rules-capture/rules_capture/tool/internal/load"
 	"github.com/rules-capture/rules_capture/tool/transform"
@@ -21,14 +20,9 @@ func init() {
 func runTransform(args []string) int {
 	fs := flag.NewFlagSet("capture transform", flag.ContinueOnError)
 	observe := fs.String("observe", "", "comma-separated import paths of the whole observed set (default: the packages given)")
-	out := fs.String("o", "", "output directory (required): one subdirectory per package (with -importpath: the files themselves)")
-	importPath := fs.String("importpath", "", "build-action mode: the import path of the one package whose FILEs are given")
-	var deps, importMap listFlag
-	fs.Var(&deps, "dep", "build-action mode: IMPORTPATH=EXPORTDATA of a dependency (repeated)")
-	fs.Var(&importMap, "importmap", "build-action mode: SOURCEPATH=IMPORTPATH import path mapping (repeated)")
+	out := fs.String("o", "", "output directory (required): one subdirectory per package")
 	fs.Usage = func() {
 		fmt.Fprintln(os.Stderr, "usage: capture transform [-observe PKG[,PKG]] -o DIR PKG...")
-		fmt.Fprintln(os.Stderr, "       capture transform -importpath PKG [-observe PKG[,PKG]] -dep PATH=FILE... -o DIR FILE.go...")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -37,9 +31,6 @@ func runTransform(args []string) int {
 	if *out == "" || fs.NArg() == 0 {
 		fs.Usage()
 		return 2
-	}
-	if *importPath != "" {
-		return transformFiles(*importPath, splitComma(*observe), deps, importMap, *out, fs.Args())
 	}
 	obs := splitComma(*observe)
 	if len(obs) == 0 {
@@ -70,18 +61,7 @@ func runTransform(args []string) int {
 			status = 1
 			continue
 		}
-		dir := filepath.Join(*out, filepath.FromSlash(path))
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			fmt.Fprintln(os.Stderr, "capture transform:", err)
-			return 1
-		}
-		for i, name := range lp.GoFiles {
-			if err := os.WriteFile(filepath.Join(dir, name), res.Files[i], 0o644); err != nil {
-				fmt.Fprintln(os.Stderr, "capture transform:", err)
-				return 1
-			}
-		}
-		if err := os.WriteFile(filepath.Join(dir, transform.GeneratedFile), res.Gen, 0o644); err != nil {
+		if _, err := load.WriteOutput(filepath.Join(*out, filepath.FromSlash(path)), lp.GoFiles, transform.GeneratedFile, res); err != nil {
 			fmt.Fprintln(os.Stderr, "capture transform:", err)
 			return 1
 		}
@@ -101,66 +81,4 @@ func splitComma(v string) []string {
 		}
 	}
 	return out
-}
-
-type listFlag []string
-
-func (l *listFlag) String() string     { return fmt.Sprint(*l) }
-func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
-
-// transformFiles is the build-action mode: the package's files and the
-// export data of its dependencies are given, nothing is listed or built.
-func transformFiles(importPath string, observed []string, deps, importMap []string, out string, files []string) int {
-	exports := map[string]string{}
-	for _, d := range deps {
-		path, file, ok := strings.Cut(d, "=")
-		if !ok {
-			fmt.Fprintf(os.Stderr, "capture transform: -dep %q: want IMPORTPATH=FILE\n", d)
-			return 2
-		}
-		exports[path] = file
-	}
-	mapping := map[string]string{}
-	for _, m := range importMap {
-		from, to, ok := strings.Cut(m, "=")
-		if !ok {
-			fmt.Fprintf(os.Stderr, "capture transform: -importmap %q: want SOURCEPATH=IMPORTPATH\n", m)
-			return 2
-		}
-		mapping[from] = to
-	}
-	lp := &load.ListedPackage{ImportPath: importPath, ImportMap: mapping}
-	all := map[string]*load.ListedPackage{}
-	for path, file := range exports {
-		all[path] = &load.ListedPackage{ImportPath: path, Export: file}
-	}
-	pkg, err := load.CheckFiles(lp, files, all)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "capture transform:", err)
-		return 1
-	}
-	pkg.DisplayNames = files
-	if len(observed) == 0 {
-		observed = []string{importPath}
-	}
-	res, err := transform.Instrument(pkg, transform.Options{Observed: observed})
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		fmt.Fprintln(os.Stderr, "capture transform:", err)
-		return 1
-	}
-	for i, f := range files {
-		if err := os.WriteFile(filepath.Join(out, filepath.Base(f)), res.Files[i], 0o644); err != nil {
-			fmt.Fprintln(os.Stderr, "capture transform:", err)
-			return 1
-		}
-	}
-	if err := os.WriteFile(filepath.Join(out, transform.GeneratedFile), res.Gen, 0o644); err != nil {
-		fmt.Fprintln(os.Stderr, "capture transform:", err)
-		return 1
-	}
-	return 0
 }

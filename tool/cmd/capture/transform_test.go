@@ -6,39 +6,28 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/rules-capture/rules_capture/tool/internal/load"
 	"github.com/rules-capture/rules_capture/tool/transform"
 )
 
-// TestTransformBuildActionMode: given the files and the dependencies'
-// export data (what a Bazel action has), `capture transform -importpath`
-// writes exactly the instrumented source of the go-list front end (the
-// golden files). Needs the go command to produce the export data.
-func TestTransformBuildActionMode(t *testing.T) {
+// TestTransformWritesGolden: `capture transform -o DIR PKG` writes the
+// instrumented package into DIR/PKG: the transform's golden files, with the
+// //line directives naming the sources by their absolute paths (the go
+// command's file names) instead of the goldens' module-relative ones. A
+// package that is not listed is an error naming it. Needs the go command.
+func TestTransformWritesGolden(t *testing.T) {
 	if testing.Short() {
 		t.Skip("needs the go command")
 	}
 	root := repoRoot(t)
 	module := filepath.Join(root, "testdata", "corpus", "basic")
-	all, _, err := load.List(module, os.Environ(), nil, "example.com/basic/calc")
-	if err != nil {
-		t.Fatal(err)
-	}
-	args := []string{"-importpath", "example.com/basic/calc", "-o", t.TempDir()}
-	out := args[3]
-	for path, p := range all {
-		if p.Export != "" && path != "example.com/basic/calc" {
-			args = append(args, "-dep", path+"="+p.Export)
-		}
-	}
 	t.Chdir(module)
-	args = append(args, "calc/calc.go")
-	if code := runTransform(args); code != 0 {
+	out := t.TempDir()
+	if code := runTransform([]string{"-o", out, "example.com/basic/calc"}); code != 0 {
 		t.Fatalf("exit %d", code)
 	}
 	golden := filepath.Join(root, "tool", "transform", "testdata", "golden", "basic")
-	for out, gold := range map[string]string{"calc.go": "calc.go.golden", transform.GeneratedFile: transform.GeneratedFile + ".golden"} {
-		got, err := os.ReadFile(filepath.Join(args[3], out))
+	for name, gold := range map[string]string{"calc.go": "calc.go.golden", transform.GeneratedFile: transform.GeneratedFile + ".golden"} {
+		got, err := os.ReadFile(filepath.Join(out, "example.com", "basic", "calc", name))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -46,13 +35,12 @@ func TestTransformBuildActionMode(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		got = bytes.ReplaceAll(got, []byte("//line "+module+string(filepath.Separator)), []byte("//line "))
 		if !bytes.Equal(got, want) {
-			t.Errorf("%s differs from the go-list front end's output (%s)", out, gold)
+			t.Errorf("%s differs from the golden file %s:\n%s", name, gold, got)
 		}
 	}
-	_ = out
-	// A missing dependency is an error naming it, not a panic.
-	if code := runTransform([]string{"-importpath", "example.com/basic/calc", "-o", t.TempDir(), "calc/calc.go"}); code != 1 {
-		t.Fatalf("missing export data: exit %d, want 1", code)
+	if code := runTransform([]string{"-o", t.TempDir(), "example.com/basic/nosuch"}); code != 1 {
+		t.Fatalf("a package that is not listed: exit %d, want 1", code)
 	}
 }

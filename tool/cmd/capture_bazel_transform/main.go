@@ -22,12 +22,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"go/ast"
 	"go/build"
-	"go/importer"
-	"go/parser"
-	"go/token"
-	"go/types"
 	"io"
 	"os"
 	"path/filepath"
@@ -158,15 +153,6 @@ func expandParams(args []string) ([]string, error) {
 	return out, nil
 }
 
-// checkedPackage is the input the transform library works on.
-type checkedPackage struct {
-	fset  *token.FileSet
-	files []*ast.File
-	names []string // source path of each file, as given on the command line
-	pkg   *types.Package
-	info  *types.Info
-}
-
 func run(args []string) error {
 	r, err := parseArgs(args)
 	if err != nil {
@@ -195,55 +181,7 @@ func run(args []string) error {
 	if len(compiled) == 0 {
 		return fmt.Errorf("%s: no Go file matches the build constraints (GOOS=%s GOARCH=%s tags=%v); an observed package must have code for the target", r.importPath, r.ctxt.GOOS, r.ctxt.GOARCH, r.ctxt.BuildTags)
 	}
-	p, err := typeCheck(r, compiled)
-	if err != nil {
-		return err
-	}
-	if err := transformPackage(r, p); err != nil {
-		return fmt.Errorf("instrumenting %s:\n%v", r.importPath, err)
-	}
-	return nil
-}
-
-func typeCheck(r *request, srcs []string) (*checkedPackage, error) {
-	p := &checkedPackage{fset: token.NewFileSet(), names: srcs}
-	for _, src := range srcs {
-		f, err := parser.ParseFile(p.fset, src, nil, parser.ParseComments|parser.SkipObjectResolution)
-		if err != nil {
-			return nil, err
-		}
-		for _, imp := range f.Imports {
-			if imp.Path.Value == `"C"` {
-				return nil, fmt.Errorf("%s uses cgo: observed packages must be pure Go (move the cgo code to a package outside the observed set)", src)
-			}
-		}
-		p.files = append(p.files, f)
-	}
-	imp := importer.ForCompiler(p.fset, "gc", func(path string) (io.ReadCloser, error) {
-		return openExportData(r, path)
-	})
-	conf := types.Config{
-		Importer: imp,
-		Sizes:    types.SizesFor("gc", r.ctxt.GOARCH),
-		// The compiler will report errors with full context; the transform
-		// needs types, so the first error stops it with the compiler's message.
-	}
-	p.info = &types.Info{
-		Types:        map[ast.Expr]types.TypeAndValue{},
-		Defs:         map[*ast.Ident]types.Object{},
-		Uses:         map[*ast.Ident]types.Object{},
-		Implicits:    map[ast.Node]types.Object{},
-		Selections:   map[*ast.SelectorExpr]*types.Selection{},
-		Scopes:       map[ast.Node]*types.Scope{},
-		Instances:    map[*ast.Ident]types.Instance{},
-		FileVersions: map[*ast.File]string{},
-	}
-	pkg, err := conf.Check(r.importPath, p.fset, p.files, p.info)
-	if err != nil {
-		return nil, fmt.Errorf("type-checking %s: %v", r.importPath, err)
-	}
-	p.pkg = pkg
-	return p, nil
+	return transformPackage(r, compiled)
 }
 
 // openExportData finds the export data of an imported package: a direct

@@ -246,3 +246,46 @@ func TestExitOnlyClosesTheLogInMain(t *testing.T) {
 		t.Errorf("excluded file not copied: %v", err)
 	}
 }
+
+// TestSameOutputAsGoNativeFrontEnd: given the files and the dependencies'
+// export data on its command line, the Bazel action writes exactly what the
+// go-list front end writes for the same package (the transform's golden
+// files): the two front ends differ only in how they find their inputs.
+func TestSameOutputAsGoNativeFrontEnd(t *testing.T) {
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := filepath.Dir(filepath.Dir(filepath.Dir(wd)))
+	module := filepath.Join(root, "testdata", "corpus", "basic")
+	exports := exportData(t, module, "example.com/basic/calc")
+	out := t.TempDir()
+	args := []string{"-mode", "capture", "-importpath", "example.com/basic/calc",
+		"-goos", runtime.GOOS, "-goarch", runtime.GOARCH, "-stdlib", fakeStdlib(t, exports),
+		"-observe", "example.com/basic/calc", "-out_dir", out}
+	for path, file := range exports {
+		if strings.Contains(path, ".") && path != "example.com/basic/calc" {
+			args = append(args, "-arc", path+"="+path+"="+file)
+		}
+	}
+	// The sources are named relative to the directory the action runs in,
+	// as Bazel's exec root.
+	t.Chdir(module)
+	if err := run(append(args, "calc/calc.go")); err != nil {
+		t.Fatal(err)
+	}
+	golden := filepath.Join(root, "tool", "transform", "testdata", "golden", "basic")
+	for name, gold := range map[string]string{"calc.go": "calc.go.golden", "zz_capture_gen.go": "zz_capture_gen.go.golden"} {
+		got, err := os.ReadFile(filepath.Join(out, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := os.ReadFile(filepath.Join(golden, gold))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Errorf("%s differs from the go-list front end's output (%s)", name, gold)
+		}
+	}
+}

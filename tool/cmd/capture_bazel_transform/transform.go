@@ -1,40 +1,30 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
+	"fmt"
+	"io"
 
+	"github.com/rules-capture/rules_capture/tool/internal/load"
 	"github.com/rules-capture/rules_capture/tool/transform"
 )
 
-// transformPackage instruments p with the core transform library and writes
-// each instrumented file, plus the generated file, to the output directory.
-func transformPackage(r *request, p *checkedPackage) error {
-	srcs := make([][]byte, len(p.names))
-	for i, name := range p.names {
-		b, err := os.ReadFile(name)
-		if err != nil {
-			return err
-		}
-		srcs[i] = b
-	}
-	out, err := transform.Instrument(&transform.Package{
-		Fset:    p.fset,
-		Files:   p.files,
-		Sources: srcs,
-		Types:   p.pkg,
-		Info:    p.info,
-		// The exec-root-relative path: with rules_go's -trimpath it is what
-		// the compiler and stack traces show for an uninstrumented file too.
-		DisplayNames: p.names,
-	}, transform.Options{Observed: r.observed})
+// transformPackage instruments the package of the compiled sources with the
+// core transform library and writes each instrumented file, plus the
+// generated file, to the output directory. The files keep the
+// exec-root-relative paths they are given by: with rules_go's -trimpath
+// that is what the compiler and stack traces show for an uninstrumented
+// file too, and the //line directives name them.
+func transformPackage(r *request, compiled []string) error {
+	in := load.Inputs{ImportPath: r.importPath, Files: compiled, GOARCH: r.ctxt.GOARCH,
+		ExportData: func(path string) (io.ReadCloser, error) { return openExportData(r, path) }}
+	p, err := in.Check()
 	if err != nil {
 		return err
 	}
-	for i, name := range p.names {
-		if err := os.WriteFile(filepath.Join(r.outDir, filepath.Base(name)), out.Files[i], 0o644); err != nil {
-			return err
-		}
+	out, err := transform.Instrument(p, transform.Options{Observed: r.observed})
+	if err != nil {
+		return fmt.Errorf("instrumenting %s:\n%v", r.importPath, err)
 	}
-	return os.WriteFile(filepath.Join(r.outDir, transform.GeneratedFile), out.Gen, 0o644)
+	_, err = load.WriteOutput(r.outDir, compiled, transform.GeneratedFile, out)
+	return err
 }

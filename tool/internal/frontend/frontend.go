@@ -379,21 +379,13 @@ func (s *Session) instrumentPackage(lp *load.ListedPackage, all map[string]*load
 		return err
 	}
 	dir := filepath.Join(s.Work, "src", strings.ReplaceAll(lp.ImportPath, "/", "_"))
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	written, err := load.WriteOutput(dir, lp.GoFiles, transform.GeneratedFile, out)
+	if err != nil {
 		return err
 	}
-	for i, name := range lp.GoFiles {
-		tmp := filepath.Join(dir, name)
-		if err := os.WriteFile(tmp, out.Files[i], 0o644); err != nil {
-			return err
-		}
-		s.Overlay[filepath.Join(lp.Dir, name)] = tmp
+	for i, name := range append(append([]string{}, lp.GoFiles...), transform.GeneratedFile) {
+		s.Overlay[filepath.Join(lp.Dir, name)] = written[i]
 	}
-	gen := filepath.Join(dir, transform.GeneratedFile)
-	if err := os.WriteFile(gen, out.Gen, 0o644); err != nil {
-		return err
-	}
-	s.Overlay[filepath.Join(lp.Dir, transform.GeneratedFile)] = gen
 	return nil
 }
 

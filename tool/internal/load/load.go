@@ -1,7 +1,9 @@
-// Package load type-checks packages for the transform with the plain Go
-// toolchain: `go list -export` gives each dependency's export data, and the
-// package itself is type-checked from source against it — the same inputs
-// a Bazel action has.
+// Package load loads and type-checks a package for the transform, and
+// writes the transform's output, for every front end. A front end differs
+// only in how it finds the Inputs: the go-native commands ask
+// `go list -export` (List, Listed), the Bazel action is given its files and
+// its dependencies' export data on the command line. Either way the package
+// is type-checked from source against its imports' export data.
 package load
 
 import (
@@ -76,30 +78,31 @@ func List(dir string, env []string, flags []string, patterns ...string) (map[str
 	return all, order, nil
 }
 
-// Check parses and type-checks the listed package lp from source against
-// the export data of its dependencies in all.
-func Check(lp *ListedPackage, all map[string]*ListedPackage) (*transform.Package, error) {
-	if lp.Error != nil {
-		return nil, fmt.Errorf("%s: %s", lp.ImportPath, lp.Error.Err)
-	}
-	if len(lp.CgoFiles) > 0 {
-		return nil, &transform.Error{Pos: token.Position{Filename: filepath.Join(lp.Dir, lp.CgoFiles[0]), Line: 1},
-			Construct: "cgo (import \"C\")", Fix: "move the cgo code into a separate, unobserved package and call it from the observed one"}
-	}
-	var paths []string
-	for _, name := range lp.GoFiles {
-		paths = append(paths, filepath.Join(lp.Dir, name))
-	}
-	return CheckFiles(lp, paths, all)
+// Inputs are what a front end found for one package: its sources and where
+// the export data of what they import lies. They are all that differs
+// between the front ends (go list for the go-native commands, the command
+// line of the Bazel action); loading, type-checking and writing the output
+// are the same for both.
+type Inputs struct {
+	ImportPath string
+	// Files are the paths of the Go files compiled into the package, in
+	// compilation order; the instrumented files name them in //line
+	// directives. A file that imports "C" is rejected.
+	Files []string
+	// GOARCH sets the sizes of basic types ("": go/types' default).
+	GOARCH string
+	// ExportData opens the export data of a package the sources import,
+	// by the path written in the import, or says why there is none.
+	ExportData func(path string) (io.ReadCloser, error)
 }
 
-// CheckFiles type-checks the files at paths as package lp (its ImportPath
-// and ImportMap) against the export data in all.
-func CheckFiles(lp *ListedPackage, paths []string, all map[string]*ListedPackage) (*transform.Package, error) {
+// Check parses the inputs' files and type-checks them against the export
+// data of their imports.
+func (in Inputs) Check() (*transform.Package, error) {
 	fset := token.NewFileSet()
 	var files []*ast.File
 	var srcs [][]byte
-	for _, path := range paths {
+	for _, path := range in.Files {
 		src, err := os.ReadFile(path)
 		if err != nil {
 			return nil, err
@@ -108,31 +111,92 @@ func CheckFiles(lp *ListedPackage, paths []string, all map[string]*ListedPackage
 		if err != nil {
 			return nil, err
 		}
+		for _, imp := range f.Imports {
+			if imp.Path.Value == `"C"` {
+				return nil, &transform.Error{Pos: fset.Position(imp.Pos()),
+					Construct: "cgo (import \"C\")", Fix: "move the cgo code into a separate, unobserved package and call it from the observed one"}
+			}
+		}
 		files = append(files, f)
 		srcs = append(srcs, src)
 	}
 	info := &types.Info{
-		Types:      map[ast.Expr]types.TypeAndValue{},
-		Defs:       map[*ast.Ident]types.Object{},
-		Uses:       map[*ast.Ident]types.Object{},
-		Selections: map[*ast.SelectorExpr]*types.Selection{},
-		Implicits:  map[ast.Node]types.Object{},
-		Instances:  map[*ast.Ident]types.Instance{},
+		Types:        map[ast.Expr]types.TypeAndValue{},
+		Defs:         map[*ast.Ident]types.Object{},
+		Uses:         map[*ast.Ident]types.Object{},
+		Selections:   map[*ast.SelectorExpr]*types.Selection{},
+		Implicits:    map[ast.Node]types.Object{},
+		Scopes:       map[ast.Node]*types.Scope{},
+		Instances:    map[*ast.Ident]types.Instance{},
+		FileVersions: map[*ast.File]string{},
 	}
 	var errs []error
 	conf := types.Config{
-		Importer: Importer(fset, all, lp),
+		Importer: importer.ForCompiler(fset, "gc", in.ExportData),
+		// The transform stops at a package that does not type-check; the
+		// first few errors say why without the compiler's run.
 		Error: func(err error) {
 			if len(errs) < 10 {
 				errs = append(errs, err)
 			}
 		},
 	}
-	pkg, _ := conf.Check(lp.ImportPath, fset, files, info)
+	if in.GOARCH != "" {
+		conf.Sizes = types.SizesFor("gc", in.GOARCH)
+	}
+	pkg, _ := conf.Check(in.ImportPath, fset, files, info)
 	if len(errs) > 0 {
-		return nil, fmt.Errorf("type-checking %s: %w", lp.ImportPath, errors.Join(errs...))
+		return nil, fmt.Errorf("type-checking %s: %w", in.ImportPath, errors.Join(errs...))
 	}
 	return &transform.Package{Fset: fset, Files: files, Sources: srcs, Types: pkg, Info: info}, nil
+}
+
+// Listed finds the inputs of the listed package lp: its files in its
+// directory, and its imports' export data as `go list -export` listed it
+// in all. go list sets cgo files apart; they come last, to be rejected.
+func Listed(lp *ListedPackage, all map[string]*ListedPackage) (Inputs, error) {
+	if lp.Error != nil {
+		return Inputs{}, fmt.Errorf("%s: %s", lp.ImportPath, lp.Error.Err)
+	}
+	in := Inputs{ImportPath: lp.ImportPath, ExportData: listedExportData(all, lp)}
+	for _, name := range append(append([]string{}, lp.GoFiles...), lp.CgoFiles...) {
+		in.Files = append(in.Files, filepath.Join(lp.Dir, name))
+	}
+	return in, nil
+}
+
+// Check type-checks the listed package lp from source against the export
+// data of its dependencies in all.
+func Check(lp *ListedPackage, all map[string]*ListedPackage) (*transform.Package, error) {
+	in, err := Listed(lp, all)
+	if err != nil {
+		return nil, err
+	}
+	return in.Check()
+}
+
+// WriteOutput writes an instrumented package into dir: each file under the
+// base name of its source (names, in the order the package was checked),
+// then the generated file under the base name genFile
+// (transform.GeneratedFile unless a build rule declared another). It
+// returns the paths it wrote, in that order.
+func WriteOutput(dir string, names []string, genFile string, out *transform.Output) ([]string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	var written []string
+	for i, name := range names {
+		path := filepath.Join(dir, filepath.Base(name))
+		if err := os.WriteFile(path, out.Files[i], 0o644); err != nil {
+			return nil, err
+		}
+		written = append(written, path)
+	}
+	gen := filepath.Join(dir, genFile)
+	if err := os.WriteFile(gen, out.Gen, 0o644); err != nil {
+		return nil, err
+	}
+	return append(written, gen), nil
 }
 
 // ModuleRoot returns the directory of the main module of dir.
@@ -154,7 +218,13 @@ func ModuleRoot(dir string, env []string) (modDir, goMod string, err error) {
 // Importer imports lp's dependencies from the export data `go list -export`
 // listed in all (import paths mapped through lp's ImportMap).
 func Importer(fset *token.FileSet, all map[string]*ListedPackage, lp *ListedPackage) types.Importer {
-	return importer.ForCompiler(fset, "gc", func(path string) (io.ReadCloser, error) {
+	return importer.ForCompiler(fset, "gc", listedExportData(all, lp))
+}
+
+// listedExportData opens the export data of the package lp imports as
+// path, through lp's ImportMap.
+func listedExportData(all map[string]*ListedPackage, lp *ListedPackage) func(string) (io.ReadCloser, error) {
+	return func(path string) (io.ReadCloser, error) {
 		if m, ok := lp.ImportMap[path]; ok {
 			path = m
 		}
@@ -163,5 +233,5 @@ func Importer(fset *token.FileSet, all map[string]*ListedPackage, lp *ListedPack
 			return nil, fmt.Errorf("no export data for %s", path)
 		}
 		return os.Open(dep.Export)
-	})
+	}
 }
