@@ -22,7 +22,8 @@ load(":providers.bzl", "CaptureEntryInfo", "CaptureModeInfo", "CaptureSourcesInf
 # Non-Go sources (assembly, cgo C files, headers) are never transformed.
 _GO_EXT = ".go"
 
-# Keep in sync with tool/transform.GeneratedFile.
+# The file the transform adds to an observed package. The rule declares it and
+# names it to the action (-generated_file), which writes it under that name.
 _GENERATED_FILE = "zz_capture_gen.go"
 
 def _library_keys(library, importpath):
@@ -114,7 +115,7 @@ def _capture_sources_impl(ctx):
     transformed = [o for o in outputs if o.is_source == False]
 
     # The transform adds one file to the package: wrappers, outcall helpers and
-    # the registration with the probe API (tool/transform.GeneratedFile).
+    # the registration with the probe API.
     gen = ctx.actions.declare_file("{}/{}".format(out_dir, _GENERATED_FILE))
     transformed.append(gen)
     outputs.append(gen)
@@ -128,6 +129,7 @@ def _capture_sources_impl(ctx):
     args.add_all(observed_imports, before_each = "-observe")
     args.add_all(archives, before_each = "-arc", map_each = _dep_archive_arg)
     args.add("-out_dir", gen.dirname)
+    args.add("-generated_file", gen.basename)
     args.add_all(go_srcs)
     args.use_param_file("-param=%s")
     args.set_param_file_format("multiline")

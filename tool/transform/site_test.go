@@ -96,7 +96,7 @@ func TestParseInstanceSite(t *testing.T) {
 // there is no harness file at all, whatever the other sites.
 func TestHarnessInstancesRefusesHostileSites(t *testing.T) {
 	for _, h := range hostileSites {
-		src, _, err := HarnessInstances("example.com/m/zz", []string{"example.com/m/gen"}, []string{"example.com/m/gen.Map[int,string]", h.site}, nil)
+		src, _, err := HarnessInstances("main", "example.com/m/zz", []string{"example.com/m/gen"}, []string{"example.com/m/gen.Map[int,string]", h.site}, nil)
 		var se *SiteError
 		if src != nil || !errors.As(err, &se) {
 			t.Errorf("%q: file %q, error %v; want no file and a SiteError", h.site, src, err)
@@ -156,7 +156,7 @@ var _ ext.Point
 		{"(*example.com/m/gen.Stack[map[[]int]int]).Push", "not comparable"},
 		{"(*example.com/m/gen.Stack[[2147483647][2147483647]int]).Push", "too large"},
 	} {
-		src, skipped, err := HarnessInstances("example.com/m/zz", []string{"example.com/m/gen"}, []string{c.site}, build)
+		src, skipped, err := HarnessInstances("main", "example.com/m/zz", []string{"example.com/m/gen"}, []string{c.site}, build)
 		switch {
 		case err != nil:
 			t.Errorf("%s: %v", c.site, err)
@@ -191,7 +191,7 @@ func FuzzParseInstanceSite(f *testing.F) {
 			if !errors.As(err, &se) {
 				t.Fatalf("%q: %v is not a SiteError", site, err)
 			}
-			if src, _, err := HarnessInstances("example.com/h/zz", []string{"example.com/m/gen"}, []string{site}, nil); IsInstanceSite(site) && (src != nil || err == nil) {
+			if src, _, err := HarnessInstances("main", "example.com/h/zz", []string{"example.com/m/gen"}, []string{site}, nil); IsInstanceSite(site) && (src != nil || err == nil) {
 				t.Fatalf("%q: refused by the parser, yet HarnessInstances made %q (%v)", site, src, err)
 			}
 			return
@@ -199,7 +199,7 @@ func FuzzParseInstanceSite(f *testing.F) {
 		if got := s.String(); got != site {
 			t.Fatalf("%q parses and spells as %q", site, got)
 		}
-		src, skipped, err := HarnessInstances("example.com/h/zz", []string{s.Pkg}, []string{site}, nil)
+		src, skipped, err := HarnessInstances("main", "example.com/h/zz", []string{s.Pkg}, []string{site}, nil)
 		if err != nil {
 			t.Fatalf("%q: %v", site, err)
 		}

@@ -353,7 +353,7 @@ func TestHarnessInstances(t *testing.T) {
 		"example.com/m/gen.Map[int,struct {}]", // golang-lru's NewWithEvict[int, struct{}]
 		"example.com/m/gen.Map[interface {},int]",
 	}
-	src, skipped, err := transform.HarnessInstances("example.com/m/zz_capture_replay", []string{"example.com/m/gen"}, sites, nil)
+	src, skipped, err := transform.HarnessInstances("main", "example.com/m/zz_capture_replay", []string{"example.com/m/gen"}, sites, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -385,7 +385,7 @@ func TestHarnessInstances(t *testing.T) {
 			t.Errorf("skipped[%d] = %q, want it to say %q", i, skipped[i], w)
 		}
 	}
-	if src, _, _ := transform.HarnessInstances("m/h", []string{"m/gen"}, []string{"m/gen.F"}, nil); src != nil {
+	if src, _, _ := transform.HarnessInstances("main", "m/h", []string{"m/gen"}, []string{"m/gen.F"}, nil); src != nil {
 		t.Errorf("no generic site, yet a file:\n%s", src)
 	}
 }

@@ -14,7 +14,7 @@
 // Every source gets an output of the same base name in -out_dir: files that
 // the build constraints exclude are copied unchanged (rules_go filters them
 // again), the others are instrumented; the transform's generated file
-// (zz_capture_gen.go) is written next to them.
+// (-generated_file, the name the rule declared) is written next to them.
 package main
 
 import (
@@ -27,6 +27,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/rules-capture/rules_capture/tool/transform"
 )
 
 func main() {
@@ -36,8 +38,8 @@ func main() {
 		case "stamp":
 			run = runStamp
 			os.Args = os.Args[1:]
-		case "instances":
-			run = runInstances
+		case "harness":
+			run = runHarness
 			os.Args = os.Args[1:]
 		}
 	}
@@ -61,6 +63,7 @@ type request struct {
 	observed   []string
 	archives   map[string]string // import path -> export data file
 	outDir     string
+	genFile    string // base name of the generated file in outDir, as the rule declared it
 	srcs       []string
 	exitOnly   bool // main package of a capture binary: only close the log at exit
 }
@@ -85,6 +88,7 @@ func parseArgs(args []string) (*request, error) {
 	fs.Var(&observe, "observe", "import path of an observed package (repeated)")
 	fs.Var(&arcs, "arc", "IMPORTPATH=IMPORTMAP=FILE of a direct dependency's export data (repeated)")
 	fs.StringVar(&r.outDir, "out_dir", "", "directory for the transformed sources")
+	fs.StringVar(&r.genFile, "generated_file", transform.GeneratedFile, "base name of the generated file in -out_dir (the output the rule declared)")
 	fs.BoolVar(&r.exitOnly, "exit_only", false, "the package is the main package of a capture binary: close the log when main returns or calls os.Exit, change nothing else")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
@@ -96,6 +100,9 @@ func parseArgs(args []string) (*request, error) {
 	}
 	if r.outDir == "" {
 		return nil, errors.New("-out_dir is required")
+	}
+	if r.genFile == "" || filepath.Base(r.genFile) != r.genFile || !strings.HasSuffix(r.genFile, ".go") {
+		return nil, fmt.Errorf("-generated_file %q: want the base name of a .go file", r.genFile)
 	}
 	if !r.exitOnly && (r.importPath == "" || r.stdlibRoot == "") {
 		return nil, errors.New("-importpath and -stdlib are required")

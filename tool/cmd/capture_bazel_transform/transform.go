@@ -25,6 +25,6 @@ func transformPackage(r *request, compiled []string) error {
 	if err != nil {
 		return fmt.Errorf("instrumenting %s:\n%v", r.importPath, err)
 	}
-	_, err = load.WriteOutput(r.outDir, compiled, transform.GeneratedFile, out)
+	_, err = load.WriteOutput(r.outDir, compiled, r.genFile, out)
 	return err
 }

@@ -10,24 +10,27 @@ import (
 	"strings"
 
 	"github.com/rules-capture/rules_capture/runtime/eventlog"
+	"github.com/rules-capture/rules_capture/tool/internal/harnessgen"
 	"github.com/rules-capture/rules_capture/tool/internal/load"
 	"github.com/rules-capture/rules_capture/tool/transform"
 )
 
-// addInstances adds to the harness in dir (import path harness) the file
-// that instantiates the generic incalls of sites (LogSites; logOf names a
-// log that calls each, for messages); Go only
-// contains an instantiation where code names it, and the callers that named
-// it in the capture are not part of the harness. The file names only types
-// of the packages the build already contains (s.Listed, type-checked from
-// their export data), so no log adds a package to the build.
-func (s *Session) addInstances(dir, harness string, sites []string, logOf map[string]string) error {
+// addHarness adds to the overlay the sources of the replay harness in dir
+// (import path harness): its main package, which links the observed
+// packages and the player, and the file that instantiates the generic
+// incalls of sites (LogSites; logOf names a log that calls each, for
+// messages). Go only contains an instantiation where code names it, and the
+// callers that named it in the capture are not part of the harness. The
+// file names only types of the packages the build already contains
+// (s.Listed, type-checked from their export data), so no log adds a package
+// to the build.
+func (s *Session) addHarness(dir, harness string, sites []string, logOf map[string]string) error {
 	build := transform.TypesBuild(load.Importer(token.NewFileSet(), s.Listed, &load.ListedPackage{}))
-	src, skipped, err := transform.HarnessInstances(harness, s.Observed, sites, build)
+	files, err := harnessgen.Generate(harnessgen.Harness{Package: "main", ImportPath: harness, Observed: s.Observed}, sites, build)
 	if err != nil {
 		return err
 	}
-	for _, sk := range skipped {
+	for _, sk := range files.Skipped {
 		log := ""
 		for site, l := range logOf {
 			if strings.HasPrefix(sk, site+": ") {
@@ -36,14 +39,14 @@ func (s *Session) addInstances(dir, harness string, sites []string, logOf map[st
 		}
 		fmt.Fprintf(os.Stderr, "capture replay: %scannot instantiate %s; replaying its calls will diverge\n", log, sk)
 	}
-	if src == nil {
-		return nil
+	if err := s.AddFile(filepath.Join(dir, "main.go"), files.Main); err != nil {
+		return err
 	}
-	return s.AddFile(filepath.Join(dir, "instances.go"), src)
+	return s.AddFile(filepath.Join(dir, "instances.go"), files.Instances)
 }
 
 // IncallSites returns the sites of the incalls (CALL_IN events) of logs,
-// sorted: the input of transform.HarnessInstances. A log with a site that
+// sorted: the input of harnessgen.Generate. A log with a site that
 // no capture writes (transform.CheckIncallSite) is an error naming the log
 // and the site.
 func IncallSites(logs []string) ([]string, error) {
