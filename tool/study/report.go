@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/rules-capture/rules_capture/runtime/probectl"
 )
@@ -37,8 +38,8 @@ func (rep *Report) Markdown(w io.Writer) {
 	t := rep.Totals
 	fmt.Fprintf(w, "# Conformance study\n\n")
 	fmt.Fprintf(w, "Started %s, %.0f s, %s, %s; seed %d, %d timing repeats, %d mutants per package.\n\n", rep.Started, rep.Seconds, rep.GoVersion, rep.Host, rep.Seed, rep.Repeats, rep.Mutants)
-	fmt.Fprintf(w, "**Totals:** %d observed sets (%d rejected up front, %d tool errors), %d capture-replay round trips (logs): %d passed, %d diverged, %d replay errors, %d capped (not replayed); %d tests failed only under capture; %d events, %s of replayed logs",
-		t.Sets, t.Rejected, t.ToolErrors, t.Logs, t.Passed, t.Diverged, t.Errors, t.Capped, t.CaptureFailed, t.Events, bytesString(t.LogBytes))
+	fmt.Fprintf(w, "**Totals:** %d observed sets (%d rejected up front, %d tool errors), %d capture-replay round trips (logs): %d passed, %d diverged, %d replay errors, %d capped (not replayed); %d tests failed only under capture; %d tests ran past their limit (%s; no round trip); %d events, %s of replayed logs",
+		t.Sets, t.Rejected, t.ToolErrors, t.Logs, t.Passed, t.Diverged, t.Errors, t.Capped, t.CaptureFailed, t.TimedOut, rep.limitLabel(), t.Events, bytesString(t.LogBytes))
 	if t.Events > 0 {
 		fmt.Fprintf(w, " (%.1f bytes/event)", float64(t.LogBytes)/float64(t.Events))
 	}
@@ -58,6 +59,14 @@ func (rep *Report) Markdown(w io.Writer) {
 	}
 }
 
+// limitLabel says what limit each test had under capture.
+func (rep *Report) limitLabel() string {
+	if rep.TestLimit == 0 {
+		return "no limit"
+	}
+	return fmt.Sprintf("limit per test: the larger of %s and %g × its time without capture", time.Duration(rep.TestLimit*float64(time.Second)), rep.TestLimitFactor)
+}
+
 func (s *SubjectResult) markdown(w io.Writer, maxLog string) {
 	sub := s.Subject
 	fmt.Fprintf(w, "## %s (%s%s, tests of %s)\n\n", sub.Name, sub.Module, at(sub.Version), strings.Join(sub.Patterns, " "))
@@ -70,16 +79,16 @@ func (s *SubjectResult) markdown(w io.Writer, maxLog string) {
 		fmt.Fprintf(w, " (%d fail without capture too: %s)", len(s.PlainFailing), strings.Join(s.PlainFailing, ", "))
 	}
 	fmt.Fprintf(w, "; %.0f s.\n\n", s.Seconds)
-	fmt.Fprintln(w, "| observed | tests | logs | events | passed | diverged | errors | capped | bytes/event | replay events/s | overhead median (per test, wall / CPU) | worst (per test, wall / CPU) | whole suite (wall / CPU) | mutants: replay / tests / both / neither |")
-	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+	fmt.Fprintln(w, "| observed | tests | logs | events | passed | diverged | errors | capped | timed out | bytes/event | replay events/s | overhead median (per test, wall / CPU) | worst (per test, wall / CPU) | whole suite (wall / CPU) | mutants: replay / tests / both / neither |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
 	for _, set := range s.Sets {
 		obs := strings.Join(trimModule(set.Observed, sub.Module), ", ")
 		switch {
 		case len(set.Rejected) > 0:
-			fmt.Fprintf(w, "| %s | rejected by the transform: %s ||||||||||||||\n", obs, cell(set.Rejected[0]))
+			fmt.Fprintf(w, "| %s | rejected by the transform: %s |||||||||||||||\n", obs, cell(set.Rejected[0]))
 			continue
 		case set.Error != "" && set.Logs == 0:
-			fmt.Fprintf(w, "| %s | **tool error**: %s ||||||||||||||\n", obs, cell(errorSummary(set.Error)))
+			fmt.Fprintf(w, "| %s | **tool error**: %s |||||||||||||||\n", obs, cell(errorSummary(set.Error)))
 			continue
 		}
 		ovMed, ovWorst, suite := "-", "-", "-"
@@ -99,12 +108,13 @@ func (s *SubjectResult) markdown(w io.Writer, maxLog string) {
 		if len(set.TestsRejected) > 0 {
 			failed += fmt.Sprintf(" (%d more rejected up front)", len(set.TestsRejected))
 		}
-		fmt.Fprintf(w, "| %s | %d%s | %d | %d | %d | %s | %s | %d | %s | %s | %s | %s | %s | %s |\n", obs, set.Tests, failed, set.Logs, set.Events, set.Passed,
-			bold(set.Diverged), bold(set.Errors), len(set.Capped), num(set.BytesPerEvent, "%.1f"), num(set.ReplayEventsPS, "%.0f"), ovMed, ovWorst, suite, mut)
+		fmt.Fprintf(w, "| %s | %d%s | %d | %d | %d | %s | %s | %d | %d | %s | %s | %s | %s | %s | %s |\n", obs, set.Tests, failed, set.Logs, set.Events, set.Passed,
+			bold(set.Diverged), bold(set.Errors), len(set.Capped), len(set.TimedOut), num(set.BytesPerEvent, "%.1f"), num(set.ReplayEventsPS, "%.0f"), ovMed, ovWorst, suite, mut)
 	}
 	fmt.Fprintln(w)
 	s.rejectedTests(w)
 	s.cappedTable(w, capLabel(maxLog))
+	s.timedOutTable(w)
 	s.failureTable(w)
 }
 
@@ -144,6 +154,34 @@ func (s *SubjectResult) cappedTable(w io.Writer, limit string) {
 	fmt.Fprintf(w, "Logs capped at %s (not replayed):\n\n", limit)
 	fmt.Fprintln(w, "| observed | logs | bytes | tests |")
 	fmt.Fprintln(w, "|---|---:|---:|---|")
+	for _, r := range rows {
+		fmt.Fprintln(w, r)
+	}
+	fmt.Fprintln(w)
+}
+
+// timedOutTable lists the tests that ran past their limit under capture.
+func (s *SubjectResult) timedOutTable(w io.Writer) {
+	var rows []string
+	for _, set := range s.Sets {
+		if len(set.TimedOut) == 0 {
+			continue
+		}
+		obs := strings.Join(trimModule(set.Observed, s.Subject.Module), ",")
+		var tests []string
+		for _, t := range set.TimedOut {
+			name := strings.TrimPrefix(strings.TrimPrefix(t.Test, s.Subject.Module+"/"), s.Subject.Module+".")
+			tests = append(tests, fmt.Sprintf("%s (%s)", name, time.Duration(t.Limit*float64(time.Second))))
+		}
+		rows = append(rows, fmt.Sprintf("| %s | %d | %s |", cell(obs), len(set.TimedOut), cell(strings.Join(tests, ", "))))
+	}
+	if len(rows) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "Tests that ran past their limit under capture (killed, no round trip):")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| observed | tests | tests (limit) |")
+	fmt.Fprintln(w, "|---|---:|---|")
 	for _, r := range rows {
 		fmt.Fprintln(w, r)
 	}

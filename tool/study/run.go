@@ -26,7 +26,12 @@ type cmd struct {
 }
 
 func (r *runner) command(dir string, env []string, name string, args ...string) *cmd {
-	ctx, cancel := context.WithTimeout(context.Background(), r.cfg.Timeout)
+	return r.commandFor(r.cfg.Timeout, dir, env, name, args...)
+}
+
+// commandFor is command with a deadline of its own.
+func (r *runner) commandFor(timeout time.Duration, dir string, env []string, name string, args ...string) *cmd {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	c := exec.CommandContext(ctx, name, args...)
 	c.Dir = dir
 	c.Env = append(os.Environ(), env...)
@@ -34,7 +39,7 @@ func (r *runner) command(dir string, env []string, name string, args ...string) 
 	if r.cfg.Verbose {
 		r.logf("+ (cd %s && %s %s)", dir, name, strings.Join(args, " "))
 	}
-	return &cmd{c: c, ctx: ctx, cancel: cancel, timeout: r.cfg.Timeout}
+	return &cmd{c: c, ctx: ctx, cancel: cancel, timeout: timeout}
 }
 
 // output runs the command and returns its stdout; the error carries the
@@ -50,10 +55,25 @@ func (c *cmd) output() ([]byte, error) {
 // combined runs the command and returns stdout and stderr separately,
 // with the exit code (-1 if it did not run or timed out).
 func (c *cmd) combined() (stdout, stderr []byte, code int, err error) {
+	return c.watched(nil)
+}
+
+// watched is combined, with watch (if not nil) called with the process's
+// id once it started; what watch returns is called when it ended.
+func (c *cmd) watched(watch func(pid int) (stop func())) (stdout, stderr []byte, code int, err error) {
 	defer c.cancel()
 	var o, e bytes.Buffer
 	c.c.Stdout, c.c.Stderr = &o, &e
-	err = c.c.Run()
+	err = c.c.Start()
+	if err == nil {
+		if watch != nil {
+			stop := watch(c.c.Process.Pid)
+			err = c.c.Wait()
+			stop()
+		} else {
+			err = c.c.Wait()
+		}
+	}
 	code = 0
 	if err != nil {
 		var ee *exec.ExitError

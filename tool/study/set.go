@@ -35,6 +35,7 @@ type testPackage struct {
 type testCase struct {
 	name        string
 	plainPassed bool
+	plain       time.Duration // wall time of its process without capture
 }
 
 // baseline lists the module's packages, builds their test binaries
@@ -63,8 +64,8 @@ func (m *moduleRun) baseline() error {
 			return err
 		}
 		for _, n := range names {
-			_, err := m.r.timeTest(tp.plain, p.Dir, n, nil)
-			tp.tests = append(tp.tests, &testCase{name: n, plainPassed: err == nil})
+			d, err := m.r.timeTest(tp.plain, p.Dir, n, nil)
+			tp.tests = append(tp.tests, &testCase{name: n, plainPassed: err == nil, plain: d.wall})
 		}
 		m.testPkgs = append(m.testPkgs, tp)
 	}
@@ -149,6 +150,34 @@ func (m *moduleRun) testPkgPaths() []string {
 	return out
 }
 
+// limitOf is the limit on a test of the test binary named bin (binName)
+// under capture: Config.testLimit of its time without capture.
+func (m *moduleRun) limitOf(bin, test string) time.Duration {
+	for _, tp := range m.testPkgs {
+		if binName(tp.pkg.ImportPath) != bin {
+			continue
+		}
+		for _, t := range tp.tests {
+			if t.name == test {
+				return m.r.cfg.testLimit(t.plain)
+			}
+		}
+	}
+	// A test the baseline did not list (it cannot be): the shortest limit.
+	return m.r.cfg.testLimit(0)
+}
+
+// limitsTotal is the sum of every test's limit.
+func (m *moduleRun) limitsTotal() time.Duration {
+	var sum time.Duration
+	for _, tp := range m.testPkgs {
+		for _, t := range tp.tests {
+			sum += m.r.cfg.testLimit(t.plain)
+		}
+	}
+	return sum
+}
+
 func (m *moduleRun) plainPassed(pkg, test string) bool {
 	for _, tp := range m.testPkgs {
 		if tp.pkg.ImportPath == pkg {
@@ -176,9 +205,18 @@ func (m *moduleRun) study(index int, obs []string) *SetResult {
 
 	// Capture: the module's tests, one process and one log per test.
 	// The kept test binaries are the ones the overhead measurement times.
-	args := append([]string{"test", "-root", m.r.cfg.Root, "-observe", observe, "-logs", logDir, "-keep-binaries", filepath.Join(setDir, "capture-bin"), "-max-log-bytes", m.r.cfg.MaxLogBytes}, m.sub.Patterns...)
-	stdout, stderr, code, err := m.r.command(m.dir, nil, m.r.cfg.Capture, args...).combined()
+	// Each test runs under its own limit (testWatch); the command as a
+	// whole may take the study's -timeout for building plus every test's
+	// limit.
+	binDir := filepath.Join(setDir, "capture-bin")
+	args := append([]string{"test", "-root", m.r.cfg.Root, "-observe", observe, "-logs", logDir, "-keep-binaries", binDir, "-max-log-bytes", m.r.cfg.MaxLogBytes}, m.sub.Patterns...)
+	watch := newTestWatch(binDir, m.limitOf)
+	stdout, stderr, code, err := m.r.commandFor(m.r.cfg.Timeout+m.limitsTotal(), m.dir, nil, m.r.cfg.Capture, args...).watched(watch.start)
 	runs := parseCaptureTest(stdout, m.testPkgPaths())
+	killed := map[string]time.Duration{} // binary and test -> limit
+	for _, k := range watch.killedTests() {
+		killed[k.bin+" "+k.test] = k.limit
+	}
 	if err != nil {
 		s.Error = "capture test: " + err.Error()
 		return s
@@ -202,6 +240,13 @@ func (m *moduleRun) study(index int, obs []string) *SetResult {
 	var pkgOrder []string
 	testOf := map[string]testRun{}
 	for _, t := range runs {
+		if limit, ok := killed[binName(t.Package)+" "+t.Test]; ok && !t.Passed {
+			// Neither a round trip nor a failure under capture: it ran
+			// past its limit; its log lacks the end and is not kept.
+			s.TimedOut = append(s.TimedOut, TimedOutTest{Test: t.Package + "." + t.Test, Limit: limit.Seconds()})
+			_ = os.Remove(t.Log)
+			continue
+		}
 		if !t.Passed && m.plainPassed(t.Package, t.Test) {
 			s.CaptureFailed = append(s.CaptureFailed, t.Package+"."+t.Test)
 		}

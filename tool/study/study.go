@@ -38,10 +38,16 @@ type Config struct {
 	MaxPackages int           // observe at most this many single packages per subject (0: all)
 	OnlySets    []int         // study only these of the observed sets the other fields give (1-based, as the progress lines number them)
 	Timeout     time.Duration // per external command
-	MaxLogBytes string        // capture test's -max-log-bytes ("": DefaultMaxLogBytes; "0": no cap)
-	Verbose     bool          // print every command
-	Log         io.Writer     // progress lines; nil: none
-	Out         string        // if set, the report is (re)written here after every observed set
+	// TestLimit and TestLimitFactor bound each test under capture:
+	// max(TestLimit, TestLimitFactor × its time without capture); one
+	// that runs longer is killed and reported as timed out (defaults:
+	// DefaultTestLimit, DefaultTestLimitFactor).
+	TestLimit       time.Duration
+	TestLimitFactor float64
+	MaxLogBytes     string    // capture test's -max-log-bytes ("": DefaultMaxLogBytes; "0": no cap)
+	Verbose         bool      // print every command
+	Log             io.Writer // progress lines; nil: none
+	Out             string    // if set, the report is (re)written here after every observed set
 }
 
 // Report is the result of a study: what -o writes as study.json, and as
@@ -56,9 +62,14 @@ type Report struct {
 	Mutants   int     `json:"mutants_per_package"`
 	// MaxLogBytes is the cap on each log in force ($CAPTURE_MAX_BYTES or
 	// Config.MaxLogBytes; "0": none).
-	MaxLogBytes string           `json:"max_log_bytes"`
-	Subjects    []*SubjectResult `json:"subjects"`
-	Totals      Totals           `json:"totals"`
+	MaxLogBytes string `json:"max_log_bytes"`
+	// TestLimit (seconds) and TestLimitFactor are the limit on each test
+	// under capture: the larger of TestLimit and TestLimitFactor × the
+	// test's time without capture.
+	TestLimit       float64          `json:"test_limit_s"`
+	TestLimitFactor float64          `json:"test_limit_factor"`
+	Subjects        []*SubjectResult `json:"subjects"`
+	Totals          Totals           `json:"totals"`
 }
 
 // SubjectResult is the study of one module.
@@ -82,9 +93,10 @@ type SetResult struct {
 	Tests          int             `json:"tests"`                    // tests run under capture
 	TestsRejected  []string        `json:"tests_rejected,omitempty"` // "<pkg>.<Test>: reason": not run, rejected up front by capture test
 	CaptureFailed  []string        `json:"capture_failed,omitempty"`
-	Logs           int             `json:"logs"`      // every log, capped ones included
-	Events         int             `json:"events"`    // events of the replayed logs
-	LogBytes       int64           `json:"log_bytes"` // bytes of the replayed logs (capped ones: CappedBytes)
+	TimedOut       []TimedOutTest  `json:"timed_out,omitempty"` // killed at their limit under capture: no round trip
+	Logs           int             `json:"logs"`                // every log, capped ones included
+	Events         int             `json:"events"`              // events of the replayed logs
+	LogBytes       int64           `json:"log_bytes"`           // bytes of the replayed logs (capped ones: CappedBytes)
 	Passed         int             `json:"passed"`
 	Diverged       int             `json:"diverged"`
 	Errors         int             `json:"errors"`
@@ -99,6 +111,12 @@ type SetResult struct {
 	Seconds        float64         `json:"seconds"`
 }
 
+// TimedOutTest is a test that ran past its limit under capture.
+type TimedOutTest struct {
+	Test  string  `json:"test"`    // <pkg>.<Test>
+	Limit float64 `json:"limit_s"` // its limit, in seconds
+}
+
 // Totals sums sets.
 type Totals struct {
 	Sets          int   `json:"sets"`
@@ -107,6 +125,7 @@ type Totals struct {
 	Tests         int   `json:"tests"`
 	TestsRejected int   `json:"tests_rejected"`
 	CaptureFailed int   `json:"capture_failed"`
+	TimedOut      int   `json:"timed_out"`
 	Logs          int   `json:"logs"`
 	Events        int   `json:"events"`
 	LogBytes      int64 `json:"log_bytes"`
@@ -130,6 +149,7 @@ func (t *Totals) add(s *SetResult) {
 	t.Tests += s.Tests
 	t.TestsRejected += len(s.TestsRejected)
 	t.CaptureFailed += len(s.CaptureFailed)
+	t.TimedOut += len(s.TimedOut)
 	t.Logs += s.Logs
 	t.Events += s.Events
 	t.LogBytes += s.LogBytes
@@ -151,6 +171,7 @@ func (t *Totals) merge(o Totals) {
 	t.Tests += o.Tests
 	t.TestsRejected += o.TestsRejected
 	t.CaptureFailed += o.CaptureFailed
+	t.TimedOut += o.TimedOut
 	t.Logs += o.Logs
 	t.Events += o.Events
 	t.LogBytes += o.LogBytes
@@ -202,13 +223,19 @@ func Run(cfg Config, subjects []Subject) (*Report, error) {
 	if cfg.MaxLogBytes == "" {
 		cfg.MaxLogBytes = DefaultMaxLogBytes
 	}
+	if cfg.TestLimit <= 0 {
+		cfg.TestLimit = DefaultTestLimit
+	}
+	if cfg.TestLimitFactor <= 0 {
+		cfg.TestLimitFactor = DefaultTestLimitFactor
+	}
 	if err := os.MkdirAll(cfg.Work, 0o755); err != nil {
 		return nil, err
 	}
 	r := &runner{cfg: cfg}
 	start := time.Now()
 	rep := &Report{Started: start.UTC().Format(time.RFC3339), GoVersion: runtime.Version(), Host: fmt.Sprintf("%s/%s, %d CPUs", runtime.GOOS, runtime.GOARCH, runtime.NumCPU()),
-		Seed: cfg.Seed, Repeats: cfg.Repeats, Mutants: cfg.Mutants}
+		Seed: cfg.Seed, Repeats: cfg.Repeats, Mutants: cfg.Mutants, TestLimit: cfg.TestLimit.Seconds(), TestLimitFactor: cfg.TestLimitFactor}
 	r.report = rep
 	rep.MaxLogBytes = r.logLimit()
 	r.start = start
@@ -318,6 +345,9 @@ func setNote(s *SetResult) string {
 	}
 	if len(s.CaptureFailed) > 0 {
 		n = append(n, fmt.Sprintf("%d tests failed only under capture", len(s.CaptureFailed)))
+	}
+	if len(s.TimedOut) > 0 {
+		n = append(n, fmt.Sprintf("%d tests ran past their limit", len(s.TimedOut)))
 	}
 	if o := s.Overhead; o != nil {
 		n = append(n, fmt.Sprintf("overhead median x%.2f worst x%.2f", o.MedianRatio, o.WorstRatio))

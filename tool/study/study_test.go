@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -184,20 +183,7 @@ func TestParseSubject(t *testing.T) {
 // -observe list; randomSets is tested above). Needs the go command (not in
 // a Bazel sandbox); no network.
 func TestStudyOfMiniModule(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the capture command")
-	}
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("needs the go command")
-	}
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(t.TempDir(), "capture")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/rules-capture/rules_capture/tool/cmd/capture").CombinedOutput(); err != nil {
-		t.Fatalf("building capture: %v\n%s", err, out)
-	}
+	bin, root := captureCommand(t)
 	sub, err := ParseSubject("testdata/mini")
 	if err != nil {
 		t.Fatal(err)

@@ -29,7 +29,9 @@ func runStudy(args []string) int {
 	packages := fs.String("packages", "", "comma-separated import paths: observe only these packages")
 	maxPackages := fs.Int("max-packages", 0, "observe at most this many single packages per module (0: all)")
 	onlySets := fs.String("only-sets", "", "comma-separated numbers N (as the progress lines number them: observed set N/M): study only these of the observed sets the other flags give, to re-run a few sets of a run")
-	timeout := fs.Duration("timeout", 10*time.Minute, "limit for each command the study runs")
+	timeout := fs.Duration("timeout", 10*time.Minute, "limit for each command the study runs (capture test: plus every test's limit)")
+	testLimit := fs.Duration("test-limit", study.DefaultTestLimit, "least limit on each test under capture; a test past its limit is killed and reported as timed out (no round trip)")
+	testFactor := fs.Float64("test-limit-factor", study.DefaultTestLimitFactor, "a test's limit under capture is at least this many times its time without capture")
 	maxLog := fs.String("max-log-bytes", study.DefaultMaxLogBytes, "capture test's cap on each log (0: none; $CAPTURE_MAX_BYTES, if set, wins): a capped log is reported as capped, not replayed")
 	verbose := fs.Bool("v", false, "print every command")
 	fs.Usage = func() {
@@ -79,7 +81,7 @@ copy. Exits 1 if any round trip failed or any tool error occurred.`)
 	}
 	cfg := study.Config{
 		Capture: self, Root: rootDir, Repeats: *repeats, Mutants: *mutants, Sets: *sets, Seed: *seed,
-		Packages: frontend.SplitList(*packages), MaxPackages: *maxPackages, OnlySets: only, Timeout: *timeout, MaxLogBytes: *maxLog, Verbose: *verbose, Log: os.Stderr,
+		Packages: frontend.SplitList(*packages), MaxPackages: *maxPackages, OnlySets: only, Timeout: *timeout, TestLimit: *testLimit, TestLimitFactor: *testFactor, MaxLogBytes: *maxLog, Verbose: *verbose, Log: os.Stderr,
 	}
 	if *quick {
 		if len(subjects) == 0 {
