@@ -70,6 +70,9 @@ type Report struct {
 	TestLimitFactor float64          `json:"test_limit_factor"`
 	Subjects        []*SubjectResult `json:"subjects"`
 	Totals          Totals           `json:"totals"`
+	// Finished is set once every subject was studied; a report that an
+	// interrupted study checkpointed lacks it.
+	Finished bool `json:"finished"`
 }
 
 // SubjectResult is the study of one module.
@@ -244,6 +247,7 @@ func Run(cfg Config, subjects []Subject) (*Report, error) {
 		rep.Subjects = append(rep.Subjects, res)
 		r.subject(res)
 	}
+	rep.Finished = true
 	r.checkpoint()
 	return rep, nil
 }

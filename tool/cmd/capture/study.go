@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/rules-capture/rules_capture/tool/internal/frontend"
@@ -34,6 +35,11 @@ func runStudy(args []string) int {
 	testFactor := fs.Float64("test-limit-factor", study.DefaultTestLimitFactor, "a test's limit under capture is at least this many times its time without capture")
 	maxLog := fs.String("max-log-bytes", study.DefaultMaxLogBytes, "capture test's cap on each log (0: none; $CAPTURE_MAX_BYTES, if set, wins): a capped log is reported as capped, not replayed")
 	verbose := fs.Bool("v", false, "print every command")
+	corpus := fs.String("corpus", "", `with no module named: "wide" studies the wide corpus (popular modules nobody here wrote, pinned versions) instead of the default one`)
+	chunk := fs.String("chunk", "", "K/N: study only the K-th of N equal chunks of the modules (with -results, to study a corpus over several runs)")
+	results := fs.String("results", "", "study each module on its own into DIR/<module name>/study.json and study.md, skipping modules DIR holds a finished study of (-force: study them again); each module's scratch files are removed when it is done")
+	force := fs.Bool("force", false, "with -results: study again modules that have a result")
+	table := fs.String("table", "", "study nothing: print the one table of the per-module results in DIR (written with -results), with the corpus's modules not yet studied")
 	fs.Usage = func() {
 		fmt.Fprintln(os.Stderr, `usage: capture study [flags] [go-cmp | semver | examples | toml | pflag | uuid | module@version | dir]...
 
@@ -46,6 +52,26 @@ copy. Exits 1 if any round trip failed or any tool error occurred.`)
 	}
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	var wide bool
+	switch *corpus {
+	case "", "default":
+	case "wide":
+		wide = true
+	default:
+		fmt.Fprintf(os.Stderr, "capture study: -corpus %q: want default or wide\n", *corpus)
+		return 2
+	}
+	if *table != "" {
+		want := study.WideCorpus()
+		if !wide {
+			want = nil
+		}
+		if err := study.Table(os.Stdout, *table, want); err != nil {
+			fmt.Fprintln(os.Stderr, "capture study:", err)
+			return 1
+		}
+		return 0
 	}
 	rootDir, err := frontend.FindRoot(*root)
 	if err != nil {
@@ -92,6 +118,17 @@ copy. Exits 1 if any round trip failed or any tool error occurred.`)
 	}
 	if len(subjects) == 0 {
 		subjects = study.Corpus(rootDir)
+		if wide {
+			subjects = study.WideCorpus()
+		}
+	}
+	if *chunk != "" {
+		k, n, err := study.ParseChunk(*chunk)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "capture study: -chunk:", err)
+			return 2
+		}
+		subjects = study.Chunk(subjects, k, n)
 	}
 	cfg.Out = *out
 	cfg.Work = *work
@@ -106,6 +143,24 @@ copy. Exits 1 if any round trip failed or any tool error occurred.`)
 	} else if cfg.Work, err = filepath.Abs(cfg.Work); err != nil {
 		fmt.Fprintln(os.Stderr, "capture study:", err)
 		return 2
+	}
+	if *results != "" {
+		if *out != "" {
+			fmt.Fprintln(os.Stderr, "capture study: -results writes one report per module; -o is for one report of all")
+			return 2
+		}
+		dir, err := filepath.Abs(*results)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "capture study:", err)
+			return 2
+		}
+		done, err := study.RunEach(cfg, subjects, dir, *force)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "capture study:", err)
+			return 1
+		}
+		fmt.Printf("studied %d modules into %s: %s\n", len(done), dir, strings.Join(done, " "))
+		return 0
 	}
 	rep, err := study.Run(cfg, subjects)
 	if err != nil {

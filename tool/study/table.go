@@ -1,0 +1,179 @@
+package study
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Table writes the one table of a corpus studied with RunEach into dir:
+// a row per module (module, version, observed sets, rejected, tool
+// errors, round trips, passed, false divergences, replay errors, timeouts,
+// capped logs, mutants caught by replay and by the module's tests), the
+// totals, the most common causes of failures and rejections over all
+// modules, and the modules of want that dir holds no finished study of.
+func Table(w io.Writer, dir string, want []Subject) error {
+	paths, err := filepath.Glob(filepath.Join(dir, "*", "study.json"))
+	if err != nil {
+		return err
+	}
+	type row struct {
+		res      *SubjectResult
+		finished bool
+	}
+	byModule := map[string]row{}
+	for _, p := range paths {
+		rep, err := ReadReport(p)
+		if err != nil {
+			return err
+		}
+		for _, s := range rep.Subjects {
+			byModule[s.Subject.Module] = row{s, rep.Finished}
+		}
+	}
+	var order []string
+	for _, s := range want {
+		if _, ok := byModule[s.Module]; ok {
+			order = append(order, s.Module)
+		}
+	}
+	var extra []string
+	for m := range byModule {
+		if !containsString(order, m) {
+			extra = append(extra, m)
+		}
+	}
+	sort.Strings(extra)
+	order = append(order, extra...)
+
+	var tot Totals
+	studied, partial, failed := 0, 0, 0
+	causes := map[string]*cause{}
+	fmt.Fprintln(w, "| module | version | observed sets | rejected | tool errors | round trips | passed | false divergences | replay errors | timed out | capped | mutants | caught by replay | caught by tests |")
+	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+	for _, m := range order {
+		r := byModule[m]
+		s := r.res
+		name := s.Subject.Module
+		if !r.finished {
+			name += " (unfinished)"
+			partial++
+		}
+		if s.Error != "" {
+			failed++
+			fmt.Fprintf(w, "| %s | %s | not studied: %s |||||||||||\n", name, s.Subject.Version, cell(errorSummary(s.Error)))
+			countCause(causes, "module not studied: "+errorSummary(s.Error), s.Subject.Name)
+			continue
+		}
+		studied++
+		t := s.Totals
+		tot.merge(t)
+		fmt.Fprintf(w, "| %s | %s | %d | %d | %s | %d | %d | %s | %s | %d | %d | %d | %d | %d |\n", name, s.Subject.Version, t.Sets, t.Rejected, bold(t.ToolErrors),
+			t.Passed+t.Diverged+t.Errors, t.Passed, bold(t.Diverged), bold(t.Errors), t.TimedOut, t.Capped, t.Mutants, t.ByReplay, t.ByTests)
+		s.causes(causes)
+	}
+	fmt.Fprintf(w, "| **all %d** | | %d | %d | %s | %d | %d | %s | %s | %d | %d | %d | %d | %d |\n", studied, tot.Sets, tot.Rejected, bold(tot.ToolErrors),
+		tot.Passed+tot.Diverged+tot.Errors, tot.Passed, bold(tot.Diverged), bold(tot.Errors), tot.TimedOut, tot.Capped, tot.Mutants, tot.ByReplay, tot.ByTests)
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "%d modules studied", studied)
+	if failed > 0 {
+		fmt.Fprintf(w, ", %d could not be studied", failed)
+	}
+	if partial > 0 {
+		fmt.Fprintf(w, ", %d of them unfinished (their study was interrupted: the sets so far)", partial)
+	}
+	fmt.Fprintf(w, ". Round trips are the replayed logs (capped and timed-out tests are not replayed); every divergence is on unchanged code, so false. Observed sets accepted: %s.\n", pct(tot.Sets-tot.Rejected, tot.Sets))
+	var missing []string
+	for _, s := range want {
+		if r, ok := byModule[s.Module]; !ok || !r.finished {
+			missing = append(missing, s.Module+"@"+s.Version)
+		}
+	}
+	if len(missing) > 0 {
+		fmt.Fprintf(w, "\nNot yet studied (or unfinished): %s.\n", strings.Join(missing, ", "))
+	}
+	writeCauses(w, causes)
+	return nil
+}
+
+// cause is one cause of failed round trips, rejections or tool errors,
+// over the modules of a table.
+type cause struct {
+	text    string
+	count   int
+	modules []string
+}
+
+func countCause(causes map[string]*cause, text, module string) {
+	c := causes[text]
+	if c == nil {
+		c = &cause{text: text}
+		causes[text] = c
+	}
+	c.count++
+	if !containsString(c.modules, module) {
+		c.modules = append(c.modules, module)
+	}
+}
+
+// position is a file:line:col prefix, which varies between occurrences of
+// one cause.
+var position = regexp.MustCompile(`^\S+\.go:\d+(:\d+)?: `)
+
+// causes counts the subject's failed round trips (by reason), rejected
+// sets (by the construct, without its position), tool errors, tests
+// failed only under capture and timed-out tests.
+func (s *SubjectResult) causes(causes map[string]*cause) {
+	name := s.Subject.Name
+	for _, set := range s.Sets {
+		for _, f := range set.Failures {
+			countCause(causes, failureReason(f), name)
+		}
+		if len(set.Rejected) > 0 {
+			countCause(causes, "rejected: "+position.ReplaceAllString(set.Rejected[0], ""), name)
+		}
+		if set.Error != "" {
+			for _, e := range strings.Split(set.Error, "\n\n") {
+				countCause(causes, "tool error: "+errorSummary(e), name)
+			}
+		}
+		for range set.CaptureFailed {
+			countCause(causes, "test failed under capture (passes without)", name)
+		}
+		for range set.TimedOut {
+			countCause(causes, "test ran past its limit under capture", name)
+		}
+	}
+}
+
+// writeCauses lists the most common causes, most frequent first.
+func writeCauses(w io.Writer, causes map[string]*cause) {
+	if len(causes) == 0 {
+		return
+	}
+	list := make([]*cause, 0, len(causes))
+	for _, c := range causes {
+		list = append(list, c)
+	}
+	sort.Slice(list, func(i, j int) bool {
+		if list[i].count != list[j].count {
+			return list[i].count > list[j].count
+		}
+		return list[i].text < list[j].text
+	})
+	const most = 25
+	fmt.Fprintln(w, "\nMost common causes (failed round trips by reason, rejected sets by construct, tool errors, tests failed or past their limit under capture):")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| count | cause | modules |")
+	fmt.Fprintln(w, "|---:|---|---|")
+	for i, c := range list {
+		if i == most {
+			fmt.Fprintf(w, "\n%d less common causes are in each module's study.md.\n", len(list)-most)
+			break
+		}
+		fmt.Fprintf(w, "| %d | %s | %s |\n", c.count, cell(c.text), strings.Join(c.modules, ", "))
+	}
+}
