@@ -37,6 +37,15 @@ type Encoder struct {
 	// memory the callee allocated and the observed code reads through
 	// (json.Unmarshal filling a *int field), which replay must rebuild.
 	Deep bool
+	// Refresh (with Deep) writes the pointee of an object of a type
+	// outside the observed set again at every sight, not only at the first
+	// (once per encoding: rewritten holds the objects written since
+	// ResetRefresh). Values observed code reflects over use it: native
+	// reflection reads the object's state as it is at that moment, which
+	// external code may have changed since the object last crossed, so
+	// replay must rebuild that state (docs/design/reflection.md).
+	Refresh   bool
+	rewritten map[unsafe.Pointer]bool
 	// Outgoing: the values leave the observed set (an incall's results, an
 	// outcall's receiver and arguments, a panic or a write leaving it). An
 	// observed object of struct type seen for the first time is then
@@ -283,6 +292,24 @@ func NoIdentity(v reflect.Value) bool {
 	return v.Kind() == reflect.Pointer && v.UnsafePointer() == zeroBase
 }
 
+// ResetRefresh forgets which objects a Refresh encoding wrote: the next
+// value starts afresh.
+func (e *Encoder) ResetRefresh() { e.rewritten = nil }
+
+// refreshed reports, for a Refresh encoding, whether the pointee at ptr of
+// an object seen before is written again (the first time in this
+// encoding), and notes it.
+func (e *Encoder) refreshed(ptr unsafe.Pointer) bool {
+	if !e.Refresh || e.rewritten[ptr] {
+		return false
+	}
+	if e.rewritten == nil {
+		e.rewritten = map[unsafe.Pointer]bool{}
+	}
+	e.rewritten[ptr] = true
+	return true
+}
+
 // refNamed writes a reference to the object v refers to, whose type is
 // named name.
 func (e *Encoder) refNamed(tag byte, v reflect.Value, name string, weak bool) (first bool) {
@@ -510,7 +537,10 @@ func ifacePointer(el reflect.Value, x any) unsafe.Pointer {
 func (e *Encoder) encodeMap(v reflect.Value, depth int) {
 	type entry struct{ k, v []byte }
 	entries := make([]entry, 0, v.Len())
-	sub := Encoder{Objects: e.Objects, Deep: e.Deep, Outgoing: e.Outgoing}
+	if e.Refresh && e.rewritten == nil {
+		e.rewritten = map[unsafe.Pointer]bool{} // shared with sub
+	}
+	sub := Encoder{Objects: e.Objects, Deep: e.Deep, Outgoing: e.Outgoing, Refresh: e.Refresh, rewritten: e.rewritten}
 	kpl, vpl := planFor(v.Type().Key()), planFor(v.Type().Elem())
 	ks, vs := kpl.getScratch(), vpl.getScratch()
 	k, val := reflect.NewAt(kpl.t, ks).Elem(), reflect.NewAt(vpl.t, vs).Elem()

@@ -480,7 +480,18 @@ func encPointer(e *Encoder, pl *encPlan, p unsafe.Pointer, depth int) {
 // an observed object with its pointee on first sight.
 func (e *Encoder) pointer(pl *encPlan, v reflect.Value, ptr unsafe.Pointer, depth int) {
 	if e.Deep || pl.observedElem() {
-		if e.refNamed(TagObject, v, pl.name, true) {
+		first := e.refNamed(TagObject, v, pl.name, true)
+		if e.Refresh {
+			// Observed objects keep their first-sight rule (their state is
+			// the set's own, which replay makes again); others are written
+			// once per encoding.
+			if first {
+				e.refreshed(ptr)
+			} else if !pl.observedElem() {
+				first = e.refreshed(ptr)
+			}
+		}
+		if first {
 			el := pl.ptrEl.Load()
 			if el == nil {
 				el = planFor(pl.t.Elem())

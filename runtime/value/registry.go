@@ -72,12 +72,75 @@ func LookupType(name string) (reflect.Type, bool) {
 	registry.RLock()
 	t, ok := registry.types[name]
 	registry.RUnlock()
-	if !ok && strings.HasPrefix(name, "*") {
+	if !ok {
+		return compositeType(name)
+	}
+	return t, ok
+}
+
+// basicTypes are the predeclared types by name.
+var basicTypes = func() map[string]reflect.Type {
+	m := map[string]reflect.Type{}
+	for _, v := range []any{false, 0, int8(0), int16(0), int32(0), int64(0), uint(0), uint8(0), uint16(0), uint32(0),
+		uint64(0), uintptr(0), float32(0), float64(0), complex64(0), complex128(0), ""} {
+		m[reflect.TypeOf(v).Name()] = reflect.TypeOf(v)
+	}
+	return m
+}()
+
+// compositeType makes the unnamed type a log names from the registered
+// types it is made of: "*T", "[]T", "[N]T", "map[K]V", "interface {}".
+// Values from outside that observed code reflects over come in any of them
+// (a map[string]interface {} handed to an encoder), and replay rebuilds
+// them with their own dynamic type, which need not be registered itself.
+// Struct, func and channel literals are not rebuilt.
+func compositeType(name string) (reflect.Type, bool) {
+	if t, ok := basicTypes[name]; ok {
+		return t, true
+	}
+	switch {
+	case name == "interface {}":
+		return reflect.TypeFor[any](), true
+	case strings.HasPrefix(name, "*"):
 		if e, ok := LookupType(name[1:]); ok {
 			return reflect.PointerTo(e), true
 		}
+	case strings.HasPrefix(name, "[]"):
+		if e, ok := LookupType(name[2:]); ok {
+			return reflect.SliceOf(e), true
+		}
+	case strings.HasPrefix(name, "["):
+		i := strings.IndexByte(name, ']')
+		n, err := strconv.Atoi(name[1:max(i, 1)])
+		if i < 0 || err != nil || n < 0 || strconv.Itoa(n) != name[1:i] {
+			return nil, false
+		}
+		if e, ok := LookupType(name[i+1:]); ok {
+			return reflect.ArrayOf(n, e), true
+		}
+	case strings.HasPrefix(name, "map["):
+		// The key ends at the bracket that closes "map[".
+		depth := 0
+		for i := len("map"); i < len(name); i++ {
+			switch name[i] {
+			case '[':
+				depth++
+			case ']':
+				depth--
+			}
+			if depth == 0 {
+				k, ok := LookupType(name[len("map["):i])
+				if !ok || !k.Comparable() {
+					return nil, false
+				}
+				if v, ok := LookupType(name[i+1:]); ok {
+					return reflect.MapOf(k, v), true
+				}
+				return nil, false
+			}
+		}
 	}
-	return t, ok
+	return nil, false
 }
 
 // RegisterSentinel records an exported package-level error variable, e.g.

@@ -81,6 +81,7 @@ type incallWrapper struct {
 
 	decls, args, encs, decs, dargs []string // parameters
 	results, rnames, rencs         []string // results
+	written                        []string // after the results: what the call wrote through parameters it reflects over
 	hook                           string   // a generic declaration's replay hook
 }
 
@@ -145,9 +146,9 @@ func (t *transformer) incallSignatureAllowed(w *incallWrapper) bool {
 				"keep reflect.Value and unsafe.Pointer off the observed set's exported API (pass the underlying values), or keep this package out of the observed set")
 			return false
 		}
-		if r := mentionsReflect(v.Type(), t.p.Types, map[types.Type]bool{}); r != "" && t.nativeReflect() {
-			// The package's reflection runs natively, over owned values only
-			// (reflect.go): one from outside would be a placeholder in replay.
+		if r := mentionsReflect(v.Type(), t.p.Types, map[types.Type]bool{}); r != "" {
+			// Reflection runs natively (reflect.go): one from outside would
+			// be a placeholder in replay.
 			t.errorf(w.fd.Pos(), "an exported function whose signature holds a "+r+" ("+types.TypeString(v.Type(), fullQualifier)+")",
 				"keep reflect.Value and reflect.Type off the observed set's exported API (pass the underlying values), or keep this package out of the observed set")
 			return false
@@ -208,6 +209,10 @@ func (t *transformer) incallParams(w *incallWrapper) bool {
 		}
 		pv := sig.Params().At(i).Name()
 		w.encs = append(w.encs, t.paramEncStmt(pn, pt, pv, w.name, t.redact.params[fd][pv]))
+		if enc, written := t.reflectedParam(pn, pt); enc != "" { // reflect.go
+			w.encs[len(w.encs)-1] = enc
+			w.written = append(w.written, written)
+		}
 		w.decs = append(w.decs, pn+" := "+t.decExpr(pt, ts))
 		w.dargs = append(w.dargs, w.args[len(w.args)-1])
 	}
@@ -299,7 +304,7 @@ func (t *transformer) incallText(w *incallWrapper, site string) string {
 	}
 	b.WriteString("\tf := s.Call()\n")
 	runCall(&b, direct, w.rnames, w.results)
-	for _, e := range w.rencs {
+	for _, e := range append(w.rencs[:len(w.rencs):len(w.rencs)], w.written...) {
 		b.WriteString("\t" + e + "\n")
 	}
 	b.WriteString("\ts.Return(f)\n")

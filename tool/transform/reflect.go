@@ -1,33 +1,40 @@
 package transform
 
 import (
+	"fmt"
 	"go/ast"
 	"go/types"
 )
 
-// Reflection in observed code (toml's decoder; TestRejectReflectMessage).
-// Recorded at the boundary, every reflect.Value method is an outcall
-// answered from the log, and the reflect.Values replay hands back are
-// rebuilt from their recorded contents, not as the memory they describe: a
-// SetInt on the package's own value writes nothing in replay, Interface()
-// returns a stand-in of another dynamic type, kinds and flags drift. So a
-// package is in one of two modes:
+// Reflection in observed code (docs/design/reflection.md). Reflection runs
+// natively in every observed package, in the capture and in replay alike:
+// reflect's functions and the methods of reflect.Value and reflect.Type are
+// never outcalls, so writes through a reflect.Value land in the memory the
+// code reflects over, in replay too, and Interface() returns the value
+// itself. That is faithful only if replay hands the code the same values
+// with their real dynamic types, so a package that reflects over values
+// from outside the observed set (reflect.ValueOf of an `any` parameter, a
+// type parameter's value, another package's type; reflect.TypeOf of an
+// interface value):
 //
-//   - it reflects only over values it owns (every reflect.ValueOf and
-//     reflect.TypeOf has an owned argument of a non-interface type):
-//     reflection runs natively, in capture and replay alike, and writes
-//     through a reflect.Value land in observed memory. That is sound only
-//     if every reflect.Value and reflect.Type the package holds was made
-//     natively, so the other sources are rejected: an outcall returning a
-//     reflect.Value or reflect.Type, and exported signatures holding a
-//     reflect.Type (reflect.Value ones are rejected as unsafe.Pointer
-//     holders, gen.go);
-//   - it reflects over values from outside (reflect.ValueOf(v) with v any,
-//     reflect.TypeOf of an interface value): every reflect call stays an
-//     outcall, as for any external package. Inspecting kinds, types and
-//     names replays from the log (pflag's TypeOf(v).Name()); reading values
-//     back out of the reflected memory does not, so reflect.Value.Interface
-//     is rejected there (toml's encoder and decoder).
+//   - records its incalls' parameters that can carry such a value (an
+//     empty interface, a type parameter, a pointer to another package's
+//     type, and slices, arrays and maps of those) deeply, with the state of
+//     every object of another package they reach at each call
+//     (probe.EncodeReflected), and what the call may have written through
+//     them after it (probe.Written, compared at the RETURN_IN);
+//   - registers the exported types of the packages it imports, so that
+//     replay rebuilds values of them by name;
+//   - rejects what would run external code or touch external channels
+//     without a record: reflect.Value's Call, CallSlice, Send, Recv,
+//     TrySend, TryRecv, Close and reflect.Select.
+//
+// Methods of external types reached through Interface() and a type
+// assertion are interface calls, outcalls like any other (walk.go).
+// Everything that makes a reflect.Value or reflect.Type other than the
+// package's own reflect calls is rejected: an outcall returning one, an
+// exported signature holding a reflect.Type (reflect.Value is rejected as
+// an unsafe.Pointer holder).
 
 // isReflect reports whether typ is reflect.Value or reflect.Type.
 func isReflect(typ types.Type) bool {
@@ -38,8 +45,9 @@ func isReflect(typ types.Type) bool {
 	return n.Obj().Name() == "Value" || n.Obj().Name() == "Type"
 }
 
-// nativeReflect: the package reflects only over its own values.
-func (t *transformer) nativeReflect() bool { return t.outsideReflect == "" }
+// reflectsOutside: the package reflects over values from outside the
+// observed set (findOutsideReflection).
+func (t *transformer) reflectsOutside() bool { return t.outsideReflect != "" }
 
 // findOutsideReflection sets t.outsideReflect to the first reflect.ValueOf
 // or reflect.TypeOf of a value that may come from outside, as
@@ -54,17 +62,8 @@ func (t *transformer) findOutsideReflection() {
 			if !ok || len(call.Args) != 1 {
 				return true
 			}
-			var id *ast.Ident
-			switch fun := ast.Unparen(call.Fun).(type) {
-			case *ast.SelectorExpr:
-				id = fun.Sel
-			case *ast.Ident:
-				id = fun
-			default:
-				return true
-			}
-			fn, ok := t.p.Info.Uses[id].(*types.Func)
-			if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "reflect" || (fn.Name() != "ValueOf" && fn.Name() != "TypeOf") {
+			fn := t.reflectFuncOf(call)
+			if fn == nil || (fn.Name() != "ValueOf" && fn.Name() != "TypeOf") {
 				return true
 			}
 			if what := t.outsideArg(fn.Name(), t.p.Info.TypeOf(call.Args[0])); what != "" {
@@ -73,6 +72,28 @@ func (t *transformer) findOutsideReflection() {
 			return true
 		})
 	}
+	if t.reflectsOutside() {
+		t.registerImportedTypes()
+	}
+}
+
+// reflectFuncOf returns the function of package reflect that call calls,
+// or nil.
+func (t *transformer) reflectFuncOf(call *ast.CallExpr) *types.Func {
+	var id *ast.Ident
+	switch fun := ast.Unparen(call.Fun).(type) {
+	case *ast.SelectorExpr:
+		id = fun.Sel
+	case *ast.Ident:
+		id = fun
+	default:
+		return nil
+	}
+	fn, ok := t.p.Info.Uses[id].(*types.Func)
+	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "reflect" || fn.Type().(*types.Signature).Recv() != nil {
+		return nil
+	}
+	return fn
 }
 
 // outsideArg describes the argument type at of reflect.ValueOf or TypeOf
@@ -95,25 +116,114 @@ func (t *transformer) outsideArg(fn string, at types.Type) string {
 	return ""
 }
 
+// registerImportedTypes registers the exported types of every package the
+// package imports: values of them reach its reflection from outside (a
+// time.Time field of the caller's struct, a type the package special-cases)
+// and replay rebuilds them by name. Types of packages it does not import
+// (the caller's own) are the replay harness's to link.
+func (t *transformer) registerImportedTypes() {
+	for _, imp := range t.p.Types.Imports() {
+		if imp.Path() == "unsafe" || imp.Path() == "C" {
+			continue
+		}
+		scope := imp.Scope()
+		for _, name := range scope.Names() {
+			tn, ok := scope.Lookup(name).(*types.TypeName)
+			if !ok || !tn.Exported() || tn.IsAlias() {
+				continue
+			}
+			if n, ok := tn.Type().(*types.Named); ok && n.TypeParams() == nil {
+				t.registerType(n)
+			}
+		}
+	}
+}
+
+// unrecordedReflect: the methods of reflect.Value that run code or operate
+// on channels. Over a value from outside they would call external code, or
+// send and receive on an external channel, natively and without a record:
+// replay's rebuilt value would run that code again, or wait on a channel
+// nobody feeds.
+var unrecordedReflect = map[string]string{
+	"Call":      "calls the function or method it holds natively",
+	"CallSlice": "calls the function or method it holds natively",
+	"Send":      "sends on the channel it holds natively",
+	"TrySend":   "sends on the channel it holds natively",
+	"Recv":      "receives from the channel it holds natively",
+	"TryRecv":   "receives from the channel it holds natively",
+	"Close":     "closes the channel it holds natively",
+}
+
 // reflectMethod decides a call of a method of reflect.Value or
-// reflect.Type: true when handled (native, or rejected).
+// reflect.Type: native, or rejected in a package that reflects over values
+// from outside when the method runs code or operates on a channel. It
+// always handles the call.
 func (t *transformer) reflectMethod(call *ast.CallExpr, c callee) bool {
-	if t.nativeReflect() {
+	if !t.reflectsOutside() || types.IsInterface(c.sel.Recv()) {
 		return true
 	}
-	if c.fn.Name() == "Interface" && !types.IsInterface(c.sel.Recv()) {
-		t.errorf(call.Pos(), "reflect.Value.Interface in a package that reflects over values from outside the observed set ("+t.outsideReflect+")",
-			"replay answers reflection over such values from the log and cannot rebuild what Interface returns as the value it was; reflect only over values of the observed set's own types (not interfaces), or leave this package out of the observed set")
+	if why, ok := unrecordedReflect[c.fn.Name()]; ok {
+		t.errorf(call.Pos(), fmt.Sprintf("reflect.Value.%s in a package that reflects over values from outside the observed set (%s): it %s", c.fn.Name(), t.outsideReflect, why),
+			"assert the interface the value implements (v.Interface().(I)) and call its method, which is recorded as an outcall, or leave this package out of the observed set")
+	}
+	return true
+}
+
+// reflectFunc decides a call of a function of package reflect: native,
+// except reflect.Select in a package that reflects over values from
+// outside (its cases' channels may be external ones). It always handles the
+// call.
+func (t *transformer) reflectFunc(call *ast.CallExpr, c callee) bool {
+	if t.reflectsOutside() && c.fn.Name() == "Select" {
+		t.errorf(call.Pos(), "reflect.Select in a package that reflects over values from outside the observed set ("+t.outsideReflect+")",
+			"use a select statement, whose operations on channels from outside are recorded, or leave this package out of the observed set")
+	}
+	return true
+}
+
+// reflectedType reports whether an incall parameter of type typ can carry
+// a value from outside that the package reflects over: an empty interface,
+// a type parameter, a pointer to another package's type, or a slice,
+// array, map or pointer of those.
+func (t *transformer) reflectedType(typ types.Type, seen map[types.Type]bool) bool {
+	if typ == nil || seen[typ] {
+		return false
+	}
+	seen[typ] = true
+	if _, ok := typ.(*types.TypeParam); ok {
 		return true
+	}
+	if n, ok := types.Unalias(typ).(*types.Named); ok && n.Obj().Pkg() != nil && t.observed[n.Obj().Pkg().Path()] {
+		return false // observed types are recorded whole on entry already
+	}
+	switch u := typ.Underlying().(type) {
+	case *types.Interface:
+		return u.Empty()
+	case *types.Pointer:
+		if n, ok := types.Unalias(u.Elem()).(*types.Named); ok && n.Obj().Pkg() != nil && !t.observed[n.Obj().Pkg().Path()] && !types.IsInterface(n) {
+			return true
+		}
+		return t.reflectedType(u.Elem(), seen)
+	case *types.Slice:
+		return t.reflectedType(u.Elem(), seen)
+	case *types.Array:
+		return t.reflectedType(u.Elem(), seen)
+	case *types.Map:
+		return t.reflectedType(u.Key(), seen) || t.reflectedType(u.Elem(), seen)
 	}
 	return false
 }
 
-// reflectFunc decides a call of a function of package reflect: true when it
-// is an outcall (the package reflects over values from outside: no reflect
-// call is native there, so that no native reflect.Value meets one answered
-// from the log); false leaves it to the pure-function rules.
-func (t *transformer) reflectFunc() bool { return !t.nativeReflect() }
+// reflectedParam returns, for parameter pn of type typ of an incall of a
+// package that reflects over values from outside, how it is recorded at
+// the CALL_IN and what is recorded of it after the call; "" if it is
+// recorded as any other parameter.
+func (t *transformer) reflectedParam(pn string, typ types.Type) (enc, written string) {
+	if !t.reflectsOutside() || !t.reflectedType(typ, map[types.Type]bool{}) {
+		return "", ""
+	}
+	return t.probe + ".EncodeReflected(s, " + pn + ")", t.probe + ".Written(s, " + pn + ")"
+}
 
 // mentionsReflect returns the reflect type a value of type typ holds or
 // points to ("reflect.Value"), or "".
@@ -158,13 +268,10 @@ func mentionsReflect(typ types.Type, own *types.Package, seen map[types.Type]boo
 	return ""
 }
 
-// reflectResults rejects, in a package whose reflection is native, an
-// outcall (c) whose results hold a reflect.Value or reflect.Type: replay
-// would answer it with a rebuilt value that native reflection cannot use.
+// reflectResults rejects an outcall (c) whose results hold a reflect.Value
+// or reflect.Type: reflection runs natively, and replay would answer the
+// call with a rebuilt value that native reflection cannot use.
 func (t *transformer) reflectResults(call *ast.CallExpr, c callee) bool {
-	if !t.nativeReflect() {
-		return false
-	}
 	sig, ok := t.p.Info.TypeOf(call.Fun).Underlying().(*types.Signature)
 	if !ok {
 		return false
@@ -178,6 +285,6 @@ func (t *transformer) reflectResults(call *ast.CallExpr, c callee) bool {
 		name = types.ExprString(call.Fun)
 	}
 	t.errorf(call.Pos(), "an outcall returning a "+r+" ("+name+") in a package whose reflection runs natively",
-		"make the "+r+" inside the observed set (reflect.ValueOf/TypeOf of an owned value), or leave this package out of the observed set")
+		"make the "+r+" inside the observed set (reflect.ValueOf/TypeOf of a value it holds), or leave this package out of the observed set")
 	return true
 }

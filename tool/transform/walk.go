@@ -193,9 +193,8 @@ func (t *transformer) call(call *ast.CallExpr, stack []ast.Node) {
 		} else {
 			c.name = c.fn.Pkg().Path() + "." + c.fn.Name() + t.instanceArgs(fun)
 		}
-		if c.fn.Pkg().Path() == "reflect" && sig.Recv() == nil && t.reflectFunc() {
-			t.outcall(call, c, stack) // reflection over values from outside (reflect.go)
-			return
+		if c.fn.Pkg().Path() == "reflect" && sig.Recv() == nil && t.reflectFunc(call, c) {
+			return // native, or rejected (reflect.go)
 		}
 		// The errors package only walks chains, which replay rebuilds: native
 		// whatever the arguments.
@@ -290,8 +289,8 @@ func (t *transformer) ownedType(typ types.Type, seen map[types.Type]bool) bool {
 		if n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Duration" {
 			return true
 		}
-		if isReflect(n) && t.nativeReflect() {
-			return true // made natively from owned values only (reflect.go)
+		if isReflect(n) {
+			return true // made natively by the package's own reflect calls (reflect.go)
 		}
 	}
 	if tp, ok := typ.(*types.TypeParam); ok {
