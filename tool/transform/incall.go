@@ -211,7 +211,9 @@ func (t *transformer) incallParams(w *incallWrapper) bool {
 		w.encs = append(w.encs, t.paramEncStmt(pn, pt, pv, w.name, t.redact.params[fd][pv]))
 		if enc, written := t.reflectedParam(pn, pt); enc != "" { // reflect.go
 			w.encs[len(w.encs)-1] = enc
-			w.written = append(w.written, written)
+			if written != "" {
+				w.written = append(w.written, written)
+			}
 		}
 		w.decs = append(w.decs, pn+" := "+t.decExpr(pt, ts))
 		w.dargs = append(w.dargs, w.args[len(w.args)-1])

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
+	"strings"
 )
 
 // Reflection in observed code (docs/design/reflection.md). Reflection runs
@@ -55,11 +56,14 @@ func (t *transformer) reflectsOutside() bool { return t.outsideReflect != "" }
 func (t *transformer) findOutsideReflection() {
 	for _, f := range t.p.Files {
 		ast.Inspect(f, func(n ast.Node) bool {
-			if t.outsideReflect != "" {
-				return false
-			}
 			call, ok := n.(*ast.CallExpr)
-			if !ok || len(call.Args) != 1 {
+			if !ok {
+				return true
+			}
+			if t.reflectWriter(call) {
+				t.reflectWrites = true
+			}
+			if t.outsideReflect != "" || len(call.Args) != 1 {
 				return true
 			}
 			fn := t.reflectFuncOf(call)
@@ -137,6 +141,26 @@ func (t *transformer) registerImportedTypes() {
 			}
 		}
 	}
+}
+
+// reflectWriter reports whether call may write memory through reflection:
+// a Set method of reflect.Value, reflect.Copy, or Addr (whose result, made
+// an interface and asserted, is a pointer the code may write through
+// without a WRITE_OUT).
+func (t *transformer) reflectWriter(call *ast.CallExpr) bool {
+	se, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	fn, ok := t.p.Info.Uses[se.Sel].(*types.Func)
+	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "reflect" {
+		return false
+	}
+	name := fn.Name()
+	if fn.Type().(*types.Signature).Recv() == nil {
+		return name == "Copy"
+	}
+	return strings.HasPrefix(name, "Set") || name == "Addr" || name == "UnsafeAddr" || name == "UnsafePointer"
 }
 
 // unrecordedReflect: the methods of reflect.Value that run code or operate
@@ -221,6 +245,11 @@ func (t *transformer) reflectedType(typ types.Type, seen map[types.Type]bool) bo
 func (t *transformer) reflectedParam(pn string, typ types.Type) (enc, written string) {
 	if !t.reflectsOutside() || !t.reflectedType(typ, map[types.Type]bool{}) {
 		return "", ""
+	}
+	if !t.reflectWrites {
+		// Nothing the code does through reflection writes the value:
+		// recording it again after the call would only repeat it.
+		return t.probe + ".EncodeReflected(s, " + pn + ")", ""
 	}
 	return t.probe + ".EncodeReflected(s, " + pn + ")", t.probe + ".Written(s, " + pn + ")"
 }

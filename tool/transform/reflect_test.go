@@ -45,6 +45,19 @@ func TestReflectOverOutsideValuesIsNative(t *testing.T) {
 	}
 }
 
+// TestReflectWithoutWritesRecordsOnce: an encoder that never writes
+// through reflection records its parameter at the CALL_IN only.
+func TestReflectWithoutWritesRecordsOnce(t *testing.T) {
+	src := "package p\n\nimport \"reflect\"\n\nfunc Kind(v any) string { return reflect.ValueOf(v).Kind().String() }\n"
+	out, err := instrumentSource(t, "p/p.go", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(out.Gen, []byte("probe.EncodeReflected(s, p0)")) || bytes.Contains(out.Gen, []byte("probe.Written(")) {
+		t.Errorf("want EncodeReflected and no Written:\n%s", out.Gen)
+	}
+}
+
 // TestReflectOverOwnValuesOnlyRecordsAsBefore: a package that reflects
 // only over its own values records its parameters as any other package.
 func TestReflectOverOwnValuesOnlyRecordsAsBefore(t *testing.T) {

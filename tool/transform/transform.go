@@ -142,8 +142,10 @@ type transformer struct {
 	redact redactState // what the package marks secret (redact.go)
 
 	// outsideReflect: where the package first reflects over a value from
-	// outside (reflect.go); empty: reflection runs natively.
+	// outside (reflect.go); empty: it reflects only over its own values.
 	outsideReflect string
+	// reflectWrites: the package writes memory through reflection (reflect.go).
+	reflectWrites bool
 }
 
 type pendingSelect struct {

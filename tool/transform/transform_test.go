@@ -66,6 +66,7 @@ func TestGolden(t *testing.T) {
 		{"wggo", "example.com/wggo/pool"},
 		{"fields", "example.com/fields/opts"},
 		{"lockpool", "example.com/lockpool/orders"},
+		{"reflectout", "example.com/reflectout/codec"},
 	} {
 		t.Run(c.dir, func(t *testing.T) {
 			lp, out := instrumentCorpus(t, filepath.Join(corpus, c.dir), c.pkg)

@@ -1,0 +1,3 @@
+module example.com/reflectout
+
+go 1.26
