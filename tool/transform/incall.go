@@ -146,7 +146,7 @@ func (t *transformer) incallSignatureAllowed(w *incallWrapper) bool {
 				"keep reflect.Value and unsafe.Pointer off the observed set's exported API (pass the underlying values), or keep this package out of the observed set")
 			return false
 		}
-		if r := mentionsReflect(v.Type(), t.p.Types, map[types.Type]bool{}); r != "" {
+		if r := mentionsReflect(v.Type(), t.p.Types, map[types.Type]bool{}); r != "" && !unexportedRecv(w.sig, v) {
 			// Reflection runs natively (reflect.go): one from outside would
 			// be a placeholder in replay.
 			t.errorf(w.fd.Pos(), "an exported function whose signature holds a "+r+" ("+types.TypeString(v.Type(), fullQualifier)+")",
@@ -155,6 +155,22 @@ func (t *transformer) incallSignatureAllowed(w *incallWrapper) bool {
 		}
 	}
 	return true
+}
+
+// unexportedRecv reports whether v is the receiver of a method of an
+// unexported type (toml's byName.Less, for sort.Interface): external code
+// gets such a value only from the package, and calls back into it on the
+// value the package's code passed, which replay passes too.
+func unexportedRecv(sig *types.Signature, v *types.Var) bool {
+	if sig.Recv() != v {
+		return false
+	}
+	rt := v.Type()
+	if p, ok := rt.(*types.Pointer); ok {
+		rt = p.Elem()
+	}
+	n, ok := types.Unalias(rt).(*types.Named)
+	return ok && !n.Obj().Exported()
 }
 
 // incallReceiver makes a method's receiver the wrapper's: the site is named
