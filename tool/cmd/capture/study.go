@@ -47,7 +47,16 @@ With no module, studies the default corpus: github.com/google/go-cmp,
 github.com/Masterminds/semver/v3, this repository's examples/,
 github.com/BurntSushi/toml, github.com/spf13/pflag and github.com/google/uuid. Modules
 are fetched through the Go module proxy (go mod download) and studied in a
-copy. Exits 1 if any round trip failed or any tool error occurred.`)
+copy. Exits 1 if any round trip failed or any tool error occurred.
+
+-corpus wide studies instead the wide corpus: 38 popular modules nobody
+here wrote, pinned to versions. Over several runs:
+
+  capture study -corpus wide -chunk K/N -results DIR [flags]   (K = 1..N)
+  capture study -corpus wide -table DIR
+
+studies the K-th of N chunks, one module at a time into DIR (a module
+studied already is skipped), then prints the one table of all of them.`)
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
