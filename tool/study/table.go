@@ -108,6 +108,7 @@ type cause struct {
 }
 
 func countCause(causes map[string]*cause, text, module string) {
+	text = anyPosition.ReplaceAllString(text, "…")
 	c := causes[text]
 	if c == nil {
 		c = &cause{text: text}
@@ -122,6 +123,10 @@ func countCause(causes map[string]*cause, text, module string) {
 // position is a file:line:col prefix, which varies between occurrences of
 // one cause.
 var position = regexp.MustCompile(`^\S+\.go:\d+(:\d+)?: `)
+
+// anyPosition is a file:line[:col] anywhere in a message: where the
+// cause showed, which the count of one cause over modules leaves out.
+var anyPosition = regexp.MustCompile(`[^\s(]+\.go:\d+(:\d+)?`)
 
 // causes counts the subject's failed round trips (by reason), rejected
 // sets (by the construct, without its position), tool errors, tests

@@ -125,7 +125,8 @@ func TestTableMergesPerModuleResults(t *testing.T) {
 		{Observed: []string{"example.com/a"}, Kind: "package", Logs: 10, Passed: 7, Diverged: 1, Errors: 2, Capped: []string{"example.com/a.TestBig"},
 			Failures: []replayOutcome{div, div}, TimedOut: []TimedOutTest{{Test: "example.com/a.TestSlow", Limit: 60}},
 			Mutation: &Mutation{Kept: 2, ByReplay: 2, ByTests: 1}},
-		{Observed: []string{"example.com/a/sub"}, Kind: "package", Rejected: []string{"sub/x.go:3:4: reflect.Value.Interface is not supported in an observed package: observe less"}},
+		{Observed: []string{"example.com/a/sub"}, Kind: "package", Rejected: []string{"sub/x.go:3:4: reflect.Value.Interface (reflect.ValueOf at sub/y.go:9) is not supported in an observed package: observe less"}},
+		{Observed: []string{"example.com/a/sub2"}, Kind: "package", Rejected: []string{"sub2/z.go:5:1: reflect.Value.Interface (reflect.ValueOf at sub2/w.go:12) is not supported in an observed package: observe less"}},
 	}
 	setsB := []*SetResult{{Observed: []string{"example.com/b"}, Kind: "package", Logs: 4, Passed: 4, Error: "capture test exited with 1:\n/tmp/w/b/module/b.go:600: n.baseLink undefined"}}
 	for _, r := range []struct {
@@ -150,14 +151,14 @@ func TestTableMergesPerModuleResults(t *testing.T) {
 	got := out.String()
 	for _, want := range []string{
 		// The corpus's order; one row per module with its totals.
-		"| example.com/b (unfinished) | v0.2.0 | 1 | 0 | **1** | 4 | 4 | 0 | 0 | 0 | 0 | 0 | 0 | 0 |\n| example.com/a | v1.0.0 | 2 | 1 | 0 | 10 | 7 | **1** | **2** | 1 | 1 | 2 | 2 | 1 |",
+		"| example.com/b (unfinished) | v0.2.0 | 1 | 0 | **1** | 4 | 4 | 0 | 0 | 0 | 0 | 0 | 0 | 0 |\n| example.com/a | v1.0.0 | 3 | 2 | 0 | 10 | 7 | **1** | **2** | 1 | 1 | 2 | 2 | 1 |",
 		"| example.com/c | v3.0.0 | not studied: fetching example.com/c@v3.0.0: not found |",
-		"| **all 2** | | 3 | 1 | **1** | 14 | 11 | **1** | **2** | 1 | 1 | 2 | 2 | 1 |",
-		"Observed sets accepted: 67%",
+		"| **all 2** | | 4 | 2 | **1** | 14 | 11 | **1** | **2** | 1 | 1 | 2 | 2 | 1 |",
+		"Observed sets accepted: 50%",
 		"Not yet studied (or unfinished): example.com/b@v0.2.0, example.com/d@v1.1.0.",
 		"| 2 | error: replay can only start a logical goroutine at an incall | a |",
-		"| 1 | rejected: reflect.Value.Interface is not supported in an observed package: observe less | a |",
-		"| 1 | tool error: capture test exited with 1: b.go:600: n.baseLink undefined | b |",
+		"| 2 | rejected: reflect.Value.Interface (reflect.ValueOf at …) is not supported in an observed package: observe less | a |",
+		"| 1 | tool error: capture test exited with 1: …: n.baseLink undefined | b |",
 		"| 1 | test ran past its limit under capture | a |",
 	} {
 		if !strings.Contains(got, want) {
