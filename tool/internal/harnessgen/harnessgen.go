@@ -3,8 +3,9 @@
 // CaptureHarness action, `capture_bazel_transform harness`) and the main
 // package `capture replay` builds. A harness has two files: its main file
 // (the test main and one test function per shard, or func main), made from
-// the templates below, and its file of generic instantiations, made from the
-// sites of the logs to replay (transform.HarnessInstances).
+// the templates in templates/, and its file of generic instantiations, made
+// from the sites of the logs to replay (transform.HarnessInstances). It also
+// writes the TestMain `capture test` adds to a test package.
 package harnessgen
 
 import (
@@ -116,6 +117,16 @@ func (h Harness) check() error {
 		return fmt.Errorf("replay harness: a harness that is no test is package main, not %q", h.Package)
 	}
 	return nil
+}
+
+// CaptureTestMain writes the TestMain that `capture test` adds to a test
+// package (pkg) without one: it closes the capture log before the test
+// process exits.
+func CaptureTestMain(pkg string) ([]byte, error) {
+	if !token.IsIdentifier(pkg) {
+		return nil, fmt.Errorf("capture test main: package name %q is not a Go identifier", pkg)
+	}
+	return render("capture_test_main.go.tmpl", struct{ Package, Probe string }{pkg, transform.ProbeImport})
 }
 
 // mainData is what the main templates are executed with.

@@ -75,6 +75,27 @@ func TestGolden(t *testing.T) {
 	}
 }
 
+// TestCaptureTestMainGolden: the TestMain of `capture test`.
+func TestCaptureTestMainGolden(t *testing.T) {
+	got, err := CaptureTestMain("calc_test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden := filepath.Join("testdata", "capture_test_main.go.golden")
+	if *update {
+		if err := os.WriteFile(golden, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if want, err := os.ReadFile(golden); err != nil || !bytes.Equal(got, want) {
+		t.Errorf("differs from %s (%v; go test -update rewrites it):\n%s", golden, err, got)
+	}
+	if _, err := CaptureTestMain("a b"); err == nil {
+		t.Error("a package name that is no identifier was taken")
+	}
+}
+
 // TestGenerateRefuses: a bad package name or a hostile site writes no file.
 func TestGenerateRefuses(t *testing.T) {
 	for _, c := range []struct {
