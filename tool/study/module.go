@@ -108,11 +108,30 @@ func (r *runner) prepare(sub Subject, dst string) error {
 	if err := copyTree(src, dst); err != nil {
 		return fmt.Errorf("copying %s: %v", src, err)
 	}
+	if err := r.initModule(sub, dst); err != nil {
+		return err
+	}
 	if _, err := r.command(dst, nil, "go", "mod", "download").output(); err != nil {
 		return fmt.Errorf("downloading the dependencies of %s: %v", sub.Module, err)
 	}
 	if err := r.completeGoSum(dst, sub.Patterns); err != nil {
 		return fmt.Errorf("completing the go.sum of %s: %v", sub.Module, err)
+	}
+	return nil
+}
+
+// initModule gives a module published without a go.mod (a +incompatible
+// version from before modules) the go.mod a user adopting it would write:
+// `go mod init` with its path, and `go mod tidy` for its requirements.
+func (r *runner) initModule(sub Subject, dir string) error {
+	if _, err := os.Stat(filepath.Join(dir, "go.mod")); !os.IsNotExist(err) {
+		return nil
+	}
+	if _, err := r.command(dir, nil, "go", "mod", "init", sub.Module).output(); err != nil {
+		return fmt.Errorf("%s has no go.mod, and go mod init failed: %v", sub.Module, err)
+	}
+	if _, err := r.command(dir, nil, "go", "mod", "tidy", "-e").output(); err != nil {
+		return fmt.Errorf("%s has no go.mod, and go mod tidy failed: %v", sub.Module, err)
 	}
 	return nil
 }

@@ -115,3 +115,40 @@ func TestPrepareCompletesGoSumForTestDependencies(t *testing.T) {
 		t.Errorf("the original module's go.sum changed:\n%s", b)
 	}
 }
+
+// TestPrepareGivesAModuleWithoutGoModOne: a module published before
+// modules (a +incompatible version, no go.mod) is prepared with the go.mod
+// `go mod init` writes, so that its tests build.
+func TestPrepareGivesAModuleWithoutGoModOne(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the go command")
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("needs the go command")
+	}
+	src := t.TempDir()
+	writeFiles(t, src, map[string]string{
+		"old.go":      "package old\n\nfunc One() int { return 1 }\n",
+		"old_test.go": "package old\n\nimport \"testing\"\n\nfunc TestOne(t *testing.T) {\n\tif One() != 1 {\n\t\tt.Fatal(\"wrong\")\n\t}\n}\n",
+	})
+	sub := Subject{Name: "old", Module: "example.com/old", LocalDir: src, Patterns: []string{"./..."}}
+	work := t.TempDir()
+	r := &runner{cfg: Config{Work: work, Timeout: 2 * time.Minute}}
+	dst := filepath.Join(work, "module")
+	if err := r.prepare(sub, dst); err != nil {
+		t.Fatalf("prepare: %v", err)
+	}
+	if path, err := modulePath(filepath.Join(dst, "go.mod")); err != nil || path != "example.com/old" {
+		t.Errorf("the copy's go.mod: %q, %v", path, err)
+	}
+	if _, err := os.Stat(filepath.Join(src, "go.mod")); !os.IsNotExist(err) {
+		t.Errorf("the original module got a go.mod (%v)", err)
+	}
+	m := &moduleRun{r: r, sub: sub, dir: dst, base: work}
+	if err := m.baseline(); err != nil {
+		t.Fatalf("baseline after prepare: %v", err)
+	}
+	if len(m.testPkgs) != 1 || len(m.testPkgs[0].tests) != 1 || !m.testPkgs[0].tests[0].plainPassed {
+		t.Errorf("baseline: want TestOne passing, got %+v", m.testPkgs)
+	}
+}
