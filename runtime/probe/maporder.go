@@ -102,3 +102,90 @@ func keyCompare[K comparable]() func(a, b K) int {
 
 // Ordered is cmp.Ordered, for generated code (which imports only probe).
 type Ordered = cmp.Ordered
+
+// MapIter steps through a map for loops of files whose language version
+// has no range over functions (before go1.23), where the transform cannot
+// range over SortedMap's iterator. It rewrites the loop into a three-clause
+// for statement whose init declares the range's variables,
+//
+//	for k, v := range m   ->   for _capture_it, k, v := _capture_iter(m); _capture_it.Next(&k, &v); {
+//
+// which keeps each language version's sharing of the loop variables (one
+// pair for the whole loop before go1.22, one per iteration since) and
+// leaves break, continue, labels, goto and return as they were.
+// It iterates as SortedMap does: in ascending key order while capturing
+// or replaying, m evaluated once, an entry deleted before it is reached not
+// produced, a value changed before its entry is reached produced changed.
+// Otherwise, and for keys without an order that is the same in every
+// process, it follows the runtime's own iteration (exactly range's
+// semantics, NaN keys included).
+type MapIter[K comparable, V any] struct {
+	m      map[K]V
+	keys   []K              // the keys still to produce, in order (sorted)
+	native *reflect.MapIter // the runtime's iteration (not sorted)
+}
+
+// SortedMapIter returns the MapIter of a map with ordered keys.
+func SortedMapIter[M ~map[K]V, K cmp.Ordered, V any](m M) *MapIter[K, V] {
+	it := &MapIter[K, V]{m: m}
+	if !enabled.Load() {
+		it.native = reflect.ValueOf(map[K]V(m)).MapRange()
+		return it
+	}
+	it.keys = make([]K, 0, len(m))
+	for k := range m {
+		it.keys = append(it.keys, k)
+	}
+	slices.Sort(it.keys)
+	return it
+}
+
+// MapIterOf is SortedMapIter for maps whose key type is a type parameter:
+// keys of an integer or string kind are sorted, as SortedMapOf's are.
+func MapIterOf[M ~map[K]V, K comparable, V any](m M) *MapIter[K, V] {
+	it := &MapIter[K, V]{m: m}
+	compare := keyCompare[K]()
+	if !enabled.Load() || compare == nil {
+		it.native = reflect.ValueOf(map[K]V(m)).MapRange()
+		return it
+	}
+	it.keys = make([]K, 0, len(m))
+	for k := range m {
+		it.keys = append(it.keys, k)
+	}
+	slices.SortFunc(it.keys, compare)
+	return it
+}
+
+// Next stores the next entry in *k and *v (a nil pointer: the loop does not
+// name that variable) and reports whether there was one.
+func (it *MapIter[K, V]) Next(k *K, v *V) bool {
+	if it.native != nil {
+		if !it.native.Next() {
+			return false
+		}
+		if k != nil {
+			reflect.ValueOf(k).Elem().SetIterKey(it.native)
+		}
+		if v != nil {
+			reflect.ValueOf(v).Elem().SetIterValue(it.native)
+		}
+		return true
+	}
+	for len(it.keys) > 0 {
+		key := it.keys[0]
+		it.keys = it.keys[1:]
+		val, ok := it.m[key]
+		if !ok {
+			continue // deleted by an earlier step
+		}
+		if k != nil {
+			*k = key
+		}
+		if v != nil {
+			*v = val
+		}
+		return true
+	}
+	return false
+}

@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"math"
 	"slices"
 	"strconv"
 	"testing"
@@ -60,6 +61,83 @@ func TestSortedMapRangeSemantics(t *testing.T) {
 	if n != 1 {
 		t.Fatalf("%d steps, want 1 (break after the first, none for nil)", n)
 	}
+}
+
+// TestMapIter: the stepping iterator of files without range over
+// functions produces entries as SortedMap does while capturing (ascending,
+// deletions and updates seen, nil pointers for unnamed variables), and
+// otherwise every entry once in the runtime's order, NaN keys included.
+func TestMapIter(t *testing.T) {
+	t.Run("sorted", func(t *testing.T) {
+		sortedOn(t)
+		m := map[int]string{3: "three", 1: "one", 4: "four", 2: "two"}
+		var got []string
+		it, k, v := SortedMapIter(m), 0, ""
+		for it.Next(&k, &v) {
+			if k == 1 {
+				delete(m, 3)
+				m[2] = "TWO"
+			}
+			got = append(got, strconv.Itoa(k)+v)
+		}
+		if want := []string{"1one", "2TWO", "4four"}; !slices.Equal(got, want) {
+			t.Fatalf("got %v, want %v", got, want)
+		}
+		var keys []int
+		for it := SortedMapIter(m); it.Next(&k, nil); {
+			keys = append(keys, k)
+		}
+		if !slices.Equal(keys, []int{1, 2, 4}) {
+			t.Fatalf("keys %v", keys)
+		}
+		n := 0
+		for it := SortedMapIter(map[string]int(nil)); it.Next(nil, nil); {
+			n++
+		}
+		if n != 0 {
+			t.Fatalf("%d steps over a nil map", n)
+		}
+	})
+	t.Run("type parameter keys", func(t *testing.T) {
+		sortedOn(t)
+		type name string
+		m := map[name]int{"c": 3, "a": 1, "b": 2}
+		var got []name
+		var k name
+		for it := MapIterOf(m); it.Next(&k, nil); {
+			got = append(got, k)
+		}
+		if !slices.Equal(got, []name{"a", "b", "c"}) {
+			t.Fatalf("order %v", got)
+		}
+	})
+	t.Run("native", func(t *testing.T) {
+		nan := math.NaN()
+		m := map[float64]int{nan: 1, 1.5: 2, nan * 2: 3}
+		sum, n := 0, 0
+		var k float64
+		var v int
+		for it := MapIterOf(m); it.Next(&k, &v); {
+			sum += v
+			n++
+		}
+		if n != 3 || sum != 6 {
+			t.Fatalf("%d entries summing to %d, want 3 and 6", n, sum)
+		}
+		old := enabled.Load()
+		enabled.Store(false)
+		defer enabled.Store(old)
+		s := map[string]int{"x": 1, "y": 2}
+		seen := map[string]int{}
+		var ks string
+		for it := SortedMapIter(s); it.Next(&ks, &v); {
+			seen[ks] = v
+			delete(s, "y") // reached or not: never produced after its deletion
+		}
+		if seen["x"] != 1 || len(seen) == 2 && seen["y"] != 2 {
+			t.Fatalf("native steps produced %v", seen)
+		}
+	})
 }
 
 // BenchmarkMapRange: what sorted iteration costs over native iteration, for

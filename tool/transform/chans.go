@@ -238,6 +238,10 @@ func (t *transformer) rangeChan(x *ast.RangeStmt, stack []ast.Node) {
 		// A worker's loop: each receive's turn on the channel is recorded (turns.go).
 		nativeRecv = fmt.Sprintf("turn := %s.Turn(&%s, ch)\n\t\t\t\tv, ok := <-ch\n\t\t\t\tturn.Received()", t.probe, site)
 	}
+	if t.langBefore("go1.23") {
+		t.rangeChanStepped(x, c, nativeRecv)
+		return
+	}
 	fmt.Fprintf(&t.gen, `// %s ranges over %s (%s): every step is a receive.
 func %s%s(ch %s) func(yield func(%s) bool) {
 	return func(yield func(%s) bool) {
@@ -250,7 +254,7 @@ func %s%s(ch %s) func(yield func(%s) bool) {
 				}
 				continue
 			}
-			v, ok := %s_step(s, ch)
+			v, ok := %s_step%s(s, ch)
 			if !ok || !yield(v) {
 				return
 			}
@@ -276,7 +280,7 @@ func %s_step%s(s *%s.Stream, ch %s) (%s, bool) {
 	return v, ok
 }
 
-`, h, types.ExprString(x.X), pos, h, tpDecl, ts[0], ts[1], ts[1], t.probe, site, nativeRecv, h+tpArgs, h, tpDecl, t.probe, ts[0], ts[1], t.probe, t.decExpr(ch.Elem(), ts[1]), t.encStmt("v", ch.Elem()))
+`, h, types.ExprString(x.X), pos, h, tpDecl, ts[0], ts[1], ts[1], t.probe, site, nativeRecv, h, tpArgs, h, tpDecl, t.probe, ts[0], ts[1], t.probe, t.decExpr(ch.Elem(), ts[1]), t.encStmt("v", ch.Elem()))
 	span := int(x.X.End() - x.X.Pos())
 	t.add(x.X.Pos(), x.X.Pos(), h+tpArgs+"(", span)
 	t.add(x.X.End(), x.X.End(), ")", span)
@@ -498,4 +502,90 @@ func indent(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// rangeChanStepped is rangeChan for a file whose language version is older
+// than go1.23, which cannot range over a function: the loop becomes a
+// three-clause for statement whose condition makes one receive (a
+// three-clause loop's variables are shared or per iteration exactly as the
+// range's are in each language version),
+//
+//	for v := range ch   ->   for _capture_ch, v := h(ch); h_next(_capture_ch, &v); {
+//
+// The channel is evaluated once, as range evaluates it.
+func (t *transformer) rangeChanStepped(x *ast.RangeStmt, c chanHelper, nativeRecv string) {
+	ts, tpDecl, tpArgs, pos, site, h := c.ts, c.tpDecl, c.tpArgs, c.pos, c.site, c.h
+	name, ptr := "_", "nil"
+	if x.Key != nil {
+		id, ok := x.Key.(*ast.Ident)
+		if !ok {
+			t.errorf(x.Pos(), "a range over a channel into "+types.ExprString(x.Key)+" in a file of language version "+t.fileLang(), "range into a variable and assign it in a statement of its own, or raise the module's go line to 1.23")
+			return
+		}
+		if id.Name != "_" {
+			name, ptr = id.Name, "&"+id.Name
+		}
+	}
+	elem := t.p.Info.TypeOf(x.X).Underlying().(*types.Chan).Elem()
+	fmt.Fprintf(&t.gen, `// %s starts a range over %s (%s) in a file whose language version
+// cannot range over functions: %s_next makes every step's receive.
+func %s%s(ch %s) (%s, %s) {
+	var v %s
+	return ch, v
+}
+
+func %s_next%s(ch %s, p *%s) bool {
+	s := %s.Chan(&%s, ch)
+	if s == nil {
+		%s
+		if !ok {
+			return false
+		}
+		if p != nil {
+			*p = v
+		}
+		return true
+	}
+	v, ok := %s_step%s(s, ch)
+	if !ok {
+		return false
+	}
+	if p != nil {
+		*p = v
+	}
+	return true
+}
+
+func %s_step%s(s *%s.Stream, ch %s) (%s, bool) {
+	%s.Recv(s, ch)
+	f := s.Call()
+	if s.Replaying() {
+		s.Answer(f)
+		v := %s
+		ok := s.DecodeBool()
+		s.Done(f)
+		return v, ok
+	}
+	defer s.Recover(f)
+	v, ok := <-ch
+	%s
+	s.Bool(ok)
+	s.Return(f)
+	return v, ok
+}
+
+`, h, types.ExprString(x.X), pos, h, h, tpDecl, ts[0], ts[0], ts[1], ts[1],
+		h, tpDecl, ts[0], ts[1], t.probe, site, nativeRecv, h, tpArgs,
+		h, tpDecl, t.probe, ts[0], ts[1], t.probe, t.decExpr(elem, ts[1]), t.encStmt("v", elem))
+	start := x.Range
+	if x.Key != nil {
+		start = x.Key.Pos()
+	}
+	decl := "_capture_ch, " + name
+	if x.Tok == token.ASSIGN {
+		decl = "_capture_ch, _"
+	}
+	t.add(start, x.X.Pos(), decl+" := "+h+tpArgs+"(", int(x.X.End()-start))
+	// After whatever closes inside the channel expression at its end.
+	t.add(x.X.End(), x.X.End(), "); "+h+"_next"+tpArgs+"(_capture_ch, "+ptr+");", 0)
 }

@@ -24,6 +24,10 @@ func (t *transformer) rangeMap(x *ast.RangeStmt) {
 	if !ok || !t.mayCross(x.Body) {
 		return
 	}
+	if t.langBefore("go1.23") {
+		t.rangeMapStepped(x, mt)
+		return
+	}
 	if _, isTP := mt.Key().(*types.TypeParam); isTP {
 		// Whether the keys sort is known at run time only (golang-lru's
 		// LRU[K comparable, V any]).
@@ -108,4 +112,98 @@ func (t *transformer) mayCross(body *ast.BlockStmt) bool {
 		return !found
 	})
 	return found
+}
+
+// rangeMapStepped is rangeMap for a file whose language version is older
+// than go1.23, which cannot range over a function: the loop becomes a
+// three-clause for statement stepping a probe.MapIter (its doc says why
+// that keeps range's semantics),
+//
+//	for k, v := range m   ->   for _capture_it, k, v := _capture_iter(m); _capture_it.Next(&k, &v); {
+//	for k = range m       ->   for _capture_it, _, _ := _capture_iter(m); _capture_it.Next(&k, nil); {
+//
+// A blank or missing variable is not stored (nil). _capture_iter is generic
+// from go1.18; before, the file cannot call a generic function, and each
+// loop gets a helper of its own that spells the map's type (the generated
+// file, raised to genLang, may use generics; the loop only calls it and
+// the iterator's method). Loops left native, in the documented order
+// Go gives them: a range assigning to something other than a variable
+// (&a[i] would be evaluated once more after the last entry; a map element
+// has no address), and before go1.18 a map whose type the generated file
+// cannot spell.
+func (t *transformer) rangeMapStepped(x *ast.RangeStmt, mt *types.Map) {
+	var names, ptrs [2]string
+	for i, e := range []ast.Expr{x.Key, x.Value} {
+		names[i], ptrs[i] = "_", "nil"
+		if e == nil {
+			continue
+		}
+		id, ok := e.(*ast.Ident)
+		if !ok {
+			return
+		}
+		if id.Name != "_" {
+			names[i], ptrs[i] = id.Name, "&"+id.Name
+		}
+	}
+	_, isTP := mt.Key().(*types.TypeParam)
+	var h string
+	switch {
+	case !t.langBefore("go1.18") && isTP:
+		h = "_capture_iter_tp"
+		if !t.iterOfHelper {
+			t.iterOfHelper = true
+			fmt.Fprintf(&t.gen, `// _capture_iter_tp steps through a map whose key type is a type parameter
+// in key order when the keys are integers or strings, in the capture and in
+// replay alike, for loops whose bodies make boundary events, in files whose
+// language version cannot range over functions.
+func _capture_iter_tp[M ~map[K]V, K comparable, V any](m M) (it *%s.MapIter[K, V], k K, v V) {
+	return %s.MapIterOf(m), k, v
+}
+
+`, t.probe, t.probe)
+		}
+	case !t.langBefore("go1.18"):
+		h = "_capture_iter"
+		if !t.iterHelper {
+			t.iterHelper = true
+			fmt.Fprintf(&t.gen, `// _capture_iter steps through a map in key order, in the capture and in
+// replay alike, for loops whose bodies make boundary events, in files whose
+// language version cannot range over functions.
+func _capture_iter[M ~map[K]V, K %s.Ordered, V any](m M) (it *%s.MapIter[K, V], k K, v V) {
+	return %s.SortedMapIter(m), k, v
+}
+
+`, t.probe, t.probe, t.probe)
+		}
+	default:
+		// No type parameters exist before go1.18.
+		ms, why := t.typeString(t.p.Info.TypeOf(x.X))
+		ks, whyK := t.typeString(mt.Key())
+		vs, whyV := t.typeString(mt.Elem())
+		if why != "" || whyK != "" || whyV != "" {
+			return
+		}
+		h = fmt.Sprintf("_capture_iter_%d", t.nsite)
+		t.nsite++
+		fmt.Fprintf(&t.gen, `// %s steps through the map of the range at %s in key order, in the
+// capture and in replay alike: its body makes boundary events, and its
+// file's language version has no generics.
+func %s(m %s) (it *%s.MapIter[%s, %s], k %s, v %s) {
+	return %s.SortedMapIter(m), k, v
+}
+
+`, h, t.sitePos(x.For), h, ms, t.probe, ks, vs, ks, vs, t.probe)
+	}
+	start := x.Range
+	if x.Key != nil {
+		start = x.Key.Pos()
+	}
+	decl := "_capture_it, " + names[0] + ", " + names[1]
+	if x.Tok == token.ASSIGN {
+		decl = "_capture_it, _, _"
+	}
+	t.add(start, x.X.Pos(), decl+" := "+h+"(", int(x.X.End()-start))
+	// After whatever closes inside the range expression at its end.
+	t.add(x.X.End(), x.X.End(), "); _capture_it.Next("+ptrs[0]+", "+ptrs[1]+");", 0)
 }

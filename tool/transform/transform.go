@@ -134,6 +134,8 @@ type transformer struct {
 
 	sortedHelper   bool            // _capture_sorted is generated (maporder.go)
 	sortedOfHelper bool            // _capture_sorted_tp is generated (maporder.go)
+	iterHelper     bool            // _capture_iter is generated (maporder.go)
+	iterOfHelper   bool            // _capture_iter_tp is generated (maporder.go)
 	lockGen        map[string]bool // lock turn helpers generated (lockturns.go)
 
 	goStmtCalls map[*ast.CallExpr]bool // calls of the package's go statements (turns.go)

@@ -365,7 +365,15 @@ func isObserved(path string, observed []string) bool {
 }
 
 func (s *Session) instrumentPackage(lp *load.ListedPackage, all map[string]*load.ListedPackage, sources *[]transform.PackageSources) error {
-	pkg, err := load.Check(lp, all)
+	in, err := load.Listed(lp, all)
+	if err != nil {
+		return err
+	}
+	if s.pinLang && lp.Module != nil && lp.Module.Path == s.ModPath {
+		// go list reports the temporary module file's raised go line.
+		in.GoVersion = s.GoVersion
+	}
+	pkg, err := in.Check()
 	if err != nil {
 		return err
 	}

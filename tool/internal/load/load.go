@@ -40,10 +40,11 @@ type ListedPackage struct {
 	Standard     bool
 	DepOnly      bool
 	Module       *struct {
-		Path    string
-		Version string
-		Dir     string
-		GoMod   string
+		Path      string
+		Version   string
+		Dir       string
+		GoMod     string
+		GoVersion string // its go line ("1.16" when it has none)
 	}
 	Error *struct{ Err string }
 }
@@ -91,6 +92,11 @@ type Inputs struct {
 	Files []string
 	// GOARCH sets the sizes of basic types ("": go/types' default).
 	GOARCH string
+	// GoVersion is the language version of the package's module ("1.18";
+	// "": the newest). The type-checker records each file's version from
+	// it (or from the file's own //go:build goX.Y line), and the transform
+	// writes into each file only what compiles at that version.
+	GoVersion string
 	// ExportData opens the export data of a package the sources import,
 	// by the path written in the import, or says why there is none.
 	ExportData func(path string) (io.ReadCloser, error)
@@ -141,6 +147,9 @@ func (in Inputs) Check() (*transform.Package, error) {
 			}
 		},
 	}
+	if in.GoVersion != "" {
+		conf.GoVersion = "go" + strings.TrimPrefix(in.GoVersion, "go")
+	}
 	if in.GOARCH != "" {
 		conf.Sizes = types.SizesFor("gc", in.GOARCH)
 	}
@@ -159,6 +168,9 @@ func Listed(lp *ListedPackage, all map[string]*ListedPackage) (Inputs, error) {
 		return Inputs{}, fmt.Errorf("%s: %s", lp.ImportPath, lp.Error.Err)
 	}
 	in := Inputs{ImportPath: lp.ImportPath, ExportData: listedExportData(all, lp)}
+	if lp.Module != nil {
+		in.GoVersion = lp.Module.GoVersion
+	}
 	for _, name := range append(append([]string{}, lp.GoFiles...), lp.CgoFiles...) {
 		in.Files = append(in.Files, filepath.Join(lp.Dir, name))
 	}

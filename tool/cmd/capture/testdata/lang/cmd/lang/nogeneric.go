@@ -1,0 +1,5 @@
+//go:build !generics
+
+package main
+
+func generic() {}
