@@ -10,7 +10,8 @@
 #   $BASE/cache     Bazel's output user root and the GOPATH used inside the root.
 #   $BASE/stamp     what was provisioned; a matching stamp makes a re-run a no-op.
 # and, in the workspace, the git-ignored .bazelrc.offline with --override_repository
-# lines, so the checked-in WORKSPACE stays the one a user with network copies.
+# lines (WORKSPACE mode) and --override_module lines (Bzlmod), so the checked-in
+# WORKSPACE and MODULE.bazel files stay the ones a user with network copies.
 #
 # Usage: provision.sh WORKSPACE_DIR        (called by tools/bazel; idempotent)
 # Env:   RULES_CAPTURE_BASE (default /var/cache/rules_capture), DEBIAN_MIRROR
@@ -151,12 +152,42 @@ if [ "$(cat "$BASE/stamp" 2>/dev/null)" != "$stamp_want" ] || [ ! -x "$ROOT/usr/
   : >"$DEPS/package_metadata/BUILD.bazel"
   echo 'exports_files(glob(["*.bzl"]))' >"$DEPS/package_metadata/rules/BUILD.bazel"
   echo 'exports_files(glob(["*.bzl"]))' >"$DEPS/package_metadata/providers/BUILD.bazel"
+  echo 'module(name = "package_metadata")' >"$DEPS/package_metadata/MODULE.bazel"
+
+  # ---- 6. Bzlmod: modules that resolution names but no build here loads -------------
+  # Every module of the graph gets an --override_module (below), so Bzlmod never asks a
+  # registry. These four come from bazel_tools' and the rule sets' MODULE.bazel files:
+  # protobuf (proto rules; nothing here compiles a .proto), zlib (protobuf's C++ build),
+  # apple_support (Apple platforms), buildozer (`bazel mod tidy` only). A stand-in is a
+  # module with that name and no content, so a build that did load it fails loudly,
+  # naming the module. docs/development.md lists them.
+  rm -rf "$DEPS/standins"
+  for m in protobuf zlib apple_support buildozer; do
+    mkdir -p "$DEPS/standins/$m"
+    printf 'module(name = "%s")\n' "$m" >"$DEPS/standins/$m/MODULE.bazel"
+    : >"$DEPS/standins/$m/BUILD.bazel"
+  done
+  # bazel_tools' own MODULE.bazel loads buildozer's extension file for `bazel mod tidy`:
+  # the stand-in defines it, making an empty @buildozer_binary.
+  cat >"$DEPS/standins/buildozer/buildozer_binary.bzl" <<'BZL'
+"""Offline stand-in: bazel_tools names this extension for `bazel mod tidy` only."""
+
+def _empty_repo_impl(rctx):
+    rctx.file("BUILD.bazel", "")
+
+_empty_repo = repository_rule(implementation = _empty_repo_impl)
+
+def _buildozer_binary_impl(_mctx):
+    _empty_repo(name = "buildozer_binary")
+
+buildozer_binary = module_extension(implementation = _buildozer_binary_impl)
+BZL
 
   echo "$stamp_want" >"$BASE/stamp"
   say "provisioned: $(chroot "$ROOT" /usr/bin/bazel --version 2>/dev/null | head -1 || echo bazel) in $ROOT"
 fi
 
-# ---- 6. the workspace's offline bazelrc fragment (rewritten only when it changes) -----
+# ---- 7. the workspace's offline bazelrc fragment (rewritten only when it changes) -----
 # Debian ships the rule sets Bazel itself needs under /usr/share/bazel (paths inside the
 # root); Bazel 7's implicit WORKSPACE suffix would otherwise fetch them from GitHub.
 fragment=$(cat <<FRAG
@@ -174,6 +205,21 @@ common --override_repository=rules_license=/usr/share/bazel/rules/license
 common --override_repository=rules_proto=/usr/share/bazel/rules/proto
 common --override_repository=rules_python=/usr/share/bazel/rules/python
 common --override_repository=rules_shell=/usr/share/bazel/rules/shell
+# Bzlmod (e2e/bzlmod, workspaces outside this one that import this file): every module
+# of the graph from a local path, so resolution needs no registry. Debian's
+# /etc/bazel/bazelrc already overrides platforms, bazel_features, bazel_skylib, rules_cc,
+# rules_java, rules_license, rules_proto and rules_python. Inert in WORKSPACE mode, as the
+# lines above are under --enable_bzlmod --noenable_workspace (no repository has those
+# names there). The lockfile would record these machine-specific paths: off.
+common --override_module=rules_go=$DEPS/rules_go
+common --override_module=gazelle=$DEPS/bazel_gazelle
+common --override_module=package_metadata=$DEPS/package_metadata
+common --override_module=rules_shell=/usr/share/bazel/rules/shell
+common --override_module=protobuf=$DEPS/standins/protobuf
+common --override_module=zlib=$DEPS/standins/zlib
+common --override_module=apple_support=$DEPS/standins/apple_support
+common --override_module=buildozer=$DEPS/standins/buildozer
+common --lockfile_mode=off
 FRAG
 )
 if [ "$(cat "$WS/.bazelrc.offline" 2>/dev/null)" != "$fragment" ]; then
