@@ -108,6 +108,16 @@ replay_hermetic() {
   return "${PIPESTATUS[0]}"
 }
 
+# The end-to-end workspaces (e2e/run.sh): rules_capture used from a workspace of its own,
+# as a module and through WORKSPACE. Each has its own Bazel server: stop it afterwards,
+# so that two servers do not hold memory at once.
+e2e_run() {
+  local rc=0
+  e2e/run.sh "$1" || rc=$?
+  (cd "e2e/$1" && "$BAZEL" shutdown) || true
+  return $rc
+}
+
 status_before=$(git status --porcelain)
 tree_unchanged() {
   local now
@@ -134,6 +144,10 @@ step "gazelle: BUILD files current"   "$BAZEL" test "${BAZEL_FLAGS[@]}" //:gazel
 step "gazelle: deps.bzl matches go.mod" deps_current
 step "buildifier"                     buildifier_clean
 step "git status clean"               tree_unchanged
+step "release archive (tools/release.sh)" tools/release_test.sh
+step "go_repositories.bzl matches deps.bzl" tools/gen_go_repositories.sh -check
+step "e2e/bzlmod (Bazel 9 flags)"     e2e_run bzlmod
+step "e2e/workspace (WORKSPACE)"      e2e_run workspace
 
 # ---- summary ---------------------------------------------------------------------
 if [ -n "$bazel_warmup_pid" ]; then wait "$bazel_warmup_pid" 2>/dev/null; fi
