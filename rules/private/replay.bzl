@@ -128,7 +128,8 @@ def go_replay_test(name, observe, logs, check = "strict", shard_count = None, de
         generic incalls of the logs whose type arguments are declared there (the
         harness names every instantiation the logs call; it can import the observed
         packages, these and the standard library).
-      **kwargs: common test attributes (size, timeout, tags, flaky, visibility, ...).
+      **kwargs: common test attributes (size, default "small"; timeout, tags, flaky,
+        visibility, ...).
     """
     if check not in CHECK_LEVELS:
         fail("go_replay_test {}: check must be one of {}, got {}".format(name, ", ".join(CHECK_LEVELS), repr(check)))
@@ -161,6 +162,9 @@ def go_replay_test(name, observe, logs, check = "strict", shard_count = None, de
         tags = testonly_tags,
         visibility = ["//visibility:private"],
     )
+    # Replaying a log takes well under a minute; without a size Bazel assumes "medium"
+    # and warns on every run that the size is too big. Long logs pass size = "medium".
+    kwargs.setdefault("size", "small")
     _go_replay_test(
         name = name,
         binary = ":" + name + "_bin",
