@@ -162,6 +162,7 @@ def go_replay_test(name, observe, logs, check = "strict", shard_count = None, de
         tags = testonly_tags,
         visibility = ["//visibility:private"],
     )
+
     # Replaying a log takes well under a minute; without a size Bazel assumes "medium"
     # and warns on every run that the size is too big. Long logs pass size = "medium".
     kwargs.setdefault("size", "small")
