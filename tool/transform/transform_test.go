@@ -63,6 +63,7 @@ func TestGolden(t *testing.T) {
 		{"channels", "example.com/channels/pipe"},
 		{"context", "example.com/context/svc"},
 		{"maporder", "example.com/maporder/tally"},
+		{"maporder118", "example.com/maporder118/tally"}, // go 1.18: no range over functions
 		{"wggo", "example.com/wggo/pool"},
 		{"fields", "example.com/fields/opts"},
 		{"lockpool", "example.com/lockpool/orders"},

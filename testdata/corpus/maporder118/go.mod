@@ -1,0 +1,3 @@
+module example.com/maporder118
+
+go 1.18
