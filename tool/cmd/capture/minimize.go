@@ -1,0 +1,188 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/rules-capture/rules_capture/runtime/probectl"
+	"github.com/rules-capture/rules_capture/tool/internal/frontend"
+	"github.com/rules-capture/rules_capture/tool/minimize"
+)
+
+func init() {
+	register("minimize", command{"reduce a log whose replay fails to a minimal one, with a listing and a Go test", func(args []string) int {
+		return runMinimize(args, os.Stdout, os.Stderr)
+	}})
+}
+
+func runMinimize(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("capture minimize", flag.ContinueOnError)
+	observe := fs.String("observe", "", "comma-separated import paths of the observed packages (required)")
+	check := fs.String("check", probectl.CheckStrict, "check level: strict, returns or crash")
+	out := fs.String("o", "minimized", "output directory: the test file, testdata/repro/<Test>.arrow and its listing")
+	timeout := fs.Duration("timeout", 0, "time limit (0: none); the result is then the smallest failing log found so far")
+	replayTimeout := fs.Duration("replay-timeout", time.Minute, "limit for one candidate's replay (a candidate that runs past it is unresolved)")
+	baseline := fs.String("baseline", "", "module root of code the failure does not show on (the code that recorded the log, or the fix): a candidate counts as failing only if it passes there")
+	same := fs.String("same", minimize.SameEvent, "what makes a candidate's failure the same: event (reason, kind, site and what the code did) or site (reason, kind and site)")
+	name := fs.String("name", "", "name of the generated test function (default TestRepro<failing function>)")
+	root := fs.String("root", "", "rules_capture's source tree (default: $"+frontend.EnvRoot+" or where capture was built from)")
+	verbose := fs.Bool("v", false, "print the go commands")
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: capture minimize -observe PKG[,PKG] [-o DIR] [-timeout D] [-baseline DIR] LOG\n\nReduces LOG, whose replay against the code here fails, to a minimal log that fails the same way.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	obs := frontend.SplitList(*observe)
+	if len(obs) == 0 || fs.NArg() != 1 {
+		fs.Usage()
+		return 2
+	}
+	if !probectl.ValidCheck(*check) {
+		fmt.Fprintf(stderr, "capture minimize: -check %q: want strict, returns or crash\n", *check)
+		return 2
+	}
+	if *same != minimize.SameEvent && *same != minimize.SameSite {
+		fmt.Fprintf(stderr, "capture minimize: -same %q: want event or site\n", *same)
+		return 2
+	}
+	fail := func(err error) int {
+		fmt.Fprintln(stderr, "capture minimize:", err)
+		return 1
+	}
+	logPath, err := filepath.Abs(fs.Arg(0))
+	if err != nil {
+		return fail(err)
+	}
+	if _, err := checkReplayLog(logPath, obs); err != nil {
+		return fail(err)
+	}
+	l, err := minimize.Read(logPath)
+	if err != nil {
+		return fail(err)
+	}
+	rootDir, err := frontend.FindRoot(*root)
+	if err != nil {
+		fmt.Fprintln(stderr, "capture minimize:", err)
+		return 2
+	}
+	// One harness for every candidate: a candidate's incalls are a subset
+	// of the log's, so the log's harness instantiates all they call.
+	harness := func(dir string) (string, func(), error) {
+		s, err := frontend.NewSession(dir, obs, rootDir)
+		if err != nil {
+			return "", nil, err
+		}
+		s.Verbose = *verbose
+		bin, err := s.BuildHarness(logPath)
+		if err != nil {
+			s.Close()
+			return "", nil, err
+		}
+		return bin, s.Close, nil
+	}
+	fmt.Fprintln(stderr, "minimize: building the replay harness")
+	bin, done, err := harness(".")
+	if err != nil {
+		return fail(err)
+	}
+	defer done()
+	scratch, err := os.MkdirTemp("", "capture-minimize-")
+	if err != nil {
+		return fail(err)
+	}
+	defer os.RemoveAll(scratch)
+	r := &minimize.Replayer{Harness: bin, Check: *check, Same: *same, Dir: scratch, Timeout: *replayTimeout}
+	if *baseline != "" {
+		fmt.Fprintln(stderr, "minimize: building the baseline's replay harness")
+		b, done, err := harness(*baseline)
+		if err != nil {
+			return fail(fmt.Errorf("baseline: %w", err))
+		}
+		defer done()
+		r.Baseline = b
+	}
+	ctx := context.Background()
+	if *timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, *timeout)
+		defer cancel()
+	}
+	res, err := minimize.Minimize(ctx, l, r, stderr)
+	if err != nil {
+		return fail(err)
+	}
+	files, err := writeMinimized(l, res, obs, *check, *out, *name, filepath.Base(logPath))
+	if err != nil {
+		return fail(err)
+	}
+	c := l.Candidate(res.Keep)
+	fmt.Fprintf(stdout, "%s: %d -> %d incalls, %d -> %d events, %d replays, %s\n", fs.Arg(0), len(l.Units), len(res.Keep), len(l.Events), len(c.Events), res.Replays, res.Elapsed.Round(10*time.Millisecond))
+	fmt.Fprintf(stdout, "failure: %s\n", res.Failure)
+	for _, f := range files {
+		fmt.Fprintf(stdout, "wrote %s\n", f)
+	}
+	return 0
+}
+
+// writeMinimized writes the outputs into dir, laid out as the package
+// directory they belong to: <pkg>_repro_test.go, testdata/repro/<Test>.arrow
+// (the minimal log) and testdata/repro/<Test>.txt (its listing).
+func writeMinimized(l *minimize.Log, res *minimize.Result, obs []string, check, dir, name, logName string) ([]string, error) {
+	c := l.Candidate(res.Keep)
+	site := ""
+	if e, ok := l.Event(res.FailSeq); ok {
+		site = e.Site
+	}
+	if u := l.UnitOf(res.FailSeq); u >= 0 {
+		site = l.Units[u].Site
+	}
+	if name == "" {
+		name = minimize.TestName(site)
+	}
+	repro := &minimize.Repro{
+		Package:  minimize.ReproPackage(site, obs),
+		Observed: obs,
+		Check:    check,
+		Test:     name,
+		Log:      "testdata/repro/" + name + ".arrow",
+	}
+	var listing bytes.Buffer
+	minimize.Listing(&listing, l, c, res.FailSeq, res.Failure)
+	repro.Listing = listing.String()
+	repro.Summary = fmt.Sprintf("The log holds %d of the %d incalls of %s (%d of %d events); its replay fails: %s.",
+		len(res.Keep), len(l.Units), logName, len(c.Events), len(l.Events), res.Failure)
+	src, err := repro.Source()
+	if err != nil {
+		return nil, err
+	}
+	var head bytes.Buffer
+	minimize.ListingHeader(&head, l, c, res, logName)
+	repoDir := filepath.Join(dir, "testdata", "repro")
+	if err := os.MkdirAll(repoDir, 0o755); err != nil {
+		return nil, err
+	}
+	logOut := filepath.Join(dir, filepath.FromSlash(repro.Log))
+	_ = os.Remove(logOut) // the writer never overwrites a log; a rerun replaces its own output
+	if err := c.Write(logOut, l.Meta); err != nil {
+		return nil, err
+	}
+	listOut := strings.TrimSuffix(logOut, ".arrow") + ".txt"
+	if err := os.WriteFile(listOut, append(head.Bytes(), listing.Bytes()...), 0o644); err != nil {
+		return nil, err
+	}
+	testOut := filepath.Join(dir, repro.FileName())
+	if err := os.WriteFile(testOut, src, 0o644); err != nil {
+		return nil, err
+	}
+	return []string{logOut, listOut, testOut}, nil
+}

@@ -1,0 +1,338 @@
+package minimize
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rules-capture/rules_capture/runtime/value"
+)
+
+// Result is what Minimize found.
+type Result struct {
+	Keep    []int   // the units of the smallest failing log found, in order
+	Failure Failure // the original failure
+	FailSeq uint64  // the original log's event where it diverged (0: a crash)
+	Slice   string  // which slice ddmin started from
+	Sliced  int     // units in that slice
+	Replays int
+	Elapsed time.Duration
+	Stopped bool // the time limit ended the search: Keep fails, but may not be 1-minimal
+}
+
+// Minimize reduces l, whose replay with r fails, to a log that fails the
+// same way: first the smallest of a few slices that still fails (the
+// units the failing incall reaches through object IDs; then those before
+// the failure), then ddmin over the units of that slice, by stream first
+// when there are several, then by unit. The failing incall is kept in every
+// candidate. When ctx ends, the result is the smallest failing log so far.
+// Progress lines go to progress.
+func Minimize(ctx context.Context, l *Log, r *Replayer, progress io.Writer) (*Result, error) {
+	start := time.Now()
+	res := &Result{}
+	all := make([]int, len(l.Units))
+	for i := range all {
+		all[i] = i
+	}
+	say := func(format string, args ...any) {
+		fmt.Fprintf(progress, "minimize: %s  [%d replays, %s]\n", fmt.Sprintf(format, args...), r.Replays, time.Since(start).Round(100*time.Millisecond))
+	}
+	want, seq, err := r.Original(ctx, l)
+	if err != nil {
+		return nil, err
+	}
+	res.Failure, res.FailSeq = want, seq
+	say("%d events, %d incalls; replay fails: %s (seq %d)", len(l.Events), len(l.Units), want, seq)
+
+	var fixed []int
+	if u := l.UnitOf(seq); u >= 0 {
+		fixed = []int{u}
+	}
+	cache := map[string]Outcome{}
+	test := func(units []int) (Outcome, error) {
+		keep := union(fixed, units)
+		key := keyOf(keep)
+		if o, ok := cache[key]; ok {
+			return o, nil
+		}
+		o, err := r.Try(ctx, l, keep, want)
+		if err != nil {
+			return Unresolved, err
+		}
+		cache[key] = o
+		return o, nil
+	}
+	best := all
+	finish := func(stopped bool) (*Result, error) {
+		res.Keep = best
+		res.Replays = r.Replays
+		res.Elapsed = time.Since(start)
+		res.Stopped = stopped
+		say("done: %d of %d incalls%s", len(best), len(l.Units), map[bool]string{true: " (time limit: smallest failing log so far)"}[stopped])
+		return res, nil
+	}
+	stop := func(err error) (*Result, error) {
+		if ctx.Err() != nil {
+			return finish(true)
+		}
+		return nil, err
+	}
+
+	// Slicing.
+	res.Slice, res.Sliced = "all", len(all)
+	for _, s := range l.slices(seq, fixed) {
+		if len(s.units) >= len(best) {
+			continue
+		}
+		o, err := test(minus(s.units, fixed))
+		if err != nil {
+			return stop(err)
+		}
+		say("slice %s: %d incalls: %s", s.name, len(s.units), o)
+		if o == FailSame {
+			best = s.units
+			res.Slice, res.Sliced = s.name, len(s.units)
+			break
+		}
+	}
+
+	// ddmin, by stream first when the candidates span several.
+	c := minus(best, fixed)
+	if groups := l.unitsByStream(c); len(groups) > 1 {
+		g, err := ddmin(groups, func(gs [][]int) (Outcome, error) { return test(slices.Concat(gs...)) }, func(n int) {
+			say("ddmin over streams: %d of %d streams", n, len(groups))
+		})
+		c = slices.Concat(g...)
+		best = union(fixed, c)
+		if err != nil {
+			return stop(err)
+		}
+	}
+	items := make([][]int, len(c))
+	for i, u := range c {
+		items[i] = []int{u}
+	}
+	m, err := ddmin(items, func(us [][]int) (Outcome, error) { return test(slices.Concat(us...)) }, func(n int) {
+		say("ddmin: %d incalls", n+len(fixed))
+	})
+	best = union(fixed, slices.Concat(m...))
+	if err != nil {
+		return stop(err)
+	}
+	return finish(false)
+}
+
+// ddmin is Zeller's minimizing delta debugging: it returns a 1-minimal
+// subset of c whose test is FailSame, assuming c's is. On an error (the
+// time limit) it returns the smallest failing subset found so far with
+// it. sized reports each smaller failing subset found.
+func ddmin[T any](c []T, test func([]T) (Outcome, error), sized func(int)) ([]T, error) {
+	n := 2
+	for len(c) > 0 {
+		if n > len(c) {
+			n = len(c)
+		}
+		parts := split(c, n)
+		reduced := false
+		if len(c) == 1 {
+			// The only subset left to try is the empty one.
+			o, err := test(nil)
+			if err != nil {
+				return c, err
+			}
+			if o == FailSame {
+				c = nil
+				sized(0)
+			}
+			return c, nil
+		}
+		for _, p := range parts {
+			o, err := test(p)
+			if err != nil {
+				return c, err
+			}
+			if o == FailSame {
+				c, n, reduced = p, 2, true
+				break
+			}
+		}
+		if !reduced && n > 2 { // with two parts, the complements are the parts
+			for i := range parts {
+				comp := slices.Concat(slices.Concat(parts[:i]...), slices.Concat(parts[i+1:]...))
+				o, err := test(comp)
+				if err != nil {
+					return c, err
+				}
+				if o == FailSame {
+					c, n, reduced = comp, max(n-1, 2), true
+					break
+				}
+			}
+		}
+		if reduced {
+			sized(len(c))
+			continue
+		}
+		if n >= len(c) {
+			return c, nil
+		}
+		n = min(2*n, len(c))
+	}
+	return c, nil
+}
+
+// split cuts c into n parts of nearly equal length.
+func split[T any](c []T, n int) [][]T {
+	var parts [][]T
+	start := 0
+	for i := range n {
+		end := start + (len(c)-start)/(n-i)
+		parts = append(parts, c[start:end])
+		start = end
+	}
+	return parts
+}
+
+type slice struct {
+	name  string
+	units []int
+}
+
+// slices lists the candidate slices for a failure at seq, smallest first:
+//
+//   - "objects": the failing incall and the units it reaches through
+//     object IDs, transitively, among the units that began before the
+//     failure: any unit that names an ID it names, except for IDs that
+//     most units name (a service object every request goes through, which
+//     would keep everything), where only the unit that named the ID first
+//     is kept (replay needs an object's first sight, which carries its
+//     contents);
+//   - "objects+shared": the same with every ID followed;
+//   - "before": every unit that began before the failure.
+//
+// Package state is not followed (the log does not show it): a slice that
+// drops an incall whose state the failure needs does not fail the same
+// way, and the next one is tried.
+func (l *Log) slices(seq uint64, fixed []int) []slice {
+	if len(fixed) == 0 {
+		return nil // a crash: no failing incall to slice from
+	}
+	ids := make([]map[uint64]bool, len(l.Units))
+	mentions := map[uint64][]int{} // id -> units naming it, in order
+	for i := range l.Events {
+		u := l.Unit[i]
+		if u < 0 {
+			continue
+		}
+		if ids[u] == nil {
+			ids[u] = map[uint64]bool{}
+		}
+		add := func(id uint64) {
+			if id != 0 && !ids[u][id] {
+				ids[u][id] = true
+				mentions[id] = append(mentions[id], u)
+			}
+		}
+		add(l.Events[i].RecvID)
+		_ = value.ObjectIDs(l.Events[i].Values, add)
+	}
+	hub := max(4, len(l.Units)/4)
+	closure := func(followShared bool) []int {
+		in := map[int]bool{}
+		work := append([]int(nil), fixed...)
+		for _, u := range fixed {
+			in[u] = true
+		}
+		for len(work) > 0 {
+			u := work[len(work)-1]
+			work = work[:len(work)-1]
+			for id := range ids[u] {
+				ms := mentions[id]
+				if !followShared && len(ms) > hub {
+					ms = ms[:1]
+				}
+				for _, v := range ms {
+					if !in[v] && l.Units[v].First < seq {
+						in[v] = true
+						work = append(work, v)
+					}
+				}
+			}
+		}
+		out := make([]int, 0, len(in))
+		for u := range in {
+			out = append(out, u)
+		}
+		sort.Ints(out)
+		return out
+	}
+	var before []int
+	for u := range l.Units {
+		if l.Units[u].First < seq || slices.Contains(fixed, u) {
+			before = append(before, u)
+		}
+	}
+	return []slice{{"objects", closure(false)}, {"objects+shared", closure(true)}, {"before", before}}
+}
+
+// Original replays l unchanged (as a candidate keeping every unit, so that
+// its events are written as every candidate's are) and returns its
+// failure and the seq of the event where it diverged.
+func (r *Replayer) Original(ctx context.Context, l *Log) (Failure, uint64, error) {
+	all := make([]int, len(l.Units))
+	for i := range all {
+		all[i] = i
+	}
+	c := l.Candidate(all)
+	path := r.Dir + "/original.arrow"
+	if err := c.Write(path, l.Meta); err != nil {
+		return Failure{}, 0, err
+	}
+	rep, err := r.replay(ctx, r.Harness, path)
+	if err != nil {
+		return Failure{}, 0, fmt.Errorf("replay of the log: %w", err)
+	}
+	f, failed := failureOf(rep, l, c)
+	if !failed {
+		return Failure{}, 0, errors.New("the log replays without a divergence against this code: there is no failure to minimize")
+	}
+	seq := uint64(0)
+	if f.Kind != "" {
+		seq = c.OriginalSeq(rep.Divergence.Seq)
+	}
+	if r.Baseline != "" {
+		rep, err := r.replay(ctx, r.Baseline, path)
+		if err != nil {
+			return Failure{}, 0, fmt.Errorf("replay of the log on the baseline: %w", err)
+		}
+		if rep.Verdict != "pass" {
+			return Failure{}, 0, fmt.Errorf("the log fails on the baseline too (%s): a baseline is code the failure does not show on", rep.Divergence)
+		}
+	}
+	return f, seq, nil
+}
+
+func union(a, b []int) []int {
+	out := slices.Concat(a, b)
+	sort.Ints(out)
+	return slices.Compact(out)
+}
+
+func minus(a, b []int) []int {
+	return slices.DeleteFunc(slices.Clone(a), func(u int) bool { return slices.Contains(b, u) })
+}
+
+func keyOf(units []int) string {
+	var b strings.Builder
+	for _, u := range units {
+		b.WriteString(strconv.Itoa(u))
+		b.WriteByte(',')
+	}
+	return b.String()
+}
