@@ -1,0 +1,242 @@
+package minimize
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/rules-capture/rules_capture/runtime/eventlog"
+	"github.com/rules-capture/rules_capture/runtime/value"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// ddmin over 200 items where the failure needs items 17 and 123: the
+// result is exactly those two, in a number of tests far below 2^200.
+func TestDDMin(t *testing.T) {
+	items := make([]int, 200)
+	for i := range items {
+		items[i] = i
+	}
+	tests := 0
+	got, err := ddmin(items, func(c []int) (Outcome, error) {
+		tests++
+		if slices.Contains(c, 17) && slices.Contains(c, 123) {
+			return FailSame, nil
+		}
+		if len(c)%7 == 3 {
+			return Unresolved, nil // unresolved candidates are neither
+		}
+		return Pass, nil
+	}, func(int) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, []int{17, 123}) {
+		t.Fatalf("ddmin = %v, want [17 123]", got)
+	}
+	if tests > 200 {
+		t.Errorf("ddmin ran %d tests for 2 of 200", tests)
+	}
+	t.Logf("%d tests", tests)
+}
+
+// A failure that needs nothing but the fixed units reduces to nothing; an
+// error (the time limit) returns the smallest failing set so far.
+func TestDDMinEdges(t *testing.T) {
+	got, err := ddmin([]int{1, 2, 3}, func([]int) (Outcome, error) { return FailSame, nil }, func(int) {})
+	if err != nil || len(got) != 0 {
+		t.Fatalf("ddmin = %v, %v; want empty", got, err)
+	}
+	stop := errors.New("time")
+	n := 0
+	got, err = ddmin([]int{1, 2, 3, 4, 5, 6, 7, 8}, func(c []int) (Outcome, error) {
+		if n++; n > 2 {
+			return Unresolved, stop
+		}
+		if slices.Contains(c, 1) {
+			return FailSame, nil
+		}
+		return Pass, nil
+	}, func(int) {})
+	if err != stop || !slices.Equal(got, []int{1, 2}) {
+		t.Fatalf("ddmin stopped = %v, %v; want [1 2], the time error", got, err)
+	}
+}
+
+// synthetic writes a log of a service: package initialisation with an
+// outcall, then on stream 1 incalls that share an object (a cart) and one
+// on stream 2 that takes a lock and starts a goroutine, which uses the
+// store (object 7) that Add later calls with a callback.
+func synthetic(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "synthetic.arrow")
+	meta := eventlog.Meta{ObservedPackages: []string{"example.com/shop/cart"}, SourceHash: "0123456789abcdef",
+		GoVersion: "go1.26", StartTime: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), RunID: "00000000000000000000000000000001"}
+	w, err := eventlog.Create(path, meta, eventlog.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	str := func(s ...string) []byte {
+		var b []byte
+		for _, x := range s {
+			b = value.AppendString(b, x)
+		}
+		return b
+	}
+	lock := func(num, writes, reads uint64) []byte {
+		b := value.AppendUint(nil, num)
+		b = value.AppendUint(b, writes)
+		b = value.AppendUint(b, reads)
+		return value.AppendBool(b, true)
+	}
+	evs := []eventlog.Event{
+		/* 1 */ {Stream: 0, Kind: eventlog.KindCallOut, Site: "os.Getenv", Pos: "cart/cart.go:9", Values: str("CART_REGION")},
+		/* 2 */ {Stream: 0, Kind: eventlog.KindReturnOut, Parent: 1, Site: "os.Getenv", Values: str("eu")},
+		/* 3 */ {Stream: 1, Kind: eventlog.KindCallIn, Site: "example.com/shop/cart.New", Pos: "cart/cart.go:20", Values: str("alice")},
+		/* 4 */ {Stream: 1, Kind: eventlog.KindReturnIn, Parent: 3, Site: "example.com/shop/cart.New", RecvID: 0, Values: value.AppendUint(nil, 0)},
+		/* 5 */ {Stream: 2, Kind: eventlog.KindCallIn, Site: "example.com/shop/cart.Flush", Pos: "cart/cart.go:40"},
+		/* 6 */ {Stream: 2, Kind: eventlog.KindLockTurn, Parent: 5, Site: "mu.Lock", Pos: "cart/cart.go:41", Values: lock(1, 1, 0)},
+		/* 7 */ {Stream: 2, Kind: eventlog.KindGo, Parent: 5, Site: "go flushOne", Pos: "cart/cart.go:42", Values: value.AppendUint(nil, 3)},
+		/* 8 */ {Stream: 3, Kind: eventlog.KindCallOut, Parent: 0, Site: "(*database/sql.DB).Exec", Pos: "cart/cart.go:50", RecvType: "*database/sql.DB", RecvID: 7, Values: str("DELETE")},
+		/* 9 */ {Stream: 3, Kind: eventlog.KindReturnOut, Parent: 8, Site: "(*database/sql.DB).Exec", Values: str("ok")},
+		/* 10 */ {Stream: 2, Kind: eventlog.KindReturnIn, Parent: 5, Site: "example.com/shop/cart.Flush"},
+		/* 11 */ {Stream: 1, Kind: eventlog.KindCallIn, Site: "(*example.com/shop/cart.Cart).Add", Pos: "cart/cart.go:30", RecvType: "*example.com/shop/cart.Cart", RecvID: 1, Values: str("apple")},
+		/* 12 */ {Stream: 1, Kind: eventlog.KindLockTurn, Parent: 11, Site: "mu.Lock", Pos: "cart/cart.go:31", Values: lock(1, 2, 0)},
+		/* 13 */ {Stream: 1, Kind: eventlog.KindCallOut, Parent: 11, Site: "(*example.com/shop/store.DB).Each", Pos: "cart/cart.go:33", RecvType: "*example.com/shop/store.DB", RecvID: 7},
+		/* 14 */ {Stream: 1, Kind: eventlog.KindCallIn, Parent: 13, Site: "example.com/shop/cart.less", Pos: "cart/cart.go:34", Values: value.AppendInt(value.AppendInt(nil, 0), 1)},
+		/* 15 */ {Stream: 1, Kind: eventlog.KindReturnIn, Parent: 14, Site: "example.com/shop/cart.less", Values: value.AppendBool(nil, true)},
+		/* 16 */ {Stream: 1, Kind: eventlog.KindReturnOut, Parent: 13, Site: "(*example.com/shop/store.DB).Each"},
+		/* 17 */ {Stream: 1, Kind: eventlog.KindReturnIn, Parent: 11, Site: "(*example.com/shop/cart.Cart).Add", Values: value.AppendInt(nil, 1)},
+	}
+	for i := range evs {
+		w.Append(&evs[i])
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestUnits(t *testing.T) {
+	l, err := Read(synthetic(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Units) != 3 {
+		t.Fatalf("%d units, want 3 (New, Flush with its goroutine, Add with its callback): %+v", len(l.Units), l.Units)
+	}
+	want := []int{-1, -1, 0, 0, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2}
+	if !slices.Equal(l.Unit, want) {
+		t.Fatalf("units of the events = %v, want %v", l.Unit, want)
+	}
+	if u := l.Units[1]; u.Stream != 2 || u.First != 5 || u.Last != 10 || u.Events != 6 {
+		t.Errorf("Flush's unit = %+v", u)
+	}
+}
+
+// A candidate that drops Flush: renumbered densely, parents follow, the
+// lock turn of Add becomes the lock's first write, and the written log
+// reads back with the original metadata.
+func TestCandidate(t *testing.T) {
+	l, err := Read(synthetic(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := l.Candidate([]int{0, 2})
+	if len(c.Events) != 11 {
+		t.Fatalf("%d events, want 11", len(c.Events))
+	}
+	if !slices.Equal(c.Orig, []uint64{1, 2, 3, 4, 11, 12, 13, 14, 15, 16, 17}) {
+		t.Fatalf("orig = %v", c.Orig)
+	}
+	for i, e := range c.Events {
+		if e.Seq != uint64(i+1) {
+			t.Fatalf("event %d has seq %d", i, e.Seq)
+		}
+		if e.Parent != 0 && c.Orig[e.Parent-1] != l.Events[l.index[c.Orig[i]]].Parent {
+			t.Errorf("seq %d: parent %d is orig %d, want orig %d", e.Seq, e.Parent, c.Orig[e.Parent-1], l.Events[l.index[c.Orig[i]]].Parent)
+		}
+	}
+	d := value.Decoder{Buf: c.Events[5].Values}
+	if num, w, r, acq := d.Uint(), d.Uint(), d.Uint(), d.Bool(); num != 1 || w != 1 || r != 0 || !acq {
+		t.Errorf("Add's lock turn = %d %d %d %v, want 1 1 0 true", num, w, r, acq)
+	}
+	path := filepath.Join(t.TempDir(), "c.arrow")
+	if err := c.Write(path, l.Meta); err != nil {
+		t.Fatal(err)
+	}
+	back, err := Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(back.Events) != 11 || back.Meta.RunID != l.Meta.RunID || back.Meta.SourceHash != l.Meta.SourceHash || !back.Meta.Status.Closed {
+		t.Fatalf("read back: %d events, meta %+v", len(back.Events), back.Meta)
+	}
+}
+
+// Slicing from Add follows the store's ID to Flush's goroutine and leaves
+// New, which shares no object with either.
+func TestSlices(t *testing.T) {
+	l, err := Read(synthetic(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := l.slices(17, []int{2})
+	if s[0].name != "objects" || !slices.Equal(s[0].units, []int{1, 2}) {
+		t.Errorf("objects slice = %v, want Flush (its goroutine uses the store Add uses) and Add", s[0].units)
+	}
+	if !slices.Equal(s[2].units, []int{0, 1, 2}) {
+		t.Errorf("before slice = %v", s[2].units)
+	}
+}
+
+func TestListingGolden(t *testing.T) {
+	l, err := Read(synthetic(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := l.Candidate([]int{0, 1, 2})
+	f := Failure{Reason: "different results", Kind: "RETURN_IN", Site: "(*example.com/shop/cart.Cart).Add", Actual: "RETURN_IN (*example.com/shop/cart.Cart).Add(2)"}
+	var b bytesBuffer
+	ListingHeader(&b, l, c, &Result{Keep: []int{0, 1, 2}, Failure: f, Replays: 9, Elapsed: 1500 * time.Millisecond, Slice: "objects", Sliced: 2}, "synthetic.arrow")
+	Listing(&b, l, c, 17, f)
+	golden(t, "listing.txt", b.Bytes())
+
+	r := &Repro{Package: ReproPackage(f.Site, l.Meta.ObservedPackages), Observed: l.Meta.ObservedPackages, Check: "strict",
+		Test: TestName(f.Site), Log: "testdata/repro/" + TestName(f.Site) + ".arrow",
+		Summary: "The log holds 3 of the 3 incalls of synthetic.arrow (17 of 17 events); its replay fails: different results at RETURN_IN (*example.com/shop/cart.Cart).Add.",
+		Listing: b.String()}
+	if r.FileName() != "cart_repro_test.go" || r.Test != "TestReproAdd" {
+		t.Errorf("file %s, test %s", r.FileName(), r.Test)
+	}
+	src, err := r.Source()
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "cart_repro_test.go.golden", src)
+}
+
+type bytesBuffer = bytes.Buffer
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("%s differs from the golden file (go test -run %s -update rewrites it):\n%s", name, t.Name(), got)
+	}
+}
