@@ -1,0 +1,119 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rules-capture/rules_capture/runtime/eventlog"
+	"github.com/rules-capture/rules_capture/runtime/probe"
+	"github.com/rules-capture/rules_capture/tool/minimize"
+)
+
+// TestMinimizePlanted: a planted failure among 400 incalls. The program
+// tool/minimize/testdata/planted restocks eleven skus and then makes a
+// stream of reservations, cancellations and stock checks; two requests
+// among them, a bulk reservation of the rare sku "X" (call 60) and its
+// cancellation (call 180), decide whether the 300th, a reservation of 8 of
+// X, succeeds. The log is captured from the correct code; a mutation that
+// makes the cancellation of a bulk reservation leak its items is today's
+// code. capture minimize, with the correct code as baseline, must reduce
+// the log to a handful of incalls including both culprits, and the test
+// file it writes must fail on the buggy code and pass on the correct one.
+func TestMinimizePlanted(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds programs with the go command")
+	}
+	const observe = "example.com/planted/stock"
+	src := filepath.Join(repoRoot(t), "tool", "minimize", "testdata", "planted")
+	work := t.TempDir()
+	good := filepath.Join(work, "good")
+	buggy := filepath.Join(work, "buggy")
+	copyDir(t, src, good)
+	copyDir(t, src, buggy)
+	mutate(t, filepath.Join(buggy, "stock", "stock.go"), "\t\tbulk[h.sku] -= h.n\n", "")
+
+	bin := filepath.Join(work, "shopfloor")
+	if out, code := runCapture(t, good, "build", "-observe", observe, "-o", bin, "./cmd/shopfloor"); code != 0 {
+		t.Fatalf("capture build: exit %d\n%s", code, out)
+	}
+	log := filepath.Join(work, "logs", "day.arrow")
+	cmd := exec.Command(bin)
+	cmd.Env = append(os.Environ(), probe.EnvLog+"="+log, probe.EnvPolicy+"=block")
+	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "400 calls, 0 failed") {
+		t.Fatalf("capture run: %v\n%s", err, out)
+	}
+
+	out := filepath.Join(work, "out")
+	start := time.Now()
+	text, code := runCapture(t, buggy, "minimize", "-observe", observe, "-baseline", good, "-o", out, log)
+	if code != 0 {
+		t.Fatalf("capture minimize: exit %d\n%s", code, text)
+	}
+	t.Logf("minimize took %s:\n%s", time.Since(start).Round(time.Millisecond), text)
+
+	orig, err := minimize.Read(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	min, err := minimize.Read(filepath.Join(out, "testdata", "repro", "TestReproReserve.arrow"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var calls []string
+	for _, e := range min.Events {
+		if e.Kind == eventlog.KindCallIn {
+			calls = append(calls, e.Site[strings.LastIndex(e.Site, ".")+1:]+"("+renderValues(e.Values)+")")
+		}
+	}
+	t.Logf("%d -> %d incalls, %d -> %d events: %s", len(orig.Units), len(min.Units), len(orig.Events), len(min.Events), strings.Join(calls, " "))
+	if len(orig.Units) != 400 || len(min.Units) > 6 {
+		t.Errorf("%d -> %d incalls: want 400 reduced to a handful", len(orig.Units), len(min.Units))
+	}
+	joined := strings.Join(calls, "\n")
+	for _, culprit := range []string{`Reserve("bulk-x", "X", 6)`, `Cancel("bulk-x")`, `Reserve("late-x", "X", 8)`} {
+		if !strings.Contains(joined, culprit) {
+			t.Errorf("the minimal log lacks %s: %s", culprit, calls)
+		}
+	}
+	listing, err := os.ReadFile(filepath.Join(out, "testdata", "repro", "TestReproReserve.txt"))
+	if err != nil || !strings.Contains(string(listing), "^ replay diverges here") {
+		t.Errorf("listing without the failure's mark (%v):\n%s", err, listing)
+	}
+
+	// The generated test, gofmt-clean, in both trees.
+	test := filepath.Join(out, "stock_repro_test.go")
+	if b, err := exec.Command("gofmt", "-l", test).CombinedOutput(); err != nil || len(b) != 0 {
+		t.Errorf("gofmt -l %s: %v %s", test, err, b)
+	}
+	for _, tree := range []string{buggy, good} {
+		copyDir(t, out, filepath.Join(tree, "stock"))
+		cmd := exec.Command("go", "test", "-count=1", "-run", "^TestReproReserve$", "./stock")
+		cmd.Dir = tree
+		cmd.Env = append(os.Environ(), "CAPTURE="+captureBin, "CAPTURE_ROOT="+repoRoot(t))
+		b, err := cmd.CombinedOutput()
+		switch {
+		case tree == buggy && (err == nil || !strings.Contains(string(b), "DIVERGED")):
+			t.Errorf("the generated test on the buggy code: %v, want a divergence\n%s", err, b)
+		case tree == good && err != nil:
+			t.Errorf("the generated test on the fixed code: %v\n%s", err, b)
+		}
+	}
+}
+
+func mutate(t *testing.T, file, old, new string) {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), old) {
+		t.Fatalf("%s lacks %q", file, old)
+	}
+	if err := os.WriteFile(file, []byte(strings.Replace(string(b), old, new, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
