@@ -36,6 +36,14 @@ func Listing(w io.Writer, l *Log, c *Candidate, failSeq uint64, f Failure) {
 			if d > 0 {
 				what = "callback"
 			}
+			if name, ok := strings.CutPrefix(e.Site, callbackPrefix); ok {
+				// A function value that external code called: its
+				// receiver columns are the function value's.
+				cb := *e
+				cb.Site, cb.RecvType, cb.RecvID = name, "", 0
+				text = fmt.Sprintf("%scallback %s", ind, callText(&cb))
+				break
+			}
 			text = fmt.Sprintf("%s%s %s%s", ind, what, recv(e), callText(e))
 		case eventlog.KindReturnIn:
 			depth[e.Stream] = max(d-1, 0)
@@ -87,6 +95,11 @@ func Listing(w io.Writer, l *Log, c *Candidate, failSeq uint64, f Failure) {
 	}
 }
 
+// callbackPrefix starts the site of a callback's CALL_IN (a function value
+// of observed code that external code called), as probe.CallbackPrefix:
+// the listing does not link the probe runtime for one string.
+const callbackPrefix = "callback "
+
 func line(w io.Writer, e *eventlog.Event, orig uint64, text string, showStream bool, failSeq uint64, f Failure) {
 	s := ""
 	if showStream {
@@ -100,6 +113,10 @@ func line(w io.Writer, e *eventlog.Event, orig uint64, text string, showStream b
 }
 
 func mark(w io.Writer, f Failure) {
+	if f.Panic {
+		fmt.Fprintf(w, "%14s  ^ the recorded panic: replay of this log passes through it while the code still panics here\n", "")
+		return
+	}
 	fmt.Fprintf(w, "%14s  ^ replay diverges here: %s\n", "", f.Reason)
 	if f.Actual != "" {
 		fmt.Fprintf(w, "%14s    the code did: %s\n", "", f.Actual)

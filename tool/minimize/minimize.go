@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rules-capture/rules_capture/runtime/probectl"
 	"github.com/rules-capture/rules_capture/runtime/value"
 )
 
@@ -48,7 +49,7 @@ func Minimize(ctx context.Context, l *Log, r *Replayer, progress io.Writer) (*Re
 		return nil, err
 	}
 	res.Failure, res.FailSeq = want, seq
-	say("%d events, %d incalls; replay fails: %s (seq %d)", len(l.Events), len(l.Units), want, seq)
+	say("%d events, %d incalls; the failure: %s (seq %d)", len(l.Events), len(l.Units), want, seq)
 
 	var fixed []int
 	if u := l.UnitOf(seq); u >= 0 {
@@ -299,23 +300,46 @@ func (r *Replayer) Original(ctx context.Context, l *Log) (Failure, uint64, error
 		return Failure{}, 0, fmt.Errorf("replay of the log: %w", err)
 	}
 	f, failed := failureOf(rep, l, c)
-	if !failed {
-		return Failure{}, 0, errors.New("the log replays without a divergence against this code: there is no failure to minimize")
-	}
 	seq := uint64(0)
-	if f.Kind != "" {
+	switch {
+	case failed && f.Kind != "":
 		seq = c.OriginalSeq(rep.Divergence.Seq)
+	case failed:
+	case rep.Verdict != probectl.Pass:
+		return Failure{}, 0, fmt.Errorf("replay of the log: verdict %s without a divergence", rep.Verdict)
+	default:
+		// A log that replays as recorded fails only if what it recorded
+		// is a failure: a panic of the observed code, which today's code
+		// still makes.
+		var ok bool
+		f, seq, ok = l.RecordedPanic()
+		if !ok {
+			return Failure{}, 0, errors.New("the log replays without a divergence against this code and records no panic of the observed code: there is no failure to minimize")
+		}
+		if r.Check == probectl.CheckCrash {
+			return Failure{}, 0, errors.New("the failure is a recorded panic, which -check crash does not judge (a call that returns where the capture panicked is a note there): use -check strict or returns")
+		}
 	}
 	if r.Baseline != "" {
 		rep, err := r.replay(ctx, r.Baseline, path)
 		if err != nil {
 			return Failure{}, 0, fmt.Errorf("replay of the log on the baseline: %w", err)
 		}
-		if rep.Verdict != "pass" {
-			return Failure{}, 0, fmt.Errorf("the log fails on the baseline too (%s): a baseline is code the failure does not show on", rep.Divergence)
+		if r.classify(rep, l, c, f) != Pass {
+			return Failure{}, 0, fmt.Errorf("the log fails on the baseline too (%s): a baseline is code the failure does not show on", baselineSays(rep, f))
 		}
 	}
 	return f, seq, nil
+}
+
+func baselineSays(rep *probectl.Report, f Failure) string {
+	switch {
+	case f.Panic && rep.Verdict == probectl.Pass:
+		return "it panics there as recorded"
+	case rep.Divergence != nil:
+		return strings.TrimSpace(rep.Divergence.String())
+	}
+	return "verdict " + rep.Verdict
 }
 
 func union(a, b []int) []int {

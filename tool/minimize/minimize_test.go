@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/rules-capture/rules_capture/runtime/eventlog"
+	"github.com/rules-capture/rules_capture/runtime/probectl"
 	"github.com/rules-capture/rules_capture/runtime/value"
 )
 
@@ -239,4 +240,111 @@ func golden(t *testing.T, name string, got []byte) {
 	if string(got) != string(want) {
 		t.Errorf("%s differs from the golden file (go test -run %s -update rewrites it):\n%s", name, t.Name(), got)
 	}
+}
+
+// syntheticPanic writes a crash log: Open and Close of a job, then Use,
+// whose outcall to the pool calls back into the package, where the
+// callback panics; the panic leaves the pool and then Use.
+func syntheticPanic(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "crash.arrow")
+	meta := eventlog.Meta{ObservedPackages: []string{"example.com/jobs/queue"}, SourceHash: "0123456789abcdef",
+		GoVersion: "go1.26", StartTime: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), RunID: "00000000000000000000000000000002"}
+	w, err := eventlog.Create(path, meta, eventlog.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	str := func(s ...string) []byte {
+		var b []byte
+		for _, x := range s {
+			b = value.AppendString(b, x)
+		}
+		return b
+	}
+	nilDeref := append(value.AppendString(nil, "runtime error: invalid memory address or nil pointer dereference"), value.AppendString(nil, "queue/queue.go:48")...)
+	evs := []eventlog.Event{
+		/* 1 */ {Stream: 0, Kind: eventlog.KindCallIn, Site: "example.com/jobs/queue.Submit", Pos: "queue/queue.go:26", Values: value.AppendInt(str("night-x"), 3)},
+		/* 2 */ {Stream: 0, Kind: eventlog.KindCallOut, Parent: 1, Site: "time.Now", Pos: "queue/queue.go:28"},
+		/* 3 */ {Stream: 0, Kind: eventlog.KindReturnOut, Parent: 2, Site: "time.Now", Values: str("09:00")},
+		/* 4 */ {Stream: 0, Kind: eventlog.KindReturnIn, Parent: 1, Site: "example.com/jobs/queue.Submit", Values: value.AppendBool(nil, false)},
+		/* 5 */ {Stream: 0, Kind: eventlog.KindCallIn, Site: "example.com/jobs/queue.Submit", Pos: "queue/queue.go:26", Values: value.AppendInt(str("day-y"), 1)},
+		/* 6 */ {Stream: 0, Kind: eventlog.KindCallOut, Parent: 5, Site: "time.Now", Pos: "queue/queue.go:28"},
+		/* 7 */ {Stream: 0, Kind: eventlog.KindReturnOut, Parent: 6, Site: "time.Now", Values: str("09:01")},
+		/* 8 */ {Stream: 0, Kind: eventlog.KindReturnIn, Parent: 5, Site: "example.com/jobs/queue.Submit", Values: value.AppendBool(nil, false)},
+		/* 9 */ {Stream: 0, Kind: eventlog.KindCallIn, Site: "example.com/jobs/queue.Cancel", Pos: "queue/queue.go:33", Values: str("night-x")},
+		/* 10 */ {Stream: 0, Kind: eventlog.KindReturnIn, Parent: 9, Site: "example.com/jobs/queue.Cancel", Values: value.AppendBool(nil, true)},
+		/* 11 */ {Stream: 0, Kind: eventlog.KindCallIn, Site: "example.com/jobs/queue.Start", Pos: "queue/queue.go:43", Values: str("night-x")},
+		/* 12 */ {Stream: 0, Kind: eventlog.KindCallOut, Parent: 11, Site: "example.com/jobs/pool.Do", Pos: "queue/queue.go:48", Values: value.AppendString(nil, "func")},
+		/* 13 */ {Stream: 0, Kind: eventlog.KindCallIn, Parent: 12, Site: "callback example.com/jobs/queue.Start.func1", Pos: "queue/queue.go:48", RecvType: "func() int", RecvID: 4},
+		/* 14 */ {Stream: 0, Kind: eventlog.KindPanicOut, Parent: 13, Site: "callback example.com/jobs/queue.Start.func1", Pos: "queue/queue.go:48", Values: nilDeref},
+		/* 15 */ {Stream: 0, Kind: eventlog.KindPanicIn, Parent: 12, Site: "example.com/jobs/pool.Do", Pos: "queue/queue.go:48", Values: nilDeref},
+		/* 16 */ {Stream: 0, Kind: eventlog.KindPanicOut, Parent: 11, Site: "example.com/jobs/queue.Start", Pos: "queue/queue.go:43", Values: nilDeref},
+	}
+	for i := range evs {
+		w.Append(&evs[i])
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// The recorded panic is Start's, followed back through the pool to the
+// callback that raised it; a candidate's replay that passes reproduces it,
+// one that diverges inside Start shows it gone, one that diverges before
+// tells nothing.
+func TestRecordedPanic(t *testing.T) {
+	l, err := Read(syntheticPanic(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, seq, ok := l.RecordedPanic()
+	if !ok || seq != 14 || f.PanicCall != 11 || f.PanicEnd != 16 || !f.Panic || f.Kind != "PANIC_OUT" ||
+		f.Site != "callback example.com/jobs/queue.Start.func1" || f.Pos != "queue/queue.go:48" ||
+		f.Actual != `"runtime error: invalid memory address or nil pointer dereference"` {
+		t.Fatalf("RecordedPanic = %+v, %d, %v", f, seq, ok)
+	}
+	c := l.Candidate([]int{0, 2, 3}) // without day-y's Submit
+	if got := c.SeqOf(11); got != 7 || c.SeqOf(5) != 0 {
+		t.Errorf("SeqOf(11) = %d, SeqOf(5) = %d; want 7, 0", got, c.SeqOf(5))
+	}
+	for _, tc := range []struct {
+		rep  probectl.Report
+		want Outcome
+	}{
+		{probectl.Report{Verdict: probectl.Pass}, FailSame},
+		{probectl.Report{Verdict: "diverged", Divergence: &probectl.Divergence{Seq: 8, Reason: "the incall returned before the log's next event"}}, Pass},
+		{probectl.Report{Verdict: "diverged", Divergence: &probectl.Divergence{Seq: 10, Reason: "the incall returned where the capture panicked"}}, Pass},
+		{probectl.Report{Verdict: "diverged", Divergence: &probectl.Divergence{Seq: 6, Reason: "different results"}}, Unresolved},
+		{probectl.Report{Verdict: "diverged", Divergence: &probectl.Divergence{Seq: 0, Reason: "the replayed program crashed"}}, Unresolved},
+	} {
+		r := &Replayer{}
+		if got := r.classify(&tc.rep, l, c, f); got != tc.want {
+			t.Errorf("%+v: %s, want %s", tc.rep.Divergence, got, tc.want)
+		}
+	}
+}
+
+func TestPanicReproGolden(t *testing.T) {
+	l, err := Read(syntheticPanic(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, seq, _ := l.RecordedPanic()
+	keep := []int{0, 2, 3}
+	c := l.Candidate(keep)
+	var b bytes.Buffer
+	ListingHeader(&b, l, c, &Result{Keep: keep, Failure: f, Replays: 12, Elapsed: 800 * time.Millisecond, Slice: "all", Sliced: 4}, "crash.arrow")
+	Listing(&b, l, c, seq, f)
+	golden(t, "panic_listing.txt", b.Bytes())
+	r := &Repro{Package: "example.com/jobs/queue", Observed: l.Meta.ObservedPackages, Check: "strict",
+		Test: "TestReproStart", Log: "testdata/repro/TestReproStart.arrow",
+		Summary: "The log holds 3 of the 4 incalls of crash.arrow (12 of 16 events); the failure: " + f.String() + ".",
+		Listing: b.String(),
+		Panic:   &PanicRepro{Value: f.Actual, Site: f.Site, Pos: f.Pos, From: c.SeqOf(f.PanicCall), To: c.SeqOf(f.PanicEnd)}}
+	src, err := r.Source()
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "queue_repro_test.go.golden", src)
 }

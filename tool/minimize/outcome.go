@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -40,9 +41,23 @@ type Failure struct {
 	Site   string // its site
 	Pos    string // where the code did it (today's file:line), for a crash
 	Actual string // what the code did, when Same is SameEvent
+
+	// Panic: the failure is a panic the log recorded, which today's code
+	// still makes (a crash log of unchanged code replays as matching
+	// behaviour, not as a divergence). The failure is then reproduced by a
+	// candidate whose replay passes through that panic; Kind is PANIC_OUT,
+	// Site the function that raised it, Pos where, Actual the panic value.
+	Panic bool
+	// PanicCall and PanicEnd are the seqs, in the original log, of the
+	// top-level CALL_IN of the incall that panicked and of the last event
+	// of the panic's way out of it (that incall's PANIC_OUT).
+	PanicCall, PanicEnd uint64
 }
 
 func (f Failure) String() string {
+	if f.Panic {
+		return fmt.Sprintf("the code panics: %s in %s (at %s)", f.Actual, f.Site, f.Pos)
+	}
 	if f.Kind == "" {
 		return fmt.Sprintf("%s (at %s)", f.Reason, f.Pos)
 	}
@@ -119,16 +134,12 @@ func (r *Replayer) Try(ctx context.Context, l *Log, keep []int, want Failure) (O
 		}
 		return Unresolved, nil // no verdict to trust: tells nothing
 	}
-	got, ok := failureOf(rep, l, c)
-	switch {
-	case !ok:
-		return Pass, nil
-	case !r.same(got, want):
-		return Unresolved, nil
+	if o := r.classify(rep, l, c, want); o != FailSame {
+		return o, nil
 	}
 	if r.Baseline != "" {
 		rep, err := r.replay(ctx, r.Baseline, path)
-		if err != nil || rep.Verdict != probectl.Pass {
+		if err != nil || r.classify(rep, l, c, want) != Pass {
 			if ctx.Err() != nil {
 				return Unresolved, ctx.Err()
 			}
@@ -136,6 +147,41 @@ func (r *Replayer) Try(ctx context.Context, l *Log, keep []int, want Failure) (O
 		}
 	}
 	return FailSame, nil
+}
+
+// classify judges one replay's report of candidate c.
+func (r *Replayer) classify(rep *probectl.Report, l *Log, c *Candidate, want Failure) Outcome {
+	if want.Panic {
+		return panicOutcome(rep, l, c, want)
+	}
+	got, ok := failureOf(rep, l, c)
+	switch {
+	case !ok:
+		return Pass
+	case !r.same(got, want):
+		return Unresolved
+	}
+	return FailSame
+}
+
+// panicOutcome judges a candidate when the failure is a recorded panic.
+// A replay that passes has made every event of the candidate, the panic
+// included: the code still panics there, as recorded (FAIL-SAME). A
+// divergence inside the incall that panicked, up to the panic's way out of
+// it, means the code did something else in that call: the panic is gone
+// (PASS; with the setup calls it needs dropped, the call usually returns
+// where the capture panicked). A divergence anywhere else, or no verdict,
+// tells nothing (UNRESOLVED).
+func panicOutcome(rep *probectl.Report, l *Log, c *Candidate, want Failure) Outcome {
+	if rep.Verdict == probectl.Pass {
+		return FailSame
+	}
+	if d := rep.Divergence; d != nil && d.Seq != 0 {
+		if orig := c.OriginalSeq(d.Seq); orig != 0 && l.InPanicCall(orig, want) {
+			return Pass
+		}
+	}
+	return Unresolved
 }
 
 func (r *Replayer) same(got, want Failure) bool {
@@ -177,4 +223,13 @@ func (c *Candidate) OriginalSeq(seq uint64) uint64 {
 		return c.Orig[seq-1]
 	}
 	return 0
+}
+
+// SeqOf maps a seq of the original log to the candidate's (0: not kept).
+func (c *Candidate) SeqOf(orig uint64) uint64 {
+	i, ok := slices.BinarySearch(c.Orig, orig)
+	if !ok {
+		return 0
+	}
+	return uint64(i + 1)
 }

@@ -20,6 +20,25 @@ type Repro struct {
 	Log      string   // the log's path relative to the package directory (slash-separated)
 	Summary  string   // one line: what the log was reduced from, and the failure
 	Listing  string   // the listing, quoted in the test's comment
+
+	// Panic: the failure is a panic the log records, which the test
+	// expects the fixed code not to make (see PanicRepro).
+	Panic *PanicRepro
+}
+
+// PanicRepro describes the recorded panic of a minimal log: its replay
+// passes while the code still panics as recorded, so the test inverts the
+// verdict. It fails on a passing replay, and passes on a divergence in
+// the incall that panicked (events From to To of the minimal log): the
+// fixed code does something else there, which is what the fix is for. A
+// divergence before that incall means the calls that set the panic up
+// behave differently now, and the log no longer tests the panic: that
+// fails too, and says so.
+type PanicRepro struct {
+	Value    string // the panic value, rendered
+	Site     string // the function that raised it
+	Pos      string // where, as recorded
+	From, To uint64 // seqs of the incall that panicked in the minimal log: its CALL_IN, its PANIC_OUT
 }
 
 // ReproPackage picks the observed package that the failing incall calls
@@ -130,6 +149,75 @@ func {{.Test}}(t *testing.T) {
 }
 `))
 
+var panicTemplate = template.Must(template.New("repro").Parse(`// Regression test written by capture minimize (docs/minimize.md): it replays
+// a minimal event log of the observed set against this package's code.
+// {{.Summary}}
+// The log records a panic of this package's code. The test fails while the
+// code still panics there (the replay passes through the recorded panic)
+// and passes once it no longer does; keep it as the bug's regression test.
+//
+// Under Bazel a go_replay_test of this log passes while the bug is there:
+// use this test, or a go_replay_test of a log captured after the fix.
+
+package {{.PkgName}}_test
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// {{.Test}} replays {{.Log}}, in which
+// {{.PanicSite}} panicked with {{.PanicValue}}
+// (at {{.PanicPos}}). The interaction it replays (seq in this log, seq in
+// the log it was reduced from, the event; '=' what an incall returned,
+// '->' the answer replay gives an outcall):
+//
+{{.Comment}}
+func {{.Test}}(t *testing.T) {
+	capture := os.Getenv("CAPTURE")
+	if capture == "" {
+		capture = "capture"
+	}
+	bin, err := exec.LookPath(capture)
+	if err != nil {
+		t.Fatalf("this test replays {{.Log}} with the capture command, which is not installed: go install github.com/rules-capture/rules_capture/tool/cmd/capture@latest, or set $CAPTURE to its path (%v)", err)
+	}
+	const log = {{printf "%q" .Log}}
+	// The incall that panicked: its CALL_IN and its PANIC_OUT in the log.
+	const from, to = {{.From}}, {{.To}}
+	reports := t.TempDir()
+	cmd := exec.Command(bin, "replay", "-observe", {{printf "%q" .ObservedFlag}}, "-check", {{printf "%q" .Check}}, "-reports", reports, log)
+	out, _ := cmd.CombinedOutput()
+	b, err := os.ReadFile(filepath.Join(reports, filepath.Base(log)+".json"))
+	var rep struct {
+		Verdict    string
+		Divergence *struct {
+			Seq                      uint64
+			Reason, Expected, Actual string
+		}
+	}
+	if err == nil {
+		err = json.Unmarshal(b, &rep)
+	}
+	if err != nil {
+		t.Fatalf("capture replay of %s left no report (%v):\n%s", log, err, out)
+	}
+	d := rep.Divergence
+	switch {
+	case rep.Verdict == "pass":
+		t.Fatalf("the code still panics as the log records: %s in %s (at %s); the replay of %s passes through that panic. Once the bug is fixed, the replay diverges in the call that panicked (seq %d to %d) and this test passes",
+			{{printf "%q" .PanicValue}}, {{printf "%q" .PanicSite}}, {{printf "%q" .PanicPos}}, log, from, to)
+	case d != nil && d.Seq >= from && d.Seq <= to:
+		t.Logf("fixed: the code no longer panics as recorded; the replay diverges, as intended, in the call that panicked (seq %d: %s)\n  the log:  %s\n  the code: %s", d.Seq, d.Reason, d.Expected, d.Actual)
+	default:
+		t.Fatalf("the replay of %s does not reach the call that panicked (seq %d to %d): the calls that set the panic up behave differently now, so this log no longer tests it; capture and minimize a new one\n%s", log, from, to, out)
+	}
+}
+`))
+
 // Source returns the gofmt-clean test file.
 func (r *Repro) Source() ([]byte, error) {
 	var comment strings.Builder
@@ -145,7 +233,8 @@ func (r *Repro) Source() ([]byte, error) {
 	obs := append([]string(nil), r.Observed...)
 	sort.Strings(obs)
 	var b bytes.Buffer
-	err := reproTemplate.Execute(&b, map[string]any{
+	tmpl := reproTemplate
+	data := map[string]any{
 		"Summary":      r.Summary,
 		"BazelName":    snake(strings.TrimPrefix(r.Test, "Test")),
 		"ObservedList": strings.Join(obs, ", "),
@@ -155,7 +244,13 @@ func (r *Repro) Source() ([]byte, error) {
 		"PkgName":      r.pkgName(),
 		"Test":         r.Test,
 		"Comment":      strings.TrimRight(comment.String(), "\n"),
-	})
+	}
+	if p := r.Panic; p != nil {
+		tmpl = panicTemplate
+		data["PanicValue"], data["PanicSite"], data["PanicPos"] = p.Value, p.Site, p.Pos
+		data["From"], data["To"] = p.From, p.To
+	}
+	err := tmpl.Execute(&b, data)
 	if err != nil {
 		return nil, err
 	}

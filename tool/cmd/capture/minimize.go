@@ -161,6 +161,11 @@ func writeMinimized(l *minimize.Log, res *minimize.Result, obs []string, check, 
 	repro.Listing = listing.String()
 	repro.Summary = fmt.Sprintf("The log holds %d of the %d incalls of %s (%d of %d events); its replay fails: %s.",
 		len(res.Keep), len(l.Units), logName, len(c.Events), len(l.Events), res.Failure)
+	if f := res.Failure; f.Panic {
+		repro.Summary = fmt.Sprintf("The log holds %d of the %d incalls of %s (%d of %d events); the failure: %s.",
+			len(res.Keep), len(l.Units), logName, len(c.Events), len(l.Events), f)
+		repro.Panic = &minimize.PanicRepro{Value: f.Actual, Site: f.Site, Pos: f.Pos, From: c.SeqOf(f.PanicCall), To: c.SeqOf(f.PanicEnd)}
+	}
 	src, err := repro.Source()
 	if err != nil {
 		return nil, err

@@ -104,6 +104,113 @@ func TestMinimizePlanted(t *testing.T) {
 	}
 }
 
+// TestMinimizePanic: a crash log of unchanged code. The program
+// tool/minimize/testdata/planted/cmd/dispatch makes 300 calls of the queue
+// package; the last, Start("night-x"), hands work to the pool (external
+// code), which calls it back, and that callback panics on the tombstone
+// Cancel("night-x") left 100 calls earlier for the job Submit("night-x")
+// queued 160 calls before that. The panic ends the program, so the log's
+// last events are its way out: PANIC_OUT of the callback, PANIC_IN of the
+// pool's Do, PANIC_OUT of Start. The log replays as recorded against the
+// same code; capture minimize must take the recorded panic as the failure,
+// reduce the log to the three calls, and write a test that fails while the
+// code still panics there and passes once Start checks for the tombstone.
+func TestMinimizePanic(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds programs with the go command")
+	}
+	const observe = "example.com/planted/queue"
+	src := filepath.Join(repoRoot(t), "tool", "minimize", "testdata", "planted")
+	work := t.TempDir()
+	buggy := filepath.Join(work, "buggy")
+	fixed := filepath.Join(work, "fixed")
+	copyDir(t, src, buggy)
+	copyDir(t, src, fixed)
+	mutate(t, filepath.Join(fixed, "queue", "queue.go"), "\tif !ok {\n\t\treturn -1", "\tif !ok || p == nil {\n\t\treturn -1")
+
+	bin := filepath.Join(work, "dispatch")
+	if out, code := runCapture(t, buggy, "build", "-observe", observe, "-o", bin, "./cmd/dispatch"); code != 0 {
+		t.Fatalf("capture build: exit %d\n%s", code, out)
+	}
+	log := filepath.Join(work, "logs", "crash.arrow")
+	cmd := exec.Command(bin)
+	cmd.Env = append(os.Environ(), probe.EnvLog+"="+log, probe.EnvPolicy+"=block")
+	if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), "nil pointer dereference") {
+		t.Fatalf("the field run should crash with the planted panic: %v\n%s", err, out)
+	}
+
+	out := filepath.Join(work, "out")
+	start := time.Now()
+	text, code := runCapture(t, buggy, "minimize", "-observe", observe, "-o", out, log)
+	if code != 0 {
+		t.Fatalf("capture minimize: exit %d\n%s", code, text)
+	}
+	t.Logf("minimize took %s:\n%s", time.Since(start).Round(time.Millisecond), lastLines(text, 6))
+	orig, err := minimize.Read(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	min, err := minimize.Read(filepath.Join(out, "testdata", "repro", "TestReproStart.arrow"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := topCalls(min)
+	t.Logf("%d -> %d incalls, %d -> %d events: %s", len(orig.Units), len(min.Units), len(orig.Events), len(min.Events), strings.Join(calls, " "))
+	want := []string{`Submit("night-x", 3)`, `Cancel("night-x")`, `Start("night-x")`}
+	if len(orig.Units) != 300 || strings.Join(calls, " ") != strings.Join(want, " ") {
+		t.Errorf("%d -> %d incalls %s: want 300 reduced to %s", len(orig.Units), len(min.Units), calls, want)
+	}
+	if last := min.Events[len(min.Events)-1]; last.Kind != eventlog.KindPanicOut {
+		t.Errorf("the minimal log ends with %s, want Start's PANIC_OUT", last.Kind)
+	}
+	listing, err := os.ReadFile(filepath.Join(out, "testdata", "repro", "TestReproStart.txt"))
+	if err != nil || !strings.Contains(string(listing), "^ the recorded panic") || !strings.Contains(string(listing), "callback example.com/planted/queue.Start.func1()") {
+		t.Errorf("listing without the callback or the panic's mark (%v):\n%s", err, listing)
+	}
+	runRepro(t, out, "queue", "TestReproStart", buggy, fixed, "the code still panics as the log records")
+}
+
+// topCalls lists the top-level incalls of a log as Func(args).
+func topCalls(l *minimize.Log) []string {
+	var calls []string
+	for _, u := range l.Units {
+		e, _ := l.Event(u.First)
+		calls = append(calls, e.Site[strings.LastIndex(e.Site, ".")+1:]+"("+renderValues(e.Values)+")")
+	}
+	return calls
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
+}
+
+// runRepro copies the minimize output into package pkg of both trees and
+// runs the generated test there: it must fail on the buggy tree, saying
+// failing, and pass on the fixed one.
+func runRepro(t *testing.T, out, pkg, test, buggy, fixed, failing string) {
+	t.Helper()
+	file := filepath.Join(out, pkg+"_repro_test.go")
+	if b, err := exec.Command("gofmt", "-l", file).CombinedOutput(); err != nil || len(b) != 0 {
+		t.Errorf("gofmt -l %s: %v %s", file, err, b)
+	}
+	for _, tree := range []string{buggy, fixed} {
+		copyDir(t, out, filepath.Join(tree, pkg))
+		cmd := exec.Command("go", "test", "-count=1", "-v", "-run", "^"+test+"$", "./"+pkg)
+		cmd.Dir = tree
+		cmd.Env = append(os.Environ(), "CAPTURE="+captureBin, "CAPTURE_ROOT="+repoRoot(t))
+		b, err := cmd.CombinedOutput()
+		switch {
+		case tree == buggy && (err == nil || !strings.Contains(string(b), failing)):
+			t.Errorf("the generated test on the buggy code: %v, want a failure saying %q\n%s", err, failing, b)
+		case tree == fixed && err != nil:
+			t.Errorf("the generated test on the fixed code: %v\n%s", err, b)
+		default:
+			t.Logf("the generated test on the %s code: %s", map[bool]string{true: "buggy", false: "fixed"}[tree == buggy], lastLines(string(b), 5))
+		}
+	}
+}
+
 func mutate(t *testing.T, file, old, new string) {
 	t.Helper()
 	b, err := os.ReadFile(file)
