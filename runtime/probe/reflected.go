@@ -1,8 +1,14 @@
 package probe
 
 import (
+	"fmt"
+	"os"
 	"reflect"
+	"strconv"
+	"strings"
+	"sync"
 
+	"github.com/rules-capture/rules_capture/runtime/eventlog"
 	"github.com/rules-capture/rules_capture/runtime/value"
 )
 
@@ -43,4 +49,125 @@ func Written[T any](s *Stream, v T) {
 		}
 	}
 	s.enc.Buf = append(s.enc.Buf, value.TagNil)
+}
+
+// DecodeReflected reads, in replay, an incall argument that the capture
+// recorded with EncodeReflected. Observed code reflects over it natively,
+// so a value whose dynamic type this build cannot rebuild (a stand-in took
+// its place) would make the replayed code walk another value than the
+// capture's: it would diverge on unchanged code. The replay ends there
+// instead, with its own outcome: the log names a value replay cannot
+// rebuild, which is a limit of replay, not a change of the code.
+func DecodeReflected[T any](s *Stream) T {
+	s.dec.Unbuilt = ""
+	v := Decode[T](s)
+	if s.dec.Unbuilt != "" && s.dec.Err == nil && replaying && play != nil {
+		play.cannotRebuild(s, s.dec.Unbuilt)
+	}
+	return v
+}
+
+// UnrebuiltPrefix starts the note of a replay that ended at a reflected
+// value it cannot rebuild (the report's verdict is "error").
+const UnrebuiltPrefix = "reflected value of type "
+
+// cannotRebuild ends the replay at the incall whose reflected argument has
+// a dynamic type this build does not know (DecodeReflected): the verdict is
+// "error", with a note naming the type, why replay cannot name it, and the
+// incall.
+func (p *player) cannotRebuild(s *Stream, name string) {
+	p.mu.Lock()
+	if p.done {
+		p.mu.Unlock()
+		panic(abortReplay{})
+	}
+	at := ""
+	if sr := s.replay; sr != nil && sr.cur < len(sr.idx) {
+		if e := &p.events[sr.idx[sr.cur]]; e.Kind == eventlog.KindCallIn {
+			at = fmt.Sprintf(", an argument of %s at seq %d (stream %d)", e.Site, e.Seq, e.Stream)
+		}
+	}
+	if at == "" && s.site != nil {
+		at = ", an argument of " + s.site.Name
+	}
+	note := fmt.Sprintf("%s%s cannot be rebuilt in replay (%s)%s: observed code would reflect natively over a stand-in, so the log is not replayed (docs/design/reflection.md)",
+		UnrebuiltPrefix, name, UnrebuiltWhy(name), at)
+	p.report.Verdict = "error"
+	p.report.Notes = append(p.report.Notes, note)
+	p.report.Replayed = p.replayed
+	p.finishLocked()
+	r := p.report
+	r.Notes = append([]string(nil), p.report.Notes...)
+	p.mu.Unlock()
+	p.cond.Broadcast()
+	if p.exits {
+		writeReport(&r)
+		os.Exit(3)
+	}
+	panic(abortReplay{})
+}
+
+// declaredWhere holds what the replay harness knows of types it cannot
+// link, by the name a log gives them: where they are declared
+// (DeclaredWhere).
+var declaredWhere sync.Map // type name -> string
+
+// DeclaredWhere tells replay where a type it cannot link is declared ("inside
+// a function (decode_test.go:327)", "in a _test.go file"): the harness
+// generator finds it in the sources, and the note of a reflected value of
+// that type says it (UnrebuiltWhy).
+func DeclaredWhere(name, where string) struct{} {
+	declaredWhere.Store(name, where)
+	return struct{}{}
+}
+
+// UnrebuiltWhy says why replay cannot rebuild a value of dynamic type
+// name: the first type it is made of that this build cannot name, and
+// where that one is declared, as far as replay knows.
+func UnrebuiltWhy(name string) string {
+	if strings.Contains(name, "struct {") || strings.Contains(name, "func(") || strings.Contains(name, "chan ") {
+		return "a type literal without a name (struct, func or chan), which replay does not make"
+	}
+	for _, part := range typeNameParts(name) {
+		if _, ok := value.LookupType(part); ok {
+			continue
+		}
+		if w, ok := declaredWhere.Load(part); ok {
+			return part + " is declared " + w.(string)
+		}
+		dot := strings.LastIndexByte(part, '.')
+		if dot < 0 {
+			continue
+		}
+		switch pkg := part[:dot]; {
+		case pkg == "main":
+			return part + " is declared in package main, which replay does not link"
+		case strings.HasSuffix(pkg, "_test"):
+			return part + " is declared in an external test package (a _test.go file), which replay does not link"
+		case value.IsObservedPackage(pkg):
+			return part + " is declared inside a function or in a _test.go file of the observed package: replay links only the package-level types of its non-test files"
+		default:
+			return part + " is declared in a package the replay build does not contain, inside a function, or in a _test.go file"
+		}
+	}
+	return "its type is not registered in the replay build"
+}
+
+// typeNameParts returns the named types a log's type name is made of, in
+// order: "map[string][]*example.com/a.T" gives "example.com/a.T" (and
+// "string").
+func typeNameParts(name string) []string {
+	var parts []string
+	for _, f := range strings.FieldsFunc(name, func(r rune) bool {
+		return strings.ContainsRune("*[]{}(); ,", r)
+	}) {
+		if f == "map" || f == "interface" || f == "struct" || f == "func" || f == "chan" {
+			continue
+		}
+		if _, err := strconv.Atoi(f); err == nil {
+			continue // an array's length
+		}
+		parts = append(parts, f)
+	}
+	return parts
 }

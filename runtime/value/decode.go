@@ -51,6 +51,12 @@ type Decoder struct {
 	// contents decode reads next: a reference there with an empty type
 	// name has this one (format 2).
 	ifaceName string
+
+	// Unbuilt is the dynamic type name of the first interface value that
+	// decode could not rebuild as itself because this build does not know
+	// the type: a stand-in took its place. Observed code that reflects over
+	// the value would see the stand-in instead (probe.DecodeReflected).
+	Unbuilt string
 }
 
 // refName reads the type name of a reference or observed object; empty
@@ -599,6 +605,9 @@ func (d *Decoder) decodeIface(v reflect.Value, depth int, impl []string) {
 		}
 		// A dynamic type this build does not know: references become
 		// placeholders of the interface type, plain values opaque text.
+		if d.Unbuilt == "" {
+			d.Unbuilt = name
+		}
 		switch inner := d.peek(); inner {
 		case TagRef, TagObject:
 			start := d.Off

@@ -225,13 +225,17 @@ func (t *transformer) incallParams(w *incallWrapper) bool {
 		}
 		pv := sig.Params().At(i).Name()
 		w.encs = append(w.encs, t.paramEncStmt(pn, pt, pv, w.name, t.redact.params[fd][pv]))
+		dec := t.decExpr(pt, ts)
 		if enc, written := t.reflectedParam(pn, pt); enc != "" { // reflect.go
 			w.encs[len(w.encs)-1] = enc
 			if written != "" {
 				w.written = append(w.written, written)
 			}
+			// Replay ends, with its own outcome, at a value it cannot
+			// rebuild for native reflection.
+			dec = strings.Replace(dec, t.probe+".Decode[", t.probe+".DecodeReflected[", 1)
 		}
-		w.decs = append(w.decs, pn+" := "+t.decExpr(pt, ts))
+		w.decs = append(w.decs, pn+" := "+dec)
 		w.dargs = append(w.dargs, w.args[len(w.args)-1])
 	}
 	return true
