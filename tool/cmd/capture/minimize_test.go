@@ -170,6 +170,84 @@ func TestMinimizePanic(t *testing.T) {
 	runRepro(t, out, "queue", "TestReproStart", buggy, fixed, "the code still panics as the log records")
 }
 
+// TestMinimizeConcurrent: a failure on one goroutine stream that depends
+// on one call on another. The program tool/minimize/testdata/planted/cmd/workers
+// calls the quota package from four goroutines, 400 calls in all, each
+// taking the package's mutex (a LOCK_TURN per call); worker 1 lowers the
+// shared quota "batch" to 8, and worker 3, later, is refused 10 units of
+// it. Today's code never lowers a limit, so worker 3's Take succeeds: a
+// divergence on its stream, which only worker 1's SetLimit explains.
+// Minimize, with the correct code as baseline, must keep exactly those two
+// calls, on their two streams, with the lock turns renumbered over what
+// is kept, and the generated test must fail on the buggy code and pass on
+// the correct one.
+func TestMinimizeConcurrent(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds programs with the go command")
+	}
+	const observe = "example.com/planted/quota"
+	src := filepath.Join(repoRoot(t), "tool", "minimize", "testdata", "planted")
+	work := t.TempDir()
+	good := filepath.Join(work, "good")
+	buggy := filepath.Join(work, "buggy")
+	copyDir(t, src, good)
+	copyDir(t, src, buggy)
+	mutate(t, filepath.Join(buggy, "quota", "quota.go"), "\tlimits[key] = n\n", "\tlimits[key] = max(n, old)\n")
+
+	bin := filepath.Join(work, "workers")
+	if out, code := runCapture(t, good, "build", "-observe", observe, "-o", bin, "./cmd/workers"); code != 0 {
+		t.Fatalf("capture build: exit %d\n%s", code, out)
+	}
+	log := filepath.Join(work, "logs", "shift.arrow")
+	cmd := exec.Command(bin)
+	cmd.Env = append(os.Environ(), probe.EnvLog+"="+log, probe.EnvPolicy+"=block")
+	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "refused: [0 0 0 1]") {
+		t.Fatalf("capture run: %v\n%s", err, out)
+	}
+
+	out := filepath.Join(work, "out")
+	start := time.Now()
+	text, code := runCapture(t, buggy, "minimize", "-observe", observe, "-baseline", good, "-o", out, log)
+	if code != 0 {
+		t.Fatalf("capture minimize: exit %d\n%s", code, text)
+	}
+	t.Logf("minimize took %s:\n%s", time.Since(start).Round(time.Millisecond), text)
+	orig, err := minimize.Read(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	min, err := minimize.Read(filepath.Join(out, "testdata", "repro", "TestReproTake.arrow"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	streams := func(l *minimize.Log) map[uint32]bool {
+		s := map[uint32]bool{}
+		for _, u := range l.Units {
+			s[u.Stream] = true
+		}
+		return s
+	}
+	calls := topCalls(min)
+	t.Logf("%d -> %d incalls, %d -> %d events, %d -> %d streams: %s", len(orig.Units), len(min.Units), len(orig.Events), len(min.Events),
+		len(streams(orig)), len(streams(min)), strings.Join(calls, " "))
+	if len(orig.Units) != 400 || len(streams(orig)) != 4 {
+		t.Errorf("the captured log has %d incalls on %d streams, want 400 on 4", len(orig.Units), len(streams(orig)))
+	}
+	if got := strings.Join(calls, " "); got != `SetLimit("batch", 8) Take("batch", 10)` || len(streams(min)) != 2 {
+		t.Errorf("minimal log %s on %d streams, want SetLimit and Take on two", got, len(streams(min)))
+	}
+	var turns []string
+	for _, e := range min.Events {
+		if e.Kind == eventlog.KindLockTurn {
+			turns = append(turns, renderValues(e.Values))
+		}
+	}
+	if strings.Join(turns, " | ") != "1, 1, 0, true | 1, 2, 0, true" {
+		t.Errorf("lock turns of the minimal log: %q, want the mutex's first and second acquisition", turns)
+	}
+	runRepro(t, out, "quota", "TestReproTake", buggy, good, "DIVERGED")
+}
+
 // topCalls lists the top-level incalls of a log as Func(args).
 func topCalls(l *minimize.Log) []string {
 	var calls []string
