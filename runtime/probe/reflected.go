@@ -126,7 +126,13 @@ func DeclaredWhere(name, where string) struct{} {
 // where that one is declared, as far as replay knows.
 func UnrebuiltWhy(name string) string {
 	if strings.Contains(name, "struct {") || strings.Contains(name, "func(") || strings.Contains(name, "chan ") {
-		return "a type literal without a name (struct, func or chan), which replay does not make"
+		why := "a type literal without a name (struct, func or chan), which replay does not make"
+		for _, part := range typeNameParts(name) {
+			if w, ok := declaredWhere.Load(part); ok {
+				return why + "; " + part + " is declared " + w.(string)
+			}
+		}
+		return why
 	}
 	for _, part := range typeNameParts(name) {
 		if _, ok := value.LookupType(part); ok {

@@ -42,7 +42,20 @@ func (s *Session) addHarness(dir, harness string, sites []string, logOf map[stri
 	if err := s.AddFile(filepath.Join(dir, "main.go"), files.Main); err != nil {
 		return err
 	}
-	return s.AddFile(filepath.Join(dir, "instances.go"), files.Instances)
+	if err := s.AddFile(filepath.Join(dir, "instances.go"), files.Instances); err != nil {
+		return err
+	}
+	var observed []*load.ListedPackage
+	for _, o := range s.Observed {
+		if lp := s.Listed[o]; lp != nil {
+			observed = append(observed, lp)
+		}
+	}
+	declared, err := harnessgen.Declared("main", declaredWhere(observed))
+	if err != nil {
+		return err
+	}
+	return s.AddFile(filepath.Join(dir, "declared.go"), declared)
 }
 
 // IncallSites returns the sites of the incalls (CALL_IN events) of logs,
