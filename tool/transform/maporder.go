@@ -147,6 +147,9 @@ func (t *transformer) rangeMapStepped(x *ast.RangeStmt, mt *types.Map) {
 		}
 	}
 	_, isTP := mt.Key().(*types.TypeParam)
+	if !isTP && !orderedKey(mt.Key()) {
+		return // no order to sort by: native, as from go1.23
+	}
 	var h string
 	switch {
 	case !t.langBefore("go1.18") && isTP:

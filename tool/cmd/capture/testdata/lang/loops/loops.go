@@ -153,6 +153,16 @@ func Local() int {
 	return n
 }
 
+// Unordered ranges over a map whose keys have no order to sort by: native
+// at every version (one entry).
+func Unordered() int {
+	n := 0
+	for k, v := range map[struct{ s string }]int{{"LANG_B"}: 3} {
+		n += v * len(os.Getenv(k.s))
+	}
+	return n
+}
+
 // Drain ranges over a channel: with a variable, by assignment, without.
 func Drain(ch, ch2, ch3 chan string) int {
 	n := 0

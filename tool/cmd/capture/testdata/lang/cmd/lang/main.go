@@ -20,7 +20,7 @@ func main() {
 	fmt.Println(loops.Shared(map[string]int{"LANG_A": 1, "LANG_B": 2, "LANG_C": 3}, ch))
 	fmt.Println("deletes", loops.Deletes(map[int]bool{1: true, 2: true, 3: true, 4: true}))
 	fmt.Println(loops.Nested(url.Values{"b": {"2", "3"}, "a": {"1"}}))
-	fmt.Println("local", loops.Local())
+	fmt.Println("local", loops.Local(), loops.Unordered())
 	chans := make([]chan string, 3)
 	for i := range chans {
 		chans[i] = make(chan string, 2)
