@@ -348,3 +348,25 @@ func TestPanicReproGolden(t *testing.T) {
 	}
 	golden(t, "queue_repro_test.go.golden", src)
 }
+
+// The explanation of both synthetic logs: goroutines, lock turns, an
+// outside call that calls back, an outside variable; and a panic through
+// a callback, with the note on the event where it was raised.
+func TestExplainGolden(t *testing.T) {
+	var b bytes.Buffer
+	for _, path := range []string{synthetic(t), syntheticPanic(t)} {
+		l, err := Read(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		notes := map[uint64]string{}
+		if f, seq, ok := l.RecordedPanic(); ok {
+			notes[seq] = "the recorded panic: " + f.String()
+		} else {
+			notes[17] = "today's code diverges here: different results"
+		}
+		ExplainHeader(&b, l, l.Events, filepath.Base(path))
+		Explain(&b, l.Events, notes)
+	}
+	golden(t, "explain.txt", b.Bytes())
+}

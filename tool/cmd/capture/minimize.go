@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -181,8 +182,21 @@ func writeMinimized(l *minimize.Log, res *minimize.Result, obs []string, check, 
 	if err := c.Write(logOut, l.Meta); err != nil {
 		return nil, err
 	}
+	// The explanation of every event follows the listing: the same
+	// interaction, told in terms of the package's API.
+	var explain bytes.Buffer
+	fmt.Fprintf(&explain, "\n")
+	minimize.ExplainHeader(&explain, l, c.Events, filepath.Base(logOut))
+	notes := map[uint64]string{}
+	if seq := c.SeqOf(res.FailSeq); seq != 0 {
+		notes[seq] = "today's code diverges here: " + res.Failure.Reason
+		if res.Failure.Panic {
+			notes[seq] = "the panic that is the failure: the test fails while the code still panics here"
+		}
+	}
+	minimize.Explain(&explain, c.Events, notes)
 	listOut := strings.TrimSuffix(logOut, ".arrow") + ".txt"
-	if err := os.WriteFile(listOut, append(head.Bytes(), listing.Bytes()...), 0o644); err != nil {
+	if err := os.WriteFile(listOut, slices.Concat(head.Bytes(), listing.Bytes(), explain.Bytes()), 0o644); err != nil {
 		return nil, err
 	}
 	testOut := filepath.Join(dir, repro.FileName())

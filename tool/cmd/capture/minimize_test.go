@@ -167,6 +167,15 @@ func TestMinimizePanic(t *testing.T) {
 	if err != nil || !strings.Contains(string(listing), "^ the recorded panic") || !strings.Contains(string(listing), "callback example.com/planted/queue.Start.func1()") {
 		t.Errorf("listing without the callback or the panic's mark (%v):\n%s", err, listing)
 	}
+	if !strings.Contains(string(listing), `the caller calls queue.Start("night-x")`) {
+		t.Errorf("the listing file lacks the explanation:\n%s", listing)
+	}
+	explained, code := runCapture(t, work, "explain", filepath.Join(out, "testdata", "repro", "TestReproStart.arrow"))
+	for _, want := range []string{`the caller calls queue.Cancel("night-x")`, "the outside calls back queue.Start.func1()", "queue.Start panics with"} {
+		if code != 0 || !strings.Contains(explained, want) {
+			t.Errorf("capture explain (exit %d) lacks %q:\n%s", code, want, explained)
+		}
+	}
 	runRepro(t, out, "queue", "TestReproStart", buggy, fixed, "the code still panics as the log records")
 }
 
