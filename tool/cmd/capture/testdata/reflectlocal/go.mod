@@ -1,0 +1,3 @@
+module example.com/reflectlocal
+
+go 1.22
