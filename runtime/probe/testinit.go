@@ -73,7 +73,7 @@ func (p *player) performInitIncalls(s *Stream, out *Site) {
 			// The package's incalls are registered by its last init function,
 			// after this one: it cannot be performed yet.
 			p.diverge(&Divergence{Seq: e.Seq, Stream: e.Stream, Pos: out.Pos,
-				Reason:   "an in-package test file's variable initialiser called observed code during initialisation, before an init function of the observed package made this outcall; replay performs such calls only once the package's init functions have run (study fault F31): make the call in the test, or in TestMain",
+				Reason:   "an in-package test file's variable initialiser called observed code during initialisation, before an init function of the observed package made this outcall; replay performs such calls only once the package's init functions have run: make the call in the test, or in TestMain",
 				Expected: p.describe(e), Actual: "outcall " + out.Name + " of an init function"})
 			panic(abortReplay{})
 		}

@@ -9,8 +9,8 @@ import (
 
 // TestTestFileInitBeforeInitFunc: an in-package test file's variable
 // initialisers call observed code during initialisation (recorded as
-// incalls, replayed after initialisation: corpus flagvalues, study fault
-// F31), and an init function of the observed package makes an outcall after
+// incalls, replayed after initialisation: corpus flagvalues, as pflag's tests
+// do), and an init function of the observed package makes an outcall after
 // them. Replay cannot perform those incalls before the package's init
 // functions have run (its incalls are registered by the last of them): the
 // replay must say so, naming the cause, instead of a confusing divergence.
@@ -71,7 +71,7 @@ func TestNames(t *testing.T) {
 	if code == 0 {
 		t.Fatalf("replay passed; want the divergence naming the test file's initialiser:\n%s", out)
 	}
-	for _, want := range []string{"DIVERGED", "CALL_IN example.com/ti/reg.Define(\"limit\", 3)", "variable initialiser called observed code during initialisation", "study fault F31", "os.Getenv"} {
+	for _, want := range []string{"DIVERGED", "CALL_IN example.com/ti/reg.Define(\"limit\", 3)", "variable initialiser called observed code during initialisation", "make the call in the test, or in TestMain", "os.Getenv"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("replay output lacks %q:\n%s", want, out)
 		}

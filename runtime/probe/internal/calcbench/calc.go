@@ -20,7 +20,7 @@ func _capture_Add(a, b int) int { return a + b }
 // Descend calls f with depth. A caller whose f calls Descend again with
 // depth+1 recurses through the boundary: every level is an incall
 // (Descend) and an outcall (f), as go-cmp's diff.Difference and its
-// EqualFunc (study fault F60).
+// EqualFunc do when an option compares values with a function.
 func _capture_Descend(depth int, f func(depth int)) {
 	_capture_out_0(f, depth)
 }

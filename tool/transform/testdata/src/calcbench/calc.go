@@ -14,7 +14,7 @@ func Add(a, b int) int { return a + b }
 // Descend calls f with depth. A caller whose f calls Descend again with
 // depth+1 recurses through the boundary: every level is an incall
 // (Descend) and an outcall (f), as go-cmp's diff.Difference and its
-// EqualFunc (study fault F60).
+// EqualFunc do when an option compares values with a function.
 func Descend(depth int, f func(depth int)) {
 	f(depth)
 }
