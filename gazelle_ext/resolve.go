@@ -69,7 +69,7 @@ func (l *captureLang) resolveObserve(c *config.Config, ix *resolve.RuleIndex, rc
 // stand-in: a program instantiates the observed generics with its own types, and
 // the main package imports the packages those come from when it makes the calls.
 // Instantiations in packages below main can need a package main does not import;
-// the CaptureInstances action names it, and an entry marked "# keep" adds it.
+// the CaptureHarness action names it, and an entry marked "# keep" adds it.
 //
 // Each import resolves as the Go extension resolves the main package's deps (so
 // the two lists agree, select() for platform-specific imports included); an import
