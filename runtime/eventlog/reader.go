@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"os"
 	"sync"
 	"unsafe"
@@ -278,6 +279,20 @@ func (r *Reader) Next() (ev *Event, err error) {
 	e.RecvID = r.recvID[i]
 	e.Values = r.vals[r.valOff[i]:r.valOff[i+1]:r.valOff[i+1]]
 	return e, nil
+}
+
+// All yields the remaining events in Seq order, as Next returns them, and
+// stops after the last one or after the first error, which it yields with
+// a nil event. Each event is valid until the loop goes on.
+func (r *Reader) All() iter.Seq2[*Event, error] {
+	return func(yield func(*Event, error) bool) {
+		for {
+			e, err := r.Next()
+			if errors.Is(err, io.EOF) || !yield(e, err) || err != nil {
+				return
+			}
+		}
+	}
 }
 
 // nextBatch reads messages up to and including the next record batch.

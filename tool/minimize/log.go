@@ -8,9 +8,7 @@
 package minimize
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"sort"
 	"strings"
 
@@ -56,11 +54,7 @@ func Read(path string) (*Log, error) {
 	if st := l.Meta.Status; st.Dropped > 0 {
 		return nil, fmt.Errorf("%s: %d events were dropped while capturing: replay refuses such a log, and so does minimize", path, st.Dropped)
 	}
-	for {
-		e, err := r.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
+	for e, err := range r.All() {
 		if err != nil {
 			return nil, err
 		}

@@ -4,11 +4,9 @@ import (
 	"bufio"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
@@ -17,9 +15,7 @@ import (
 )
 
 func init() {
-	register("inspect", command{"list the events of a log, with filters", func(args []string) int {
-		return runInspect(args, os.Stdout, os.Stderr)
-	}})
+	register("inspect", command{"list the events of a log, with filters", stdio(runInspect)})
 }
 
 // eventFilter selects events for inspect.
@@ -142,20 +138,13 @@ func runInspect(args []string, stdout, stderr io.Writer) int {
 	defer w.Flush()
 	logs := expandLogs(fs.Args())
 	opts := inspectOptions{filter: filter, asJSON: *asJSON, rawHex: *rawHex, limit: *limit, named: len(logs) > 1}
-	tally := &logTally{}
-	for _, a := range logs {
-		err := a.err
-		if err == nil {
-			err = inspectLog(w, a.path, opts)
-		}
-		if err != nil {
-			w.Flush()
-			fmt.Fprintf(stderr, "capture inspect: %v\n", err)
-			tally.fail(a.path, "not read to its end")
-			continue
-		}
-		tally.ok()
-	}
+	tally := tallyLogs(logs, func(path string) error {
+		return inspectLog(w, path, opts)
+	}, func(_ string, err error) string {
+		w.Flush()
+		fmt.Fprintf(stderr, "capture inspect: %v\n", err)
+		return "not read to its end"
+	})
 	w.Flush()
 	return tally.finish(stderr, "capture inspect")
 }
@@ -186,9 +175,8 @@ func inspectLog(w *bufio.Writer, path string, o inspectOptions) error {
 		logName = path
 	}
 	n := 0
-	for o.limit == 0 || n < o.limit {
-		e, err := r.Next()
-		if errors.Is(err, io.EOF) {
+	for e, err := range r.All() {
+		if o.limit != 0 && n >= o.limit {
 			break
 		}
 		if err != nil {

@@ -12,9 +12,7 @@ import (
 )
 
 func init() {
-	register("instances", command{"write the Go file that makes a replay harness contain the generic instantiations its logs call", func(args []string) int {
-		return runInstances(args, os.Stdout, os.Stderr)
-	}})
+	register("instances", command{"write the Go file that makes a replay harness contain the generic instantiations its logs call", stdio(runInstances)})
 }
 
 // runInstances is what `capture replay` does for its own harness, for build

@@ -22,6 +22,12 @@ type command struct {
 
 var commands = map[string]command{}
 
+// stdio adapts a command written against its output streams, which its
+// tests pass, to the process's.
+func stdio(run func(args []string, stdout, stderr io.Writer) int) func(args []string) int {
+	return func(args []string) int { return run(args, os.Stdout, os.Stderr) }
+}
+
 func register(name string, c command) {
 	if _, dup := commands[name]; dup {
 		panic("capture: duplicate command " + name)
@@ -150,6 +156,26 @@ func notRegular(path string, mode fs.FileMode) error {
 func errText(path string, err error) string {
 	s := err.Error()
 	return strings.TrimPrefix(s, path+": ")
+}
+
+// tallyLogs runs do on each log in turn and counts the ones that fail: a
+// log refused before opening (see expandLogs) or one do returns an error
+// for is handed to failed, which reports it and says why for the summary
+// line. The caller ends with the tally's finish.
+func tallyLogs(logs []logArg, do func(path string) error, failed func(path string, err error) (why string)) *logTally {
+	tally := &logTally{}
+	for _, a := range logs {
+		err := a.err
+		if err == nil {
+			err = do(a.path)
+		}
+		if err != nil {
+			tally.fail(a.path, failed(a.path, err))
+			continue
+		}
+		tally.ok()
+	}
+	return tally
 }
 
 // logTally counts a command's logs and the ones that failed, for the

@@ -18,9 +18,7 @@ import (
 )
 
 func init() {
-	register("minimize", command{"reduce a log whose replay fails to a minimal one, with a listing and a Go test", func(args []string) int {
-		return runMinimize(args, os.Stdout, os.Stderr)
-	}})
+	register("minimize", command{"reduce a log whose replay fails to a minimal one, with a listing and a Go test", stdio(runMinimize)})
 }
 
 func runMinimize(args []string, stdout, stderr io.Writer) int {

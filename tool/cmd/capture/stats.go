@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -14,9 +13,7 @@ import (
 )
 
 func init() {
-	register("stats", command{"summarise logs: counts by kind and site, bytes per event, time span, drops", func(args []string) int {
-		return runStats(args, os.Stdout, os.Stderr)
-	}})
+	register("stats", command{"summarise logs: counts by kind and site, bytes per event, time span, drops", stdio(runStats)})
 }
 
 type siteCount struct {
@@ -62,11 +59,7 @@ func collectStats(path string) (*logStats, error) {
 	sites := map[string]uint64{}
 	streams := map[uint32]bool{}
 	var last uint64
-	for {
-		e, err := r.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
+	for e, err := range r.All() {
 		if err != nil {
 			return nil, err
 		}
@@ -122,28 +115,24 @@ func runStats(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	tally := &logTally{}
-	for _, a := range expandLogs(fs.Args()) {
-		err := a.err
-		var st *logStats
-		if err == nil {
-			st, err = collectStats(a.path)
-		}
+	tally := tallyLogs(expandLogs(fs.Args()), func(path string) error {
+		st, err := collectStats(path)
 		if err != nil {
-			fmt.Fprintf(stderr, "capture stats: %v\n", err)
-			tally.fail(a.path, "not read")
-			continue
+			return err
 		}
-		tally.ok()
 		if *top > 0 && len(st.Sites) > *top {
 			st.Sites = st.Sites[:*top]
 		}
 		if *asJSON {
 			json.NewEncoder(stdout).Encode(st)
-			continue
+		} else {
+			printStats(stdout, st)
 		}
-		printStats(stdout, st)
-	}
+		return nil
+	}, func(_ string, err error) string {
+		fmt.Fprintf(stderr, "capture stats: %v\n", err)
+		return "not read"
+	})
 	return tally.finish(stderr, "capture stats")
 }
 

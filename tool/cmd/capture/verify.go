@@ -5,16 +5,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/rules-capture/rules_capture/runtime/eventlog"
 )
 
 func init() {
-	register("verify", command{"check logs without replaying them: every batch and checksum, the event count, the metadata", func(args []string) int {
-		return runVerify(args, os.Stdout, os.Stderr)
-	}})
+	register("verify", command{"check logs without replaying them: every batch and checksum, the event count, the metadata", stdio(runVerify)})
 }
 
 // verified is what capture verify found in one intact log.
@@ -43,11 +40,7 @@ func verifyLog(path string) (*verified, error) {
 	defer r.Close()
 	v := &verified{meta: r.Meta()}
 	var last uint64
-	for {
-		e, err := r.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
+	for e, err := range r.All() {
 		if err != nil {
 			return nil, err
 		}
@@ -126,25 +119,20 @@ A folder stands for every *.arrow log below it.`)
 		fs.Usage()
 		return 2
 	}
-	tally := &logTally{}
-	for _, a := range expandLogs(fs.Args()) {
-		err := a.err
-		var v *verified
-		if err == nil {
-			v, err = verifyLog(a.path)
-		}
+	tally := tallyLogs(expandLogs(fs.Args()), func(path string) error {
+		v, err := verifyLog(path)
 		if err != nil {
-			fmt.Fprintln(stdout, verifyErrLine(a.path, err))
-			why := "damaged"
-			if !errors.Is(err, eventlog.ErrCorrupt) {
-				why = "not read"
-			}
-			tally.fail(a.path, why)
-			continue
+			return err
 		}
-		tally.ok()
-		fmt.Fprintln(stdout, v.line(a.path))
-	}
+		fmt.Fprintln(stdout, v.line(path))
+		return nil
+	}, func(path string, err error) string {
+		fmt.Fprintln(stdout, verifyErrLine(path, err))
+		if !errors.Is(err, eventlog.ErrCorrupt) {
+			return "not read"
+		}
+		return "damaged"
+	})
 	return tally.finish(stderr, "capture verify")
 }
 
