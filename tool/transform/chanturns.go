@@ -5,7 +5,7 @@ import (
 	"go/types"
 )
 
-// Turn sites (runtime/probe/turn.go; TestTurnSites). A receive is a turn
+// Channel turn sites (runtime/probe/chanturn.go; TestTurnSites). A receive is a turn
 // site when it runs in the body of a goroutine that observed code starts
 // (a function literal given to a go statement or to wg.Go, or a function
 // of the package that a go statement or wg.Go names) and its channel is not
