@@ -138,8 +138,8 @@ type transformer struct {
 	iterOfHelper   bool            // _capture_iter_tp is generated (maporder.go)
 	lockGen        map[string]bool // lock turn helpers generated (lockturns.go)
 
-	goStmtCalls map[*ast.CallExpr]bool // calls of the package's go statements (turns.go)
-	goFuncs     map[*types.Func]bool   // functions of the package that goroutines start (turns.go)
+	goStmtCalls map[*ast.CallExpr]bool // calls of the package's go statements (chanturns.go)
+	goFuncs     map[*types.Func]bool   // functions of the package that goroutines start (chanturns.go)
 
 	redact redactState // what the package marks secret (redact.go)
 
