@@ -98,28 +98,28 @@ func (t fbTable) u8(slot int, def uint8) (uint8, error) {
 	return t.buf[at], nil
 }
 
-func (t fbTable) i16(slot int, def int16) (int16, error) {
+// fbScalar reads a fixed-size field of t with read: def if the field is
+// absent, an error if it does not lie inside the buffer.
+func fbScalar[T any](t fbTable, slot int, def T, read func(b []byte, at int) (T, bool)) (T, error) {
 	at := t.field(slot)
 	if at < 0 {
 		return def, nil
 	}
-	v, ok := fbU16(t.buf, at)
+	v, ok := read(t.buf, at)
 	if !ok {
-		return 0, errFlatbuf
+		var zero T
+		return zero, errFlatbuf
 	}
-	return int16(v), nil
+	return v, nil
+}
+
+func (t fbTable) i16(slot int, def int16) (int16, error) {
+	v, err := fbScalar(t, slot, int(def), fbU16)
+	return int16(v), err
 }
 
 func (t fbTable) i64(slot int, def int64) (int64, error) {
-	at := t.field(slot)
-	if at < 0 {
-		return def, nil
-	}
-	v, ok := fbI64(t.buf, at)
-	if !ok {
-		return 0, errFlatbuf
-	}
-	return v, nil
+	return fbScalar(t, slot, def, fbI64)
 }
 
 // table returns the sub-table of a field; ok is false if it is absent.
@@ -156,15 +156,8 @@ func (t fbTable) structVector(slot, size int) (start, n int, err error) {
 }
 
 func (t fbTable) i32(slot int, def int32) (int32, error) {
-	at := t.field(slot)
-	if at < 0 {
-		return def, nil
-	}
-	v, ok := fbU32(t.buf, at)
-	if !ok {
-		return 0, errFlatbuf
-	}
-	return int32(v), nil
+	v, err := fbScalar(t, slot, uint32(def), fbU32)
+	return int32(v), err
 }
 
 // str checks a string field and returns it ("" if absent).

@@ -488,13 +488,8 @@ func (w *Writer) newBatchLocked() *batch {
 // takeBatchLocked gets an empty batch whatever the policy: a free one, a
 // new one while fewer than Buffers exist, else it waits for the encoder.
 func (w *Writer) takeBatchLocked() *batch {
-	select {
-	case b := <-w.free:
+	if b := w.tryTakeBatchLocked(); b != nil {
 		return b
-	default:
-	}
-	if w.batches < w.opts.Buffers {
-		return w.newBatchLocked()
 	}
 	return <-w.free
 }

@@ -26,6 +26,25 @@ func Chan(site *Site, ch any) *Stream {
 	if !enabled.Load() {
 		return nil
 	}
+	s := chanStream(site)
+	if s == nil {
+		return nil
+	}
+	// In capture, a channel counts as crossed once the event that numbered
+	// it is in the log (crossed.go), so this CALL_OUT comes after it.
+	if !crossed(ch) {
+		return nil
+	}
+	s.begin(site, eventlog.KindCallOut)
+	return s
+}
+
+// chanStream is what Chan and Select check, with capture or replay on,
+// before they look at the channels: the goroutine's stream, once its turn
+// in replay came, or nil when no channel crossed the boundary yet or the
+// goroutine is not running observed code. (They test enabled themselves:
+// with capture off, an operation costs that one load and no call.)
+func chanStream(site *Site) *Stream {
 	if crossings.chans.Load() == 0 {
 		return nil // no channel crossed the boundary yet
 	}
@@ -36,12 +55,6 @@ func Chan(site *Site, ch any) *Stream {
 	if replaying {
 		s.waitChanTurn(site)
 	}
-	// In capture, a channel counts as crossed once the event that numbered
-	// it is in the log (crossed.go), so this CALL_OUT comes after it.
-	if !crossed(ch) {
-		return nil
-	}
-	s.begin(site, eventlog.KindCallOut)
 	return s
 }
 
@@ -69,15 +82,9 @@ func Select(site *Site, chans ...any) *Stream {
 	if !enabled.Load() {
 		return nil
 	}
-	if crossings.chans.Load() == 0 {
-		return nil // no channel crossed the boundary yet
-	}
-	s := current()
-	if !s.inside {
+	s := chanStream(site)
+	if s == nil {
 		return nil
-	}
-	if replaying {
-		s.waitChanTurn(site)
 	}
 	mask := crossedMask(chans)
 	if mask == 0 {

@@ -262,25 +262,7 @@ func %s%s(ch %s) func(yield func(%s) bool) {
 	}
 }
 
-func %s_step%s(s *%s.Stream, ch %s) (%s, bool) {
-	%s.Recv(s, ch)
-	f := s.Call()
-	if s.Replaying() {
-		s.Answer(f)
-		v := %s
-		ok := s.DecodeBool()
-		s.Done(f)
-		return v, ok
-	}
-	defer s.Recover(f)
-	v, ok := <-ch
-	%s
-	s.Bool(ok)
-	s.Return(f)
-	return v, ok
-}
-
-`, h, types.ExprString(x.X), pos, h, tpDecl, ts[0], ts[1], ts[1], t.probe, site, nativeRecv, h, tpArgs, h, tpDecl, t.probe, ts[0], ts[1], t.probe, t.decExpr(ch.Elem(), ts[1]), t.encStmt("v", ch.Elem()))
+%s`, h, types.ExprString(x.X), pos, h, tpDecl, ts[0], ts[1], ts[1], t.probe, site, nativeRecv, h, tpArgs, t.rangeStep(h, tpDecl, ts[0], ts[1], ch.Elem()))
 	span := int(x.X.End() - x.X.Pos())
 	t.add(x.X.Pos(), x.X.Pos(), h+tpArgs+"(", span)
 	t.add(x.X.End(), x.X.End(), ")", span)
@@ -504,6 +486,31 @@ func indent(s string) string {
 	return b.String()
 }
 
+// rangeStep is the helper h_step that both forms of a range over a channel
+// call for a receive the probe records or replays: chType and elemType are
+// the channel's type and its element's as the helper writes them.
+func (t *transformer) rangeStep(h, tpDecl, chType, elemType string, elem types.Type) string {
+	return fmt.Sprintf(`func %s_step%s(s *%s.Stream, ch %s) (%s, bool) {
+	%s.Recv(s, ch)
+	f := s.Call()
+	if s.Replaying() {
+		s.Answer(f)
+		v := %s
+		ok := s.DecodeBool()
+		s.Done(f)
+		return v, ok
+	}
+	defer s.Recover(f)
+	v, ok := <-ch
+	%s
+	s.Bool(ok)
+	s.Return(f)
+	return v, ok
+}
+
+`, h, tpDecl, t.probe, chType, elemType, t.probe, t.decExpr(elem, elemType), t.encStmt("v", elem))
+}
+
 // rangeChanStepped is rangeChan for a file whose language version is older
 // than go1.23, which cannot range over a function: the loop becomes a
 // three-clause for statement whose condition makes one receive (a
@@ -556,27 +563,9 @@ func %s_next%s(ch %s, p *%s) bool {
 	return true
 }
 
-func %s_step%s(s *%s.Stream, ch %s) (%s, bool) {
-	%s.Recv(s, ch)
-	f := s.Call()
-	if s.Replaying() {
-		s.Answer(f)
-		v := %s
-		ok := s.DecodeBool()
-		s.Done(f)
-		return v, ok
-	}
-	defer s.Recover(f)
-	v, ok := <-ch
-	%s
-	s.Bool(ok)
-	s.Return(f)
-	return v, ok
-}
-
-`, h, types.ExprString(x.X), pos, h, h, tpDecl, ts[0], ts[0], ts[1], ts[1],
+%s`, h, types.ExprString(x.X), pos, h, h, tpDecl, ts[0], ts[0], ts[1], ts[1],
 		h, tpDecl, ts[0], ts[1], t.probe, site, nativeRecv, h, tpArgs,
-		h, tpDecl, t.probe, ts[0], ts[1], t.probe, t.decExpr(elem, ts[1]), t.encStmt("v", elem))
+		t.rangeStep(h, tpDecl, ts[0], ts[1], elem))
 	start := x.Range
 	if x.Key != nil {
 		start = x.Key.Pos()
