@@ -98,13 +98,24 @@ func (r *Repro) pkgName() string {
 	return b.String()
 }
 
+// findCapture opens both tests: it finds the capture command (see below).
+const findCapture = `{{define "findCapture"}}	capture := os.Getenv("CAPTURE")
+	if capture == "" {
+		capture = "capture"
+	}
+	bin, err := exec.LookPath(capture)
+	if err != nil {
+		t.Fatalf("this test replays {{.Log}} with the capture command, which is not installed: go install github.com/rules-capture/rules_capture/tool/cmd/capture@latest, or set $CAPTURE to its path (%v)", err)
+	}
+{{end}}`
+
 // The test replays through `capture replay`, which builds a harness of the
 // package's code instrumented for replay: plain `go test` compiles the
 // package uninstrumented, and only the transformed code has the probes the
 // player drives and answers. The capture command is found in $CAPTURE or
 // on PATH; without it the test fails and says how to get it, since a
 // regression test that skips passes unseen.
-var reproTemplate = template.Must(template.New("repro").Parse(`// Regression test written by capture minimize (docs/minimize.md): it replays
+var reproTemplate = template.Must(template.New("repro").Parse(findCapture + `// Regression test written by capture minimize (docs/minimize.md): it replays
 // a minimal event log of the observed set against this package's code.
 // {{.Summary}}
 // It fails while the bug is there and passes once it is fixed; keep it as
@@ -133,15 +144,7 @@ import (
 //
 {{.Comment}}
 func {{.Test}}(t *testing.T) {
-	capture := os.Getenv("CAPTURE")
-	if capture == "" {
-		capture = "capture"
-	}
-	bin, err := exec.LookPath(capture)
-	if err != nil {
-		t.Fatalf("this test replays {{.Log}} with the capture command, which is not installed: go install github.com/rules-capture/rules_capture/tool/cmd/capture@latest, or set $CAPTURE to its path (%v)", err)
-	}
-	cmd := exec.Command(bin, "replay", "-observe", {{printf "%q" .ObservedFlag}}, "-check", {{printf "%q" .Check}}, {{printf "%q" .Log}})
+{{template "findCapture" .}}	cmd := exec.Command(bin, "replay", "-observe", {{printf "%q" .ObservedFlag}}, "-check", {{printf "%q" .Check}}, {{printf "%q" .Log}})
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("capture replay of {{.Log}}: %v\n%s", err, out)
@@ -149,7 +152,7 @@ func {{.Test}}(t *testing.T) {
 }
 `))
 
-var panicTemplate = template.Must(template.New("repro").Parse(`// Regression test written by capture minimize (docs/minimize.md): it replays
+var panicTemplate = template.Must(template.New("repro").Parse(findCapture + `// Regression test written by capture minimize (docs/minimize.md): it replays
 // a minimal event log of the observed set against this package's code.
 // {{.Summary}}
 // The log records a panic of this package's code. The test fails while the
@@ -177,15 +180,7 @@ import (
 //
 {{.Comment}}
 func {{.Test}}(t *testing.T) {
-	capture := os.Getenv("CAPTURE")
-	if capture == "" {
-		capture = "capture"
-	}
-	bin, err := exec.LookPath(capture)
-	if err != nil {
-		t.Fatalf("this test replays {{.Log}} with the capture command, which is not installed: go install github.com/rules-capture/rules_capture/tool/cmd/capture@latest, or set $CAPTURE to its path (%v)", err)
-	}
-	const log = {{printf "%q" .Log}}
+{{template "findCapture" .}}	const log = {{printf "%q" .Log}}
 	// The incall that panicked: its CALL_IN and its PANIC_OUT in the log.
 	const from, to = {{.From}}, {{.To}}
 	reports := t.TempDir()

@@ -469,35 +469,28 @@ func (s *Session) LDFlags(replay bool) string {
 // GoPlain runs a go command in the module as the user would, without the
 // session's flags: with the module's own go.mod, on its own sources.
 func (s *Session) GoPlain(sub string, args ...string) error {
-	full := append([]string{sub}, args...)
-	cmd := exec.Command("go", full...)
-	cmd.Dir = s.Dir
-	cmd.Env = s.Env
-	cmd.Stdout = os.Stderr
-	cmd.Stderr = os.Stderr
-	if s.Verbose {
-		fmt.Fprintln(os.Stderr, "+ go", strings.Join(full, " "))
-	}
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("go %s: %w", sub, err)
-	}
-	return nil
+	return s.runGo(s.Env, append([]string{sub}, args...))
 }
 
 // Go runs a go command in the module with the session's flags.
 func (s *Session) Go(sub string, args ...string) error {
 	full := append([]string{sub}, s.GoFlags()...)
-	full = append(full, args...)
-	cmd := exec.Command("go", full...)
+	return s.runGo(s.goEnv(), append(full, args...))
+}
+
+// runGo runs go with args (the subcommand first) in the module, in env,
+// its output on standard error.
+func (s *Session) runGo(env, args []string) error {
+	cmd := exec.Command("go", args...)
 	cmd.Dir = s.Dir
-	cmd.Env = s.goEnv()
+	cmd.Env = env
 	cmd.Stdout = os.Stderr
 	cmd.Stderr = os.Stderr
 	if s.Verbose {
-		fmt.Fprintln(os.Stderr, "+ go", strings.Join(full, " "))
+		fmt.Fprintln(os.Stderr, "+ go", strings.Join(args, " "))
 	}
 	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("go %s: %w", sub, err)
+		return fmt.Errorf("go %s: %w", args[0], err)
 	}
 	return nil
 }
