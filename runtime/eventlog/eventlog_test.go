@@ -1,6 +1,7 @@
 package eventlog
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -84,6 +85,74 @@ func readAll(t testing.TB, path string) ([]Event, *Reader) {
 		out = append(out, c)
 	}
 	return out, r
+}
+
+// TestReaderAll: All yields what Next returns, in order, ends at the log's
+// end, stops where the loop breaks (the next Next gets the next event),
+// and yields a read error once, with no event, as the last thing.
+func TestReaderAll(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "all.arrow")
+	writeLog(t, path, 100, Options{BatchEvents: 10})
+
+	r, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n uint64
+	for e, err := range r.All() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n++; e.Seq != n {
+			t.Fatalf("event %d has seq %d", n, e.Seq)
+		}
+	}
+	r.Close()
+	if n != 100 {
+		t.Fatalf("All yielded %d events, want 100", n)
+	}
+
+	r, err = Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for e := range r.All() {
+		if e.Seq == 3 {
+			break
+		}
+	}
+	if e, err := r.Next(); err != nil || e.Seq != 4 {
+		t.Fatalf("Next after breaking at seq 3 = %v, %v; want seq 4", e, err)
+	}
+	r.Close()
+
+	// The log cut in the middle of its batches: a closed log missing events.
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := b[:len(b)/2]
+	r, err = NewReader(bytes.NewReader(cut), int64(len(cut)), "cut")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var events, errs int
+	for e, err := range r.All() {
+		if errs > 0 {
+			t.Fatalf("All went on after the error: %v, %v", e, err)
+		}
+		if err != nil {
+			if e != nil || !errors.Is(err, ErrCorrupt) {
+				t.Fatalf("All yielded %v, %v; want no event and a corrupt log", e, err)
+			}
+			errs++
+			continue
+		}
+		events++
+	}
+	if errs != 1 || events == 0 || events >= 100 {
+		t.Fatalf("the cut log: %d events and %d errors, want some events and one error", events, errs)
+	}
 }
 
 func TestRoundTrip(t *testing.T) {
