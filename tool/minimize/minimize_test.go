@@ -76,20 +76,6 @@ func TestDDMinEdges(t *testing.T) {
 // store (object 7) that Add later calls with a callback.
 func synthetic(t *testing.T) string {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "synthetic.arrow")
-	meta := eventlog.Meta{ObservedPackages: []string{"example.com/shop/cart"}, SourceHash: "0123456789abcdef",
-		GoVersion: "go1.26", StartTime: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), RunID: "00000000000000000000000000000001"}
-	w, err := eventlog.Create(path, meta, eventlog.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	str := func(s ...string) []byte {
-		var b []byte
-		for _, x := range s {
-			b = value.AppendString(b, x)
-		}
-		return b
-	}
 	lock := func(num, writes, reads uint64) []byte {
 		b := value.AppendUint(nil, num)
 		b = value.AppendUint(b, writes)
@@ -115,6 +101,20 @@ func synthetic(t *testing.T) string {
 		/* 16 */ {Stream: 1, Kind: eventlog.KindReturnOut, Parent: 13, Site: "(*example.com/shop/store.DB).Each"},
 		/* 17 */ {Stream: 1, Kind: eventlog.KindReturnIn, Parent: 11, Site: "(*example.com/shop/cart.Cart).Add", Values: value.AppendInt(nil, 1)},
 	}
+	return writeSynthetic(t, "synthetic.arrow", "example.com/shop/cart", "00000000000000000000000000000001", evs)
+}
+
+// writeSynthetic writes evs as the log name of a run (runID) that observed
+// the package observed, in a fresh folder, and returns its path.
+func writeSynthetic(t *testing.T, name, observed, runID string, evs []eventlog.Event) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	meta := eventlog.Meta{ObservedPackages: []string{observed}, SourceHash: "0123456789abcdef",
+		GoVersion: "go1.26", StartTime: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), RunID: runID}
+	w, err := eventlog.Create(path, meta, eventlog.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	for i := range evs {
 		w.Append(&evs[i])
 	}
@@ -122,6 +122,15 @@ func synthetic(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// str encodes strings as values.
+func str(s ...string) []byte {
+	var b []byte
+	for _, x := range s {
+		b = value.AppendString(b, x)
+	}
+	return b
 }
 
 func TestUnits(t *testing.T) {
@@ -247,20 +256,6 @@ func golden(t *testing.T, name string, got []byte) {
 // callback panics; the panic leaves the pool and then Use.
 func syntheticPanic(t *testing.T) string {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "crash.arrow")
-	meta := eventlog.Meta{ObservedPackages: []string{"example.com/jobs/queue"}, SourceHash: "0123456789abcdef",
-		GoVersion: "go1.26", StartTime: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), RunID: "00000000000000000000000000000002"}
-	w, err := eventlog.Create(path, meta, eventlog.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	str := func(s ...string) []byte {
-		var b []byte
-		for _, x := range s {
-			b = value.AppendString(b, x)
-		}
-		return b
-	}
 	nilDeref := append(value.AppendString(nil, "runtime error: invalid memory address or nil pointer dereference"), value.AppendString(nil, "queue/queue.go:48")...)
 	evs := []eventlog.Event{
 		/* 1 */ {Stream: 0, Kind: eventlog.KindCallIn, Site: "example.com/jobs/queue.Submit", Pos: "queue/queue.go:26", Values: value.AppendInt(str("night-x"), 3)},
@@ -280,13 +275,7 @@ func syntheticPanic(t *testing.T) string {
 		/* 15 */ {Stream: 0, Kind: eventlog.KindPanicIn, Parent: 12, Site: "example.com/jobs/pool.Do", Pos: "queue/queue.go:48", Values: nilDeref},
 		/* 16 */ {Stream: 0, Kind: eventlog.KindPanicOut, Parent: 11, Site: "example.com/jobs/queue.Start", Pos: "queue/queue.go:43", Values: nilDeref},
 	}
-	for i := range evs {
-		w.Append(&evs[i])
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return writeSynthetic(t, "crash.arrow", "example.com/jobs/queue", "00000000000000000000000000000002", evs)
 }
 
 // The recorded panic is Start's, followed back through the pool to the

@@ -28,41 +28,14 @@ func TestMinimizePlanted(t *testing.T) {
 		t.Skip("builds programs with the go command")
 	}
 	const observe = "example.com/planted/stock"
-	src := filepath.Join(repoRoot(t), "tool", "minimize", "testdata", "planted")
-	work := t.TempDir()
-	good := filepath.Join(work, "good")
-	buggy := filepath.Join(work, "buggy")
-	copyDir(t, src, good)
-	copyDir(t, src, buggy)
-	mutate(t, filepath.Join(buggy, "stock", "stock.go"), "\t\tbulk[h.sku] -= h.n\n", "")
-
-	bin := filepath.Join(work, "shopfloor")
-	if out, code := runCapture(t, good, "build", "-observe", observe, "-o", bin, "./cmd/shopfloor"); code != 0 {
-		t.Fatalf("capture build: exit %d\n%s", code, out)
-	}
+	work, good, buggy := plantedTrees(t, "good", "buggy", filepath.Join("stock", "stock.go"), "\t\tbulk[h.sku] -= h.n\n", "")
 	log := filepath.Join(work, "logs", "day.arrow")
-	cmd := exec.Command(bin)
-	cmd.Env = append(os.Environ(), probe.EnvLog+"="+log, probe.EnvPolicy+"=block")
-	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "400 calls, 0 failed") {
+	if out, err := captureField(t, good, observe, "./cmd/shopfloor", filepath.Join(work, "shopfloor"), log); err != nil || !strings.Contains(string(out), "400 calls, 0 failed") {
 		t.Fatalf("capture run: %v\n%s", err, out)
 	}
 
 	out := filepath.Join(work, "out")
-	start := time.Now()
-	text, code := runCapture(t, buggy, "minimize", "-observe", observe, "-baseline", good, "-o", out, log)
-	if code != 0 {
-		t.Fatalf("capture minimize: exit %d\n%s", code, text)
-	}
-	t.Logf("minimize took %s:\n%s", time.Since(start).Round(time.Millisecond), text)
-
-	orig, err := minimize.Read(log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	min, err := minimize.Read(filepath.Join(out, "testdata", "repro", "TestReproReserve.arrow"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	orig, min := minimizeLog(t, buggy, observe, out, log, "TestReproReserve", 0, "-baseline", good)
 	var calls []string
 	for _, e := range min.Events {
 		if e.Kind == eventlog.KindCallIn {
@@ -83,25 +56,7 @@ func TestMinimizePlanted(t *testing.T) {
 	if err != nil || !strings.Contains(string(listing), "^ replay diverges here") {
 		t.Errorf("listing without the failure's mark (%v):\n%s", err, listing)
 	}
-
-	// The generated test, gofmt-clean, in both trees.
-	test := filepath.Join(out, "stock_repro_test.go")
-	if b, err := exec.Command("gofmt", "-l", test).CombinedOutput(); err != nil || len(b) != 0 {
-		t.Errorf("gofmt -l %s: %v %s", test, err, b)
-	}
-	for _, tree := range []string{buggy, good} {
-		copyDir(t, out, filepath.Join(tree, "stock"))
-		cmd := exec.Command("go", "test", "-count=1", "-run", "^TestReproReserve$", "./stock")
-		cmd.Dir = tree
-		cmd.Env = append(os.Environ(), "CAPTURE="+captureBin, "CAPTURE_ROOT="+repoRoot(t))
-		b, err := cmd.CombinedOutput()
-		switch {
-		case tree == buggy && (err == nil || !strings.Contains(string(b), "DIVERGED")):
-			t.Errorf("the generated test on the buggy code: %v, want a divergence\n%s", err, b)
-		case tree == good && err != nil:
-			t.Errorf("the generated test on the fixed code: %v\n%s", err, b)
-		}
-	}
+	runRepro(t, out, "stock", "TestReproReserve", buggy, good, "DIVERGED")
 }
 
 // TestMinimizePanic: a crash log of unchanged code. The program
@@ -120,40 +75,14 @@ func TestMinimizePanic(t *testing.T) {
 		t.Skip("builds programs with the go command")
 	}
 	const observe = "example.com/planted/queue"
-	src := filepath.Join(repoRoot(t), "tool", "minimize", "testdata", "planted")
-	work := t.TempDir()
-	buggy := filepath.Join(work, "buggy")
-	fixed := filepath.Join(work, "fixed")
-	copyDir(t, src, buggy)
-	copyDir(t, src, fixed)
-	mutate(t, filepath.Join(fixed, "queue", "queue.go"), "\tif !ok {\n\t\treturn -1", "\tif !ok || p == nil {\n\t\treturn -1")
-
-	bin := filepath.Join(work, "dispatch")
-	if out, code := runCapture(t, buggy, "build", "-observe", observe, "-o", bin, "./cmd/dispatch"); code != 0 {
-		t.Fatalf("capture build: exit %d\n%s", code, out)
-	}
+	work, buggy, fixed := plantedTrees(t, "buggy", "fixed", filepath.Join("queue", "queue.go"), "\tif !ok {\n\t\treturn -1", "\tif !ok || p == nil {\n\t\treturn -1")
 	log := filepath.Join(work, "logs", "crash.arrow")
-	cmd := exec.Command(bin)
-	cmd.Env = append(os.Environ(), probe.EnvLog+"="+log, probe.EnvPolicy+"=block")
-	if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), "nil pointer dereference") {
+	if out, err := captureField(t, buggy, observe, "./cmd/dispatch", filepath.Join(work, "dispatch"), log); err == nil || !strings.Contains(string(out), "nil pointer dereference") {
 		t.Fatalf("the field run should crash with the planted panic: %v\n%s", err, out)
 	}
 
 	out := filepath.Join(work, "out")
-	start := time.Now()
-	text, code := runCapture(t, buggy, "minimize", "-observe", observe, "-o", out, log)
-	if code != 0 {
-		t.Fatalf("capture minimize: exit %d\n%s", code, text)
-	}
-	t.Logf("minimize took %s:\n%s", time.Since(start).Round(time.Millisecond), lastLines(text, 6))
-	orig, err := minimize.Read(log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	min, err := minimize.Read(filepath.Join(out, "testdata", "repro", "TestReproStart.arrow"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	orig, min := minimizeLog(t, buggy, observe, out, log, "TestReproStart", 6)
 	calls := topCalls(min)
 	t.Logf("%d -> %d incalls, %d -> %d events: %s", len(orig.Units), len(min.Units), len(orig.Events), len(min.Events), strings.Join(calls, " "))
 	want := []string{`Submit("night-x", 3)`, `Cancel("night-x")`, `Start("night-x")`}
@@ -195,40 +124,14 @@ func TestMinimizeConcurrent(t *testing.T) {
 		t.Skip("builds programs with the go command")
 	}
 	const observe = "example.com/planted/quota"
-	src := filepath.Join(repoRoot(t), "tool", "minimize", "testdata", "planted")
-	work := t.TempDir()
-	good := filepath.Join(work, "good")
-	buggy := filepath.Join(work, "buggy")
-	copyDir(t, src, good)
-	copyDir(t, src, buggy)
-	mutate(t, filepath.Join(buggy, "quota", "quota.go"), "\tlimits[key] = n\n", "\tlimits[key] = max(n, old)\n")
-
-	bin := filepath.Join(work, "workers")
-	if out, code := runCapture(t, good, "build", "-observe", observe, "-o", bin, "./cmd/workers"); code != 0 {
-		t.Fatalf("capture build: exit %d\n%s", code, out)
-	}
+	work, good, buggy := plantedTrees(t, "good", "buggy", filepath.Join("quota", "quota.go"), "\tlimits[key] = n\n", "\tlimits[key] = max(n, old)\n")
 	log := filepath.Join(work, "logs", "shift.arrow")
-	cmd := exec.Command(bin)
-	cmd.Env = append(os.Environ(), probe.EnvLog+"="+log, probe.EnvPolicy+"=block")
-	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "refused: [0 0 0 1]") {
+	if out, err := captureField(t, good, observe, "./cmd/workers", filepath.Join(work, "workers"), log); err != nil || !strings.Contains(string(out), "refused: [0 0 0 1]") {
 		t.Fatalf("capture run: %v\n%s", err, out)
 	}
 
 	out := filepath.Join(work, "out")
-	start := time.Now()
-	text, code := runCapture(t, buggy, "minimize", "-observe", observe, "-baseline", good, "-o", out, log)
-	if code != 0 {
-		t.Fatalf("capture minimize: exit %d\n%s", code, text)
-	}
-	t.Logf("minimize took %s:\n%s", time.Since(start).Round(time.Millisecond), text)
-	orig, err := minimize.Read(log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	min, err := minimize.Read(filepath.Join(out, "testdata", "repro", "TestReproTake.arrow"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	orig, min := minimizeLog(t, buggy, observe, out, log, "TestReproTake", 0, "-baseline", good)
 	streams := func(l *minimize.Log) map[uint32]bool {
 		s := map[uint32]bool{}
 		for _, u := range l.Units {
@@ -255,6 +158,60 @@ func TestMinimizeConcurrent(t *testing.T) {
 		t.Errorf("lock turns of the minimal log: %q, want the mutex's first and second acquisition", turns)
 	}
 	runRepro(t, out, "quota", "TestReproTake", buggy, good, "DIVERGED")
+}
+
+// plantedTrees copies the planted programs (tool/minimize/testdata/planted)
+// into two trees, plain and mutated, below a fresh folder work; in the
+// mutated one, file (relative to the tree) has old replaced by new.
+func plantedTrees(t *testing.T, plain, mutated, file, old, new string) (work, plainTree, mutatedTree string) {
+	t.Helper()
+	src := filepath.Join(repoRoot(t), "tool", "minimize", "testdata", "planted")
+	work = t.TempDir()
+	plainTree, mutatedTree = filepath.Join(work, plain), filepath.Join(work, mutated)
+	copyDir(t, src, plainTree)
+	copyDir(t, src, mutatedTree)
+	mutate(t, filepath.Join(mutatedTree, file), old, new)
+	return work, plainTree, mutatedTree
+}
+
+// captureField builds the main package pkg of tree as bin, with capture of
+// observe, and runs it as the field would, its log at log: the run's
+// output and error, for the test to judge.
+func captureField(t *testing.T, tree, observe, pkg, bin, log string) ([]byte, error) {
+	t.Helper()
+	if out, code := runCapture(t, tree, "build", "-observe", observe, "-o", bin, pkg); code != 0 {
+		t.Fatalf("capture build: exit %d\n%s", code, out)
+	}
+	cmd := exec.Command(bin)
+	cmd.Env = append(os.Environ(), probe.EnvLog+"="+log, probe.EnvPolicy+"=block")
+	return cmd.CombinedOutput()
+}
+
+// minimizeLog runs capture minimize (with flags) on log in tree, writing
+// to out, and reads the log and the minimal log of the test named test.
+// The test's log shows minimize's output, its last tail lines if tail > 0.
+func minimizeLog(t *testing.T, tree, observe, out, log, test string, tail int, flags ...string) (orig, min *minimize.Log) {
+	t.Helper()
+	start := time.Now()
+	args := append(append([]string{"minimize", "-observe", observe}, flags...), "-o", out, log)
+	text, code := runCapture(t, tree, args...)
+	if code != 0 {
+		t.Fatalf("capture minimize: exit %d\n%s", code, text)
+	}
+	shown := text
+	if tail > 0 {
+		shown = lastLines(text, tail)
+	}
+	t.Logf("minimize took %s:\n%s", time.Since(start).Round(time.Millisecond), shown)
+	orig, err := minimize.Read(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	min, err = minimize.Read(filepath.Join(out, "testdata", "repro", test+".arrow"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return orig, min
 }
 
 // topCalls lists the top-level incalls of a log as Func(args).

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -56,35 +57,9 @@ func TestStart(t *testing.T) {
 }
 `,
 	}
-	writeModule(t, mod, files)
-	logs := filepath.Join(t.TempDir(), "logs")
-	if out, code := runCapture(t, mod, "test", "-observe", "example.com/ua/reap", "-logs", logs, "./reap"); code != 0 {
-		t.Fatalf("capture test: exit %d\n%s", code, out)
-	}
-	log := filepath.Join(logs, "example.com_ua_reap", "TestStart.arrow")
-	out, code := runCapture(t, mod, "replay", "-v", "-observe", "example.com/ua/reap", log)
-	if code != 0 || !strings.Contains(out, "PASS") {
-		t.Fatalf("replay: exit %d, want a pass\n%s", code, out)
-	}
-	if !strings.Contains(out, "1 goroutines started by observed code were inside an outcall when the capture ended") || !strings.Contains(out, "time.Sleep") {
-		t.Fatalf("replay passed without the note on the goroutine left in time.Sleep:\n%s", out)
-	}
-
-	// Past the stream's end: the goroutine makes an outcall the log does
-	// not have before its sleep.
-	src := filepath.Join(mod, "reap", "reap.go")
-	b, err := os.ReadFile(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mutated := strings.Replace(string(b), "close(started)\n", "close(started)\n\t\tos.Getenv(\"REAP_BEFORE\")\n", 1)
-	if err := os.WriteFile(src, []byte(mutated), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out, code = runCapture(t, mod, "replay", "-observe", "example.com/ua/reap", log)
-	if code != 1 || !strings.Contains(out, "DIVERGED") || !strings.Contains(out, "os.Getenv") {
-		t.Fatalf("replay of a goroutine making another outcall: exit %d, want a divergence at os.Getenv\n%s", code, out)
-	}
+	checkLeftInOutcall(t, mod, files, "example.com/ua/reap", "TestStart",
+		"1 goroutines started by observed code were inside an outcall when the capture ended",
+		filepath.Join("reap", "reap.go"), "close(started)\n", "close(started)\n\t\tos.Getenv(\"REAP_BEFORE\")\n")
 }
 
 // TestDrivenInsideOutcallAtEnd: the same for a goroutine that external code
@@ -132,32 +107,45 @@ func TestBlock(t *testing.T) {
 }
 `,
 	}
+	checkLeftInOutcall(t, mod, files, "example.com/ub/work", "TestBlock",
+		"1 goroutines that external code started were inside an outcall when the capture ended",
+		filepath.Join("work", "work.go"), "os.Getenv(\"WORK_NAME\")\n", "os.Getenv(\"WORK_NAME\")\n\tos.Getenv(\"WORK_AFTER\")\n")
+}
+
+// checkLeftInOutcall writes the module mod, captures test of its package
+// pkg (pkg's last element is its folder) and replays the log: it must pass
+// with note, on a goroutine left in time.Sleep. Then, in file (relative to
+// mod), old becomes new, an outcall the log does not have before the
+// goroutine's sleep: the replay must diverge at it (os.Getenv).
+func checkLeftInOutcall(t *testing.T, mod string, files map[string]string, pkg, test, note, file, old, new string) {
+	t.Helper()
+	dir := path.Base(pkg)
 	writeModule(t, mod, files)
 	logs := filepath.Join(t.TempDir(), "logs")
-	if out, code := runCapture(t, mod, "test", "-observe", "example.com/ub/work", "-logs", logs, "./work"); code != 0 {
+	if out, code := runCapture(t, mod, "test", "-observe", pkg, "-logs", logs, "./"+dir); code != 0 {
 		t.Fatalf("capture test: exit %d\n%s", code, out)
 	}
-	log := filepath.Join(logs, "example.com_ub_work", "TestBlock.arrow")
-	out, code := runCapture(t, mod, "replay", "-v", "-observe", "example.com/ub/work", log)
+	log := filepath.Join(logs, strings.ReplaceAll(pkg, "/", "_"), test+".arrow")
+	out, code := runCapture(t, mod, "replay", "-v", "-observe", pkg, log)
 	if code != 0 || !strings.Contains(out, "PASS") {
 		t.Fatalf("replay: exit %d, want a pass\n%s", code, out)
 	}
-	if !strings.Contains(out, "1 goroutines that external code started were inside an outcall when the capture ended") || !strings.Contains(out, "time.Sleep") {
+	if !strings.Contains(out, note) || !strings.Contains(out, "time.Sleep") {
 		t.Fatalf("replay passed without the note on the goroutine left in time.Sleep:\n%s", out)
 	}
 
 	// Past the stream's end: the goroutine makes an outcall the log does
 	// not have before its sleep.
-	src := filepath.Join(mod, "work", "work.go")
+	src := filepath.Join(mod, file)
 	b, err := os.ReadFile(src)
 	if err != nil {
 		t.Fatal(err)
 	}
-	mutated := strings.Replace(string(b), "os.Getenv(\"WORK_NAME\")\n", "os.Getenv(\"WORK_NAME\")\n\tos.Getenv(\"WORK_AFTER\")\n", 1)
+	mutated := strings.Replace(string(b), old, new, 1)
 	if err := os.WriteFile(src, []byte(mutated), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, code = runCapture(t, mod, "replay", "-observe", "example.com/ub/work", log)
+	out, code = runCapture(t, mod, "replay", "-observe", pkg, log)
 	if code != 1 || !strings.Contains(out, "DIVERGED") || !strings.Contains(out, "os.Getenv") {
 		t.Fatalf("replay of a goroutine making another outcall: exit %d, want a divergence at os.Getenv\n%s", code, out)
 	}
