@@ -72,19 +72,7 @@ def _capture_sources_impl(ctx):
         return _exit_sources(ctx, mode)
 
     if not observed:
-        srcs = ctx.files.srcs
-        return [
-            DefaultInfo(files = depset(srcs)),
-            CaptureSourcesInfo(
-                library = ctx.attr.library,
-                importpath = ctx.attr.importpath,
-                mode = mode,
-                observed = False,
-                srcs = srcs,
-                original_srcs = srcs,
-                constraints = [],
-            ),
-        ]
+        return _sources_providers(ctx, mode, ctx.files.srcs, observed = False, constraints = [])
 
     if not ctx.attr.importpath:
         fail("{}: an observed go_library needs an importpath (the transform names events by it)".format(ctx.attr.library))
@@ -103,15 +91,7 @@ def _capture_sources_impl(ctx):
     observed_imports.extend([e for e in entries if not e.startswith("@") and not e.startswith("//") and e not in observed_imports])
 
     out_dir = ctx.attr.library_name + ".capture"
-    outputs = []
-    go_srcs = []
-    for src in ctx.files.srcs:
-        if not src.basename.endswith(_GO_EXT):
-            outputs.append(src)
-            continue
-        out = ctx.actions.declare_file("{}/{}".format(out_dir, src.basename))
-        go_srcs.append(src)
-        outputs.append(out)
+    outputs, go_srcs, _ = _declare_go_outputs(ctx, out_dir)
     transformed = [o for o in outputs if o.is_source == False]
 
     # The transform adds one file to the package: wrappers, outcall helpers and
@@ -144,19 +124,44 @@ def _capture_sources_impl(ctx):
         progress_message = "Inserting capture probes into %{label}",
     )
 
+    return _sources_providers(ctx, mode, outputs, observed = True, constraints = constraints) + [
+        OutputGroupInfo(capture_transformed = depset(transformed)),
+    ]
+
+def _sources_providers(ctx, mode, srcs, observed, constraints):
+    """What capture_sources returns: the package's sources as built (srcs) and what they came from."""
     return [
-        DefaultInfo(files = depset(outputs)),
+        DefaultInfo(files = depset(srcs)),
         CaptureSourcesInfo(
             library = ctx.attr.library,
             importpath = ctx.attr.importpath,
             mode = mode,
-            observed = True,
-            srcs = outputs,
+            observed = observed,
+            srcs = srcs,
             original_srcs = ctx.files.srcs,
             constraints = constraints,
         ),
-        OutputGroupInfo(capture_transformed = depset(transformed)),
     ]
+
+def _declare_go_outputs(ctx, out_dir):
+    """Declares out_dir/<name> for each .go source: the package's rewritten copy.
+
+    Returns the package's sources as built (the declared files in place of
+    the .go sources, the others as they are), the .go sources, and the
+    declared files.
+    """
+    outputs = []
+    go_srcs = []
+    produced = []
+    for src in ctx.files.srcs:
+        if not src.basename.endswith(_GO_EXT):
+            outputs.append(src)
+            continue
+        out = ctx.actions.declare_file("{}/{}".format(out_dir, src.basename))
+        go_srcs.append(src)
+        outputs.append(out)
+        produced.append(out)
+    return outputs, go_srcs, produced
 
 def _in_exec_configuration(ctx):
     return "-exec" in ctx.bin_dir.path.split("/")[1]
@@ -180,18 +185,7 @@ def _exit_sources(ctx, mode):
     (tool/transform.InstrumentExit); nothing else changes.
     """
     go = go_context(ctx)
-    out_dir = ctx.attr.library_name + ".capture"
-    outputs = []
-    go_srcs = []
-    produced = []
-    for src in ctx.files.srcs:
-        if not src.basename.endswith(_GO_EXT):
-            outputs.append(src)
-            continue
-        out = ctx.actions.declare_file("{}/{}".format(out_dir, src.basename))
-        go_srcs.append(src)
-        outputs.append(out)
-        produced.append(out)
+    outputs, go_srcs, produced = _declare_go_outputs(ctx, ctx.attr.library_name + ".capture")
     if produced:
         args = ctx.actions.args()
         args.add("-exit_only")
@@ -207,18 +201,7 @@ def _exit_sources(ctx, mode):
             mnemonic = "CaptureExit",
             progress_message = "Closing the capture log at exit of %{label}",
         )
-    return [
-        DefaultInfo(files = depset(outputs)),
-        CaptureSourcesInfo(
-            library = ctx.attr.library,
-            importpath = ctx.attr.importpath,
-            mode = mode,
-            observed = False,
-            srcs = outputs,
-            original_srcs = ctx.files.srcs,
-            constraints = [],
-        ),
-    ]
+    return _sources_providers(ctx, mode, outputs, observed = False, constraints = [])
 
 capture_sources = rule(
     implementation = _capture_sources_impl,
