@@ -170,22 +170,10 @@ func (t fbTable) str(slot int) (string, error) {
 }
 
 // strPos checks a string field and returns where its bytes are in the
-// buffer (0, 0 if absent).
+// buffer (0, 0 if absent): a FlatBuffers string is laid out as a vector of
+// bytes.
 func (t fbTable) strPos(slot int) (start, n int, err error) {
-	at := t.field(slot)
-	if at < 0 {
-		return 0, 0, nil
-	}
-	off, ok := fbU32(t.buf, at)
-	if !ok {
-		return 0, 0, errFlatbuf
-	}
-	s := at + int(off)
-	l, ok := fbU32(t.buf, s)
-	if !ok || int64(l) > int64(len(t.buf)-s-4) {
-		return 0, 0, errFlatbuf
-	}
-	return s + 4, int(l), nil
+	return t.structVector(slot, 1)
 }
 
 // tables returns the tables of a vector-of-tables field (nil if absent),
