@@ -137,8 +137,35 @@ func replayOne(t *testing.T, c Config, exe, log, outDir string) {
 		if err := os.WriteFile(txtPath, []byte(text), 0o644); err != nil {
 			t.Logf("writing %s: %v", txtPath, err)
 		}
-		t.Errorf("%s diverged (check=%s); report: %s\n%s", log, c.Check, txtPath, indent(r.Divergence))
+		t.Errorf("%s diverged (check=%s); report: %s\n%s", log, c.Check, kept(txtPath), indent(r.Divergence))
 	}
+}
+
+// kept names where a report written to the test's undeclared outputs can be
+// read once the test is over: the sandbox path is gone by then, and Bazel
+// keeps the files under bazel-testlogs (zipped in outputs.zip unless
+// --nozip_undeclared_test_outputs is given). Outside Bazel it is the path.
+func kept(path string) string {
+	target := os.Getenv("TEST_TARGET")
+	if target == "" {
+		return path
+	}
+	return path + " (kept as " + testlogsPath(target, os.Getenv("TEST_SHARD_INDEX"), os.Getenv("TEST_TOTAL_SHARDS"), filepath.Base(path)) + ")"
+}
+
+// testlogsPath is the file's place under bazel-testlogs for the test target
+// (a label such as //pkg:name or @repo//pkg:name) and its shard.
+func testlogsPath(target, shard, shards, file string) string {
+	if i := strings.Index(target, "//"); i >= 0 {
+		target = target[i+2:]
+	}
+	dir := strings.Replace(target, ":", "/", 1)
+	if n, err := strconv.Atoi(shards); err == nil && n > 1 {
+		if i, err := strconv.Atoi(shard); err == nil {
+			dir += fmt.Sprintf("/shard_%d_of_%d", i+1, n)
+		}
+	}
+	return "bazel-testlogs/" + dir + "/test.outputs/" + file + " (in outputs.zip unless --nozip_undeclared_test_outputs)"
 }
 
 func indent(d *probectl.Divergence) string {
