@@ -118,15 +118,7 @@ func runInspect(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "one JSON object per event (JSON Lines), no header")
 	rawHex := fs.Bool("hex", false, "show values as hex instead of decoding them")
 	limit := fs.Int("limit", 0, "stop after this many matching events (0: all)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: capture inspect [-kind K,...] [-site TEXT] [-stream N,...] [-seq FROM:TO] [-json] LOG|DIR...\n\nA folder stands for every *.arrow log below it.")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	if fs.NArg() == 0 {
-		fs.Usage()
+	if !parseLogFlags(fs, args, stderr, "usage: capture inspect [-kind K,...] [-site TEXT] [-stream N,...] [-seq FROM:TO] [-json] LOG|DIR...\n\nA folder stands for every *.arrow log below it.") {
 		return 2
 	}
 	filter, err := parseFilter(*kinds, *site, *streams, *seq)

@@ -4,6 +4,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -48,9 +49,27 @@ func usage() {
 	fmt.Fprintln(os.Stderr, "\nRun 'capture <command> -h' for the command's flags.")
 }
 
+// chdirToUser makes relative paths mean what the user typed under `bazel run`,
+// which starts the command in its runfiles tree and names the user's working
+// directory in BUILD_WORKING_DIRECTORY (Gazelle and buildifier do the same).
+func chdirToUser() error {
+	wd := os.Getenv("BUILD_WORKING_DIRECTORY")
+	if wd == "" {
+		return nil
+	}
+	if err := os.Chdir(wd); err != nil {
+		return fmt.Errorf("cannot change to the directory bazel run was started in (BUILD_WORKING_DIRECTORY): %v", err)
+	}
+	return nil
+}
+
 func main() {
 	if len(os.Args) < 2 || os.Args[1] == "-h" || os.Args[1] == "help" || os.Args[1] == "--help" {
 		usage()
+		os.Exit(2)
+	}
+	if err := chdirToUser(); err != nil {
+		fmt.Fprintln(os.Stderr, "capture:", err)
 		os.Exit(2)
 	}
 	c, ok := commands[os.Args[1]]
@@ -156,6 +175,25 @@ func notRegular(path string, mode fs.FileMode) error {
 func errText(path string, err error) string {
 	s := err.Error()
 	return strings.TrimPrefix(s, path+": ")
+}
+
+// parseLogFlags parses the flags of a command that reads logs, whose usage
+// line (and what follows it) is usage: false, the usage printed where the
+// user should see it, if the command is to exit with code 2 (a bad flag,
+// or no log named).
+func parseLogFlags(fs *flag.FlagSet, args []string, stderr io.Writer, usage string) bool {
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, usage)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return false
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return false
+	}
+	return true
 }
 
 // tallyLogs runs do on each log in turn and counts the ones that fail: a

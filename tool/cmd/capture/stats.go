@@ -104,15 +104,7 @@ func runStats(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "one JSON object per log")
 	top := fs.Int("top", 20, "show the N most frequent sites (0: all)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: capture stats [-json] [-top N] LOG|DIR...\n\nA folder stands for every *.arrow log below it.")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	if fs.NArg() == 0 {
-		fs.Usage()
+	if !parseLogFlags(fs, args, stderr, "usage: capture stats [-json] [-top N] LOG|DIR...\n\nA folder stands for every *.arrow log below it.") {
 		return 2
 	}
 	tally := tallyLogs(expandLogs(fs.Args()), func(path string) error {

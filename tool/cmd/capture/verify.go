@@ -101,22 +101,14 @@ func (v *verified) line(path string) string {
 func runVerify(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("capture verify", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, `usage: capture verify LOG|DIR...
+	if !parseLogFlags(fs, args, stderr, `usage: capture verify LOG|DIR...
 
 Checks logs without replaying them: reads every batch, verifies its
 checksum (format 4 on) and structure, the sequence numbers, the metadata,
 and that a log its writer closed holds every event its status counts.
 Prints one line per log; exits 1 if any log is damaged. A log whose writer
 was killed (or is still running) is not damaged: it is reported as open.
-A folder stands for every *.arrow log below it.`)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	if fs.NArg() == 0 {
-		fs.Usage()
+A folder stands for every *.arrow log below it.`) {
 		return 2
 	}
 	tally := tallyLogs(expandLogs(fs.Args()), func(path string) error {
