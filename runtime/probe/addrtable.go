@@ -5,7 +5,7 @@ package probe
 // table is cold at every request (the request's new context is its one
 // first sight); a Go map's lookup then misses on the map header, its
 // directory, the table and the group's control word before the slot, this
-// one on the slot alone (measured with rules/demo/shop_profile.sh, which
+// one on the slot alone (measured with lab/demo/shop_profile.sh, which
 // charges the shop's CPU per request to its owners). Guarded by the owner's
 // lock.
 type addrTable struct {

@@ -91,7 +91,7 @@ type frame struct {
 // The fields every capture event touches come first, so that they share
 // as few cache lines as possible: in a server the stream is cold at every
 // boundary crossing (the goroutine ran the program's own code since), and
-// each line is a miss (rules/demo/shop_profile.sh). Replay's and the rarer
+// each line is a miss (lab/demo/shop_profile.sh). Replay's and the rarer
 // cases' fields follow.
 type Stream struct {
 	id       uint32

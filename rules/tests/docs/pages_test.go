@@ -93,7 +93,7 @@ func linkedPages(t *testing.T, root string) []string {
 	return append(userPages(t, root),
 		"lab/README.md",
 		"examples/shop/README.md",
-		"testdata/study-repros/README.md",
+		"lab/study-repros/README.md",
 	)
 }
 

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/rules-capture/rules_capture/tool/internal/frontend"
-	"github.com/rules-capture/rules_capture/tool/study"
+	"github.com/rules-capture/rules_capture/lab/study"
 )
 
 func init() {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rules-capture/rules_capture/tool/study"
+	"github.com/rules-capture/rules_capture/lab/study"
 )
 
 func TestStudyFlagsRefuseBadCorpusAndChunk(t *testing.T) {

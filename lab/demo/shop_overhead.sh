@@ -15,7 +15,7 @@
 # request in every closed-loop round (/proc/PID/stat, `loadgen -pids`) with the
 # paired CPU ratio and its interval: unlike throughput, it does not depend on how
 # the two servers and the load generator share the machine, nor on the disk.
-# Usage: rules/demo/shop_overhead.sh
+# Usage: lab/demo/shop_overhead.sh
 #   env: ROUNDS=9 N=3000 WARMUP=300 CONCURRENCY=8 SEED=1 RATE_FRACTION=0.5 OUT=dir
 #        OPEN_N=N: measured requests per open-loop run (it runs at half the rate, so
 #        it takes twice as long as a closed-loop run of the same N)

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/rules-capture/rules_capture/tool/mutate"
+	"github.com/rules-capture/rules_capture/lab/mutate"
 )
 
 // Mutation is the mutation check of one observed package: generated

@@ -8,8 +8,8 @@
 # wrapped function's own work as the shop's. Prints microseconds per request
 # per owner (medians over RUNS runs) and the capture's hottest leaf functions.
 #
-#   rules/demo/shop_profile.sh [RUNS]          # default 3
-#   BINS="base=/path/to/shop_capture new=/other/shop_capture" rules/demo/shop_profile.sh 4
+#   lab/demo/shop_profile.sh [RUNS]          # default 3
+#   BINS="base=/path/to/shop_capture new=/other/shop_capture" lab/demo/shop_profile.sh 4
 #                                              # prebuilt variants, alternating (A B, B A, ...)
 #
 # The capture's own cost is the sum of the writer, zstd, probe and value rows;

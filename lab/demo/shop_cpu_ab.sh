@@ -2,7 +2,7 @@
 # CPU per request of examples/shop's capture variant against the plain shop,
 # native builds (go build, capture build: no Bazel), closed loop.
 #
-#   rules/demo/shop_cpu_ab.sh [RUNS]
+#   lab/demo/shop_cpu_ab.sh [RUNS]
 #
 # Each run starts one server on a fresh database, drives it with the load
 # generator (WARMUP + N requests, CONCURRENCY workers, SEED) and reads the
