@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rules-capture/rules_capture/tool/internal/frontend"
 	"github.com/rules-capture/rules_capture/lab/study"
+	"github.com/rules-capture/rules_capture/tool/internal/frontend"
 )
 
 func init() {
