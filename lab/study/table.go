@@ -83,7 +83,7 @@ func Table(w io.Writer, dir string, want []Subject) error {
 		fmt.Fprintf(w, ", %d could not be studied", failed)
 	}
 	if partial > 0 {
-		fmt.Fprintf(w, ", %d of them unfinished (their study was interrupted: the sets so far)", partial)
+		fmt.Fprintf(w, "; %d unfinished (their study was interrupted: the sets so far)", partial)
 	}
 	fmt.Fprintf(w, ". Round trips are the replayed logs (capped and timed-out tests are not replayed); every divergence is on unchanged code, so false. Observed sets accepted: %s.\n", pct(tot.Sets-tot.Rejected, tot.Sets))
 	var missing []string
