@@ -148,12 +148,16 @@ func (s *SubjectResult) cappedTable(w io.Writer, limit string) {
 		}
 		rows = append(rows, fmt.Sprintf("| %s | %d | %s | %s |", cell(obs), len(set.Capped), bytesString(set.CappedBytes), cell(strings.Join(tests, ", "))))
 	}
+	rowsTable(w, fmt.Sprintf("Logs capped at %s (not replayed):", limit),
+		"| observed | logs | bytes | tests |\n|---|---:|---:|---|", rows)
+}
+
+// rowsTable writes a titled Markdown table of rows, or nothing without rows.
+func rowsTable(w io.Writer, title, header string, rows []string) {
 	if len(rows) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "Logs capped at %s (not replayed):\n\n", limit)
-	fmt.Fprintln(w, "| observed | logs | bytes | tests |")
-	fmt.Fprintln(w, "|---|---:|---:|---|")
+	fmt.Fprintf(w, "%s\n\n%s\n", title, header)
 	for _, r := range rows {
 		fmt.Fprintln(w, r)
 	}
@@ -175,17 +179,8 @@ func (s *SubjectResult) timedOutTable(w io.Writer) {
 		}
 		rows = append(rows, fmt.Sprintf("| %s | %d | %s |", cell(obs), len(set.TimedOut), cell(strings.Join(tests, ", "))))
 	}
-	if len(rows) == 0 {
-		return
-	}
-	fmt.Fprintln(w, "Tests that ran past their limit under capture (killed, no round trip):")
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| observed | tests | tests (limit) |")
-	fmt.Fprintln(w, "|---|---:|---|")
-	for _, r := range rows {
-		fmt.Fprintln(w, r)
-	}
-	fmt.Fprintln(w)
+	rowsTable(w, "Tests that ran past their limit under capture (killed, no round trip):",
+		"| observed | tests | tests (limit) |\n|---|---:|---|", rows)
 }
 
 // rejectedTests lists the tests capture test rejected up front, by reason.
