@@ -120,15 +120,28 @@ func (r *runner) prepare(sub Subject, dst string) error {
 	return nil
 }
 
+// noGoModLanguage is the language version the go command assumes for a
+// module without a go.mod ("go 1.16" in cmd/go's gover.DefaultGoModVersion):
+// what such a module means when another module depends on it.
+const noGoModLanguage = "1.16"
+
 // initModule gives a module published without a go.mod (a +incompatible
 // version from before modules) the go.mod a user adopting it would write:
-// `go mod init` with its path, and `go mod tidy` for its requirements.
+// `go mod init` with its path, and `go mod tidy` for its requirements. The
+// go line is the one the go command assumes for such a module, not the
+// toolchain's own version that `go mod init` writes: a newer go line would
+// change the module's semantics (per-iteration loop variables) and what
+// vet checks in its tests (printf's non-constant format strings), so the
+// study would test another program than the one users build.
 func (r *runner) initModule(sub Subject, dir string) error {
 	if _, err := os.Stat(filepath.Join(dir, "go.mod")); !os.IsNotExist(err) {
 		return nil
 	}
 	if _, err := r.command(dir, nil, "go", "mod", "init", sub.Module).output(); err != nil {
 		return fmt.Errorf("%s has no go.mod, and go mod init failed: %v", sub.Module, err)
+	}
+	if _, err := r.command(dir, nil, "go", "mod", "edit", "-go="+noGoModLanguage).output(); err != nil {
+		return fmt.Errorf("%s has no go.mod, and setting its go line to %s failed: %v", sub.Module, noGoModLanguage, err)
 	}
 	if _, err := r.command(dir, nil, "go", "mod", "tidy", "-e").output(); err != nil {
 		return fmt.Errorf("%s has no go.mod, and go mod tidy failed: %v", sub.Module, err)

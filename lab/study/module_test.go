@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -118,7 +119,11 @@ func TestPrepareCompletesGoSumForTestDependencies(t *testing.T) {
 
 // TestPrepareGivesAModuleWithoutGoModOne: a module published before
 // modules (a +incompatible version, no go.mod) is prepared with the go.mod
-// `go mod init` writes, so that its tests build.
+// `go mod init` writes, so that its tests build, at the language version
+// the go command assumes for such a module (go 1.16): its test relies on
+// a loop variable shared by all iterations and on vet not checking a
+// non-constant format string, both of which a go line of 1.22 or later
+// (the toolchain's own, which `go mod init` writes) would change.
 func TestPrepareGivesAModuleWithoutGoModOne(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the go command")
@@ -128,8 +133,29 @@ func TestPrepareGivesAModuleWithoutGoModOne(t *testing.T) {
 	}
 	src := t.TempDir()
 	writeFiles(t, src, map[string]string{
-		"old.go":      "package old\n\nfunc One() int { return 1 }\n",
-		"old_test.go": "package old\n\nimport \"testing\"\n\nfunc TestOne(t *testing.T) {\n\tif One() != 1 {\n\t\tt.Fatal(\"wrong\")\n\t}\n}\n",
+		"old.go": "package old\n\nfunc One() int { return 1 }\n",
+		"old_test.go": `package old
+
+import (
+	"fmt"
+	"testing"
+)
+
+func TestOne(t *testing.T) {
+	var fs []func() int
+	for i := 0; i < One()+1; i++ {
+		fs = append(fs, func() int { return i })
+	}
+	if fs[0]() != 2 {
+		t.Fatal("each iteration has its own loop variable: the module's language version changed")
+	}
+	format := "one is %d"
+	if fmt.Sprintf(format, One()) != fmt.Sprintf("one is %d", 1) {
+		t.Fatal("wrong")
+	}
+	t.Log(fmt.Sprintf(format[:3]))
+}
+`,
 	})
 	sub := Subject{Name: "old", Module: "example.com/old", LocalDir: src, Patterns: []string{"./..."}}
 	work := t.TempDir()
@@ -140,6 +166,9 @@ func TestPrepareGivesAModuleWithoutGoModOne(t *testing.T) {
 	}
 	if path, err := modulePath(filepath.Join(dst, "go.mod")); err != nil || path != "example.com/old" {
 		t.Errorf("the copy's go.mod: %q, %v", path, err)
+	}
+	if b, err := os.ReadFile(filepath.Join(dst, "go.mod")); err != nil || !strings.Contains(string(b), "\ngo 1.16\n") {
+		t.Errorf("the copy's go.mod should say go 1.16 (%v):\n%s", err, b)
 	}
 	if _, err := os.Stat(filepath.Join(src, "go.mod")); !os.IsNotExist(err) {
 		t.Errorf("the original module got a go.mod (%v)", err)
