@@ -37,7 +37,11 @@ func (rep *Report) Write(dir string) error {
 func (rep *Report) Markdown(w io.Writer) {
 	t := rep.Totals
 	fmt.Fprintf(w, "# Conformance study\n\n")
-	fmt.Fprintf(w, "Started %s, %.0f s, %s, %s; seed %d, %d timing repeats, %d mutants per package.\n\n", rep.Started, rep.Seconds, rep.GoVersion, rep.Host, rep.Seed, rep.Repeats, rep.Mutants)
+	commit := ""
+	if rep.Commit != "" {
+		commit = ", rules_capture " + rep.Commit
+	}
+	fmt.Fprintf(w, "Started %s, %.0f s, %s%s, %s; seed %d, %d timing repeats, %d mutants per package.\n\n", rep.Started, rep.Seconds, rep.GoVersion, commit, rep.Host, rep.Seed, rep.Repeats, rep.Mutants)
 	fmt.Fprintf(w, "**Totals:** %d observed sets (%d rejected up front, %d tool errors), %d capture-replay round trips (logs): %d passed, %d diverged, %d replay errors, %d capped (not replayed); %d tests failed only under capture; %d tests ran past their limit (%s; no round trip); %d events, %s of replayed logs",
 		t.Sets, t.Rejected, t.ToolErrors, t.Logs, t.Passed, t.Diverged, t.Errors, t.Capped, t.CaptureFailed, t.TimedOut, rep.limitLabel(), t.Events, bytesString(t.LogBytes))
 	if t.Events > 0 {

@@ -19,6 +19,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"sort"
 	"strings"
@@ -56,10 +57,17 @@ type Report struct {
 	Started   string  `json:"started"`
 	Seconds   float64 `json:"seconds"`
 	GoVersion string  `json:"go_version"`
-	Host      string  `json:"host"`
-	Seed      int64   `json:"seed"`
-	Repeats   int     `json:"repeats"`
-	Mutants   int     `json:"mutants_per_package"`
+	// Commit is the rules_capture commit the study (and so the capture it
+	// runs) was built from, as the go command stamped it into the binary
+	// ("+modified" when the tree had uncommitted changes; empty when built
+	// outside a git checkout): a module's result is only comparable to
+	// another at the same commit, and the first run of a module is the
+	// one at a commit before any fix for it.
+	Commit  string `json:"commit,omitempty"`
+	Host    string `json:"host"`
+	Seed    int64  `json:"seed"`
+	Repeats int    `json:"repeats"`
+	Mutants int    `json:"mutants_per_package"`
 	// MaxLogBytes is the cap on each log in force ($CAPTURE_MAX_BYTES or
 	// Config.MaxLogBytes; "0": none).
 	MaxLogBytes string `json:"max_log_bytes"`
@@ -237,7 +245,7 @@ func Run(cfg Config, subjects []Subject) (*Report, error) {
 	}
 	r := &runner{cfg: cfg}
 	start := time.Now()
-	rep := &Report{Started: start.UTC().Format(time.RFC3339), GoVersion: runtime.Version(), Host: fmt.Sprintf("%s/%s, %d CPUs", runtime.GOOS, runtime.GOARCH, runtime.NumCPU()),
+	rep := &Report{Started: start.UTC().Format(time.RFC3339), GoVersion: runtime.Version(), Commit: buildCommit(), Host: fmt.Sprintf("%s/%s, %d CPUs", runtime.GOOS, runtime.GOARCH, runtime.NumCPU()),
 		Seed: cfg.Seed, Repeats: cfg.Repeats, Mutants: cfg.Mutants, TestLimit: cfg.TestLimit.Seconds(), TestLimitFactor: cfg.TestLimitFactor}
 	r.report = rep
 	rep.MaxLogBytes = r.logLimit()
@@ -410,4 +418,39 @@ func (rep *Report) Clean() bool {
 		}
 	}
 	return t.ToolErrors == 0 && t.Diverged == 0 && t.Errors == 0 && t.CaptureFailed == 0
+}
+
+// buildCommit is the VCS revision the go command stamped into this binary
+// (its first 12 hex digits), with "+modified" if the tree had uncommitted
+// changes, or "" if it was built without VCS information (outside a git
+// checkout, or with -buildvcs=false).
+func buildCommit() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return ""
+	}
+	return commitOf(info.Settings)
+}
+
+func commitOf(settings []debug.BuildSetting) string {
+	var rev string
+	modified := false
+	for _, s := range settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			modified = s.Value == "true"
+		}
+	}
+	if rev == "" {
+		return ""
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if modified {
+		rev += "+modified"
+	}
+	return rev
 }

@@ -10,7 +10,8 @@ import (
 )
 
 // Table writes the one table of a corpus studied with RunEach into dir:
-// a row per module (module, version, observed sets, rejected, tool
+// a row per module (module, version, the rules_capture commit it was
+// studied at, observed sets, rejected, tool
 // errors, round trips, passed, false divergences, replay errors, timeouts,
 // capped logs, mutants caught by replay and by the module's tests), the
 // totals, the most common causes of failures and rejections over all
@@ -23,6 +24,7 @@ func Table(w io.Writer, dir string, want []Subject) error {
 	type row struct {
 		res      *SubjectResult
 		finished bool
+		commit   string
 	}
 	byModule := map[string]row{}
 	for _, p := range paths {
@@ -31,7 +33,7 @@ func Table(w io.Writer, dir string, want []Subject) error {
 			return err
 		}
 		for _, s := range rep.Subjects {
-			byModule[s.Subject.Module] = row{s, rep.Finished}
+			byModule[s.Subject.Module] = row{s, rep.Finished, rep.Commit}
 		}
 	}
 	var order []string
@@ -52,8 +54,8 @@ func Table(w io.Writer, dir string, want []Subject) error {
 	var tot Totals
 	studied, partial, failed := 0, 0, 0
 	causes := map[string]*cause{}
-	fmt.Fprintln(w, "| module | version | observed sets | rejected | tool errors | round trips | passed | false divergences | replay errors | timed out | capped | mutants | caught by replay | caught by tests |")
-	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+	fmt.Fprintln(w, "| module | version | commit | observed sets | rejected | tool errors | round trips | passed | false divergences | replay errors | timed out | capped | mutants | caught by replay | caught by tests |")
+	fmt.Fprintln(w, "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 	for _, m := range order {
 		r := byModule[m]
 		s := r.res
@@ -64,18 +66,18 @@ func Table(w io.Writer, dir string, want []Subject) error {
 		}
 		if s.Error != "" {
 			failed++
-			fmt.Fprintf(w, "| %s | %s | not studied: %s |||||||||||\n", name, s.Subject.Version, cell(errorSummary(s.Error)))
+			fmt.Fprintf(w, "| %s | %s | %s | not studied: %s ||||||||||||\n", name, s.Subject.Version, r.commit, cell(errorSummary(s.Error)))
 			countCause(causes, "module not studied: "+errorSummary(s.Error), s.Subject.Name)
 			continue
 		}
 		studied++
 		t := s.Totals
 		tot.merge(t)
-		fmt.Fprintf(w, "| %s | %s | %d | %d | %s | %d | %d | %s | %s | %d | %d | %d | %d | %d |\n", name, s.Subject.Version, t.Sets, t.Rejected, bold(t.ToolErrors),
+		fmt.Fprintf(w, "| %s | %s | %s | %d | %d | %s | %d | %d | %s | %s | %d | %d | %d | %d | %d |\n", name, s.Subject.Version, r.commit, t.Sets, t.Rejected, bold(t.ToolErrors),
 			t.Passed+t.Diverged+t.Errors, t.Passed, bold(t.Diverged), bold(t.Errors), t.TimedOut, t.Capped, t.Mutants, t.ByReplay, t.ByTests)
 		s.causes(causes)
 	}
-	fmt.Fprintf(w, "| **all %d** | | %d | %d | %s | %d | %d | %s | %s | %d | %d | %d | %d | %d |\n", studied, tot.Sets, tot.Rejected, bold(tot.ToolErrors),
+	fmt.Fprintf(w, "| **all %d** | | | %d | %d | %s | %d | %d | %s | %s | %d | %d | %d | %d | %d |\n", studied, tot.Sets, tot.Rejected, bold(tot.ToolErrors),
 		tot.Passed+tot.Diverged+tot.Errors, tot.Passed, bold(tot.Diverged), bold(tot.Errors), tot.TimedOut, tot.Capped, tot.Mutants, tot.ByReplay, tot.ByTests)
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "%d modules studied", studied)

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -139,7 +140,7 @@ func TestTableMergesPerModuleResults(t *testing.T) {
 		for _, s := range r.sets {
 			res.Totals.add(s)
 		}
-		rep := &Report{Finished: r.finished, Subjects: []*SubjectResult{res}}
+		rep := &Report{Finished: r.finished, Commit: "abc123" + r.sub.Name, Subjects: []*SubjectResult{res}}
 		if err := rep.Write(filepath.Join(dir, r.sub.Name)); err != nil {
 			t.Fatal(err)
 		}
@@ -151,9 +152,9 @@ func TestTableMergesPerModuleResults(t *testing.T) {
 	got := out.String()
 	for _, want := range []string{
 		// The corpus's order; one row per module with its totals.
-		"| example.com/b (unfinished) | v0.2.0 | 1 | 0 | **1** | 4 | 4 | 0 | 0 | 0 | 0 | 0 | 0 | 0 |\n| example.com/a | v1.0.0 | 3 | 2 | 0 | 10 | 7 | **1** | **2** | 1 | 1 | 2 | 2 | 1 |",
-		"| example.com/c | v3.0.0 | not studied: fetching example.com/c@v3.0.0: not found |",
-		"| **all 2** | | 4 | 2 | **1** | 14 | 11 | **1** | **2** | 1 | 1 | 2 | 2 | 1 |",
+		"| example.com/b (unfinished) | v0.2.0 | abc123b | 1 | 0 | **1** | 4 | 4 | 0 | 0 | 0 | 0 | 0 | 0 | 0 |\n| example.com/a | v1.0.0 | abc123a | 3 | 2 | 0 | 10 | 7 | **1** | **2** | 1 | 1 | 2 | 2 | 1 |",
+		"| example.com/c | v3.0.0 | abc123c | not studied: fetching example.com/c@v3.0.0: not found |",
+		"| **all 2** | | | 4 | 2 | **1** | 14 | 11 | **1** | **2** | 1 | 1 | 2 | 2 | 1 |",
 		"Observed sets accepted: 50%",
 		"Not yet studied (or unfinished): example.com/b@v0.2.0, example.com/d@v1.1.0.",
 		"| 2 | error: replay can only start a logical goroutine at an incall | a |",
@@ -163,6 +164,26 @@ func TestTableMergesPerModuleResults(t *testing.T) {
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("table lacks %q:\n%s", want, got)
+		}
+	}
+}
+
+// TestCommitOfBuildSettings: the commit a study records is the revision
+// the go command stamped into the binary, shortened, marked when the tree
+// had uncommitted changes, and empty when there is none.
+func TestCommitOfBuildSettings(t *testing.T) {
+	rev := "606effe0123456789abcdef0123456789abcdef0"
+	for _, c := range []struct {
+		settings []debug.BuildSetting
+		want     string
+	}{
+		{[]debug.BuildSetting{{Key: "vcs", Value: "git"}, {Key: "vcs.revision", Value: rev}, {Key: "vcs.modified", Value: "false"}}, "606effe01234"},
+		{[]debug.BuildSetting{{Key: "vcs.revision", Value: rev}, {Key: "vcs.modified", Value: "true"}}, "606effe01234+modified"},
+		{[]debug.BuildSetting{{Key: "vcs.revision", Value: "606effe"}}, "606effe"},
+		{[]debug.BuildSetting{{Key: "GOARCH", Value: "amd64"}, {Key: "vcs.modified", Value: "true"}}, ""},
+	} {
+		if got := commitOf(c.settings); got != c.want {
+			t.Errorf("commitOf(%v) = %q, want %q", c.settings, got, c.want)
 		}
 	}
 }
