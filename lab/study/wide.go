@@ -56,6 +56,12 @@ func WideCorpus() []Subject {
 		{"strcase", "github.com/iancoleman/strcase", "v0.3.0"},
 		{"goldmark", "github.com/yuin/goldmark", "v1.8.7"},
 		{"expr", "github.com/expr-lang/expr", "v1.17.8"},
+		{"golang-lru", "github.com/hashicorp/golang-lru/v2", "v2.0.7"},
+		{"pretty", "github.com/tidwall/pretty", "v1.3.0"},
+		{"doublestar", "github.com/bmatcuk/doublestar/v4", "v4.10.4"},
+		{"ksuid", "github.com/segmentio/ksuid", "v1.0.4"},
+		{"fuzzy", "github.com/sahilm/fuzzy", "v0.1.3"},
+		{"go-querystring", "github.com/google/go-querystring", "v1.2.0"},
 	}
 	out := make([]Subject, len(mods))
 	for i, m := range mods {
