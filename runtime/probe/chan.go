@@ -64,12 +64,12 @@ func chanStream(site *Site) *Stream {
 // before it, and the channels they numbered, came first.
 func (s *Stream) waitChanTurn(site *Site) {
 	sr := s.replay
-	if sr == nil || sr.cur >= len(sr.idx) {
+	if sr == nil || sr.cur >= sr.total {
 		return
 	}
 	p := play
-	i := sr.idx[sr.cur]
-	if e := &p.events[i]; e.Kind == eventlog.KindCallOut && e.Site == site.Name {
+	i, e := p.at(sr, sr.cur)
+	if e.Kind == eventlog.KindCallOut && e.Site == site.Name {
 		p.waitTurn(i)
 	}
 }
@@ -128,11 +128,11 @@ func (s *Stream) Crossed(i int) bool { return i >= 0 && i < 64 && s.chans&(1<<i)
 // the next event is not the select's outcome (replay diverges at Answer).
 func (s *Stream) Chosen(f int) int {
 	sr := s.replay
-	if sr == nil || sr.cur >= len(sr.idx) || f >= len(s.frames) {
+	if sr == nil || sr.cur >= sr.total || f >= len(s.frames) {
 		return -2
 	}
 	p := play
-	e := &p.events[sr.idx[sr.cur]]
+	_, e := p.at(sr, sr.cur)
 	if e.Kind != eventlog.KindReturnOut || e.Parent != s.frames[f].seq {
 		return -2
 	}
@@ -154,9 +154,9 @@ func (s *Stream) Chosen(f int) int {
 // event's reason.
 func (s *Stream) Returns(f int) bool {
 	sr := s.replay
-	if sr == nil || sr.cur >= len(sr.idx) || f >= len(s.frames) {
+	if sr == nil || sr.cur >= sr.total || f >= len(s.frames) {
 		return false
 	}
-	e := &play.events[sr.idx[sr.cur]]
+	_, e := play.at(sr, sr.cur)
 	return e.Kind == eventlog.KindReturnOut && e.Parent == s.frames[f].seq
 }

@@ -142,11 +142,10 @@ func (p *player) turnEvent(s *Stream, site *Site, kind eventlog.Kind) (int, *eve
 	sr := s.replay
 	s.begin(site, kind)
 	actual := func() string { return describeActual(kind, site, nil) }
-	if sr.cur >= len(sr.idx) {
+	if sr.cur >= sr.total {
 		p.peek(s, actual) // diverges: past the stream's last event
 	}
-	i := sr.idx[sr.cur]
-	e := &p.events[i]
+	i, e := p.at(sr, sr.cur)
 	return i, e, value.Decoder{Buf: e.Values}, actual
 }
 
@@ -154,7 +153,7 @@ func (p *player) turnEvent(s *Stream, site *Site, kind eventlog.Kind) (int, *eve
 // at site does not match event i of the log, and aborts the goroutine.
 func (p *player) turnMismatch(s *Stream, i int, site *Site, actual func() string, reason string) {
 	p.waitTurn(i)
-	e := &p.events[i]
+	e := p.ev(i)
 	p.diverge(&Divergence{Seq: e.Seq, Stream: s.id, Reason: reason,
 		Expected: p.describe(e), Actual: actual(), Pos: site.Pos, Candidate: p.candidate(s, s.replay)})
 	panic(abortReplay{})
@@ -171,7 +170,7 @@ func (p *player) turnReached(s *Stream, i int, site *Site, actual func() string,
 	}
 	if extra {
 		p.waitTurn(i)
-		e := &p.events[i]
+		e := p.ev(i)
 		p.diverge(&Divergence{Seq: e.Seq, Stream: s.id, Reason: reason,
 			Expected: p.describe(e), Actual: actual(), Pos: site.Pos})
 		panic(abortReplay{})
@@ -217,7 +216,7 @@ func playerReceived(s *Stream) {
 	p.chanCount[s.turnNum]++
 	p.mu.Unlock()
 	p.cond.Broadcast()
-	i := s.replay.idx[s.replay.cur]
+	i := p.idx(s.replay, s.replay.cur)
 	p.waitTurn(i)
 	p.consume(s)
 }

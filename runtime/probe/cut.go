@@ -5,8 +5,6 @@ import (
 	"os"
 	"sort"
 	"strings"
-
-	"github.com/rules-capture/rules_capture/runtime/eventlog"
 )
 
 // parkUnanswered blocks, for good, a goroutine started by observed code
@@ -82,7 +80,7 @@ func (p *player) endInInit() {
 	p.finishLocked()
 	p.report.Verdict = "pass"
 	p.report.Replayed = p.replayed
-	p.report.Ended = fmt.Sprintf("the log ended during package initialisation, while the process ran (state=open: its writer was killed, crashed or is still writing): replayed %d of %d events; what came after is not judged", p.replayed, len(p.events))
+	p.report.Ended = fmt.Sprintf("the log ended during package initialisation, while the process ran (state=open: its writer was killed, crashed or is still writing): replayed %d of %d events; what came after is not judged", p.replayed, p.total)
 	p.report.Notes = append(p.report.Notes, p.report.Ended)
 	r := p.report
 	r.Notes = append([]string(nil), p.report.Notes...)
@@ -98,41 +96,12 @@ type cutStats struct {
 	streams  []uint32 // streams that were inside a call at the log's end
 }
 
-// countCut finds, on each stream of a cut log, the calls in progress at
-// its end: the events after the stream's last point outside every call
-// (a top-level incall's RETURN_IN or PANIC_OUT, or for a goroutine started
-// by observed code an outcall's outcome).
-func (p *player) countCut() cutStats {
-	var st cutStats
-	for _, id := range p.order {
-		sr := p.streams[id]
-		depth, outside := 0, 0
-		for k, i := range sr.idx {
-			switch p.events[i].Kind {
-			case eventlog.KindCallIn, eventlog.KindCallOut:
-				depth++
-			case eventlog.KindReturnIn, eventlog.KindPanicOut, eventlog.KindReturnOut, eventlog.KindPanicIn:
-				depth = max(depth-1, 0)
-			}
-			if depth == 0 {
-				outside = k + 1
-			}
-		}
-		st.complete += outside
-		if depth > 0 {
-			st.open += len(sr.idx) - outside
-			st.streams = append(st.streams, id)
-		}
-	}
-	return st
-}
-
 // describeCutLocked is the report's note on a cut log that replayed to its
 // end (called with p.mu held).
 func (p *player) describeCutLocked() string {
 	c := p.cutStats
 	var b strings.Builder
-	fmt.Fprintf(&b, "log ended while the process ran (state=open: its writer was killed, crashed or is still writing): replayed %d of %d events", p.replayed, len(p.events))
+	fmt.Fprintf(&b, "log ended while the process ran (state=open: its writer was killed, crashed or is still writing): replayed %d of %d events", p.replayed, p.total)
 	if len(c.streams) == 0 {
 		b.WriteString("; every goroutine was outside any call at the log's end")
 	} else {

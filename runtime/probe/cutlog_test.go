@@ -58,8 +58,8 @@ func TestCheckedInLogsLoad(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if n := r.Meta().Status.Events; uint64(len(p.events)) != n {
-			t.Errorf("%s: %d events loaded, its status says %d", path, len(p.events), n)
+		if n := r.Meta().Status.Events; uint64(p.total) != n {
+			t.Errorf("%s: %d events loaded, its status says %d", path, p.total, n)
 		}
 		r.Close()
 	}

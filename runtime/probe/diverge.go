@@ -35,7 +35,7 @@ func (p *player) divergeLocked(d *Divergence) bool {
 		return false
 	}
 	if p.cut {
-		p.report.Notes = append(p.report.Notes, fmt.Sprintf("the log was not closed (state=open: its writer was killed, crashed or is still writing); the divergence lies within the %d events it holds", len(p.events)))
+		p.report.Notes = append(p.report.Notes, fmt.Sprintf("the log was not closed (state=open: its writer was killed, crashed or is still writing); the divergence lies within the %d events it holds", p.total))
 		if len(p.parked) > 0 {
 			p.report.Notes = append(p.report.Notes, fmt.Sprintf("%d goroutines had gone on past the last event of their stream and were stopped there (streams %s)", len(p.parked), streamList(p.parked)))
 		}

@@ -12,9 +12,8 @@ import (
 // drive performs the top-level incalls of stream s.
 func (p *player) drive(s *Stream) {
 	sr := s.replay
-	for !p.isDone() && sr.cur < len(sr.idx) {
-		i := sr.idx[sr.cur]
-		e := &p.events[i]
+	for !p.isDone() && sr.cur < sr.total {
+		i, e := p.at(sr, sr.cur)
 		if e.Kind == eventlog.KindWriteIn {
 			p.waitTurn(i)
 			if !p.writeIn(s, e) {
@@ -84,7 +83,7 @@ func (p *player) drive(s *Stream) {
 // blocked for good (a background loop) is left behind once nothing has been
 // replayed for a second.
 func (p *player) waitChildren() {
-	p.waitQuiet(func() bool { return p.live > 0 && p.next < len(p.events) })
+	p.waitQuiet(func() bool { return p.live > 0 && p.next < p.total })
 }
 
 // waitOthers is called by a stream that has no logged event left but makes
@@ -94,10 +93,10 @@ func (p *player) waitChildren() {
 // moves for a second). It reports whether the stream still diverges.
 func (p *player) waitOthers() bool {
 	p.mu.Lock()
-	waited := p.next < len(p.events)
+	waited := p.next < p.total
 	p.mu.Unlock()
 	if waited {
-		p.waitQuiet(func() bool { return p.next < len(p.events) })
+		p.waitQuiet(func() bool { return p.next < p.total })
 	}
 	p.mu.Lock()
 	done := p.done
@@ -146,8 +145,7 @@ func (p *player) waitQuiet(busy func() bool) {
 // closure called by external code. Replay cannot drive such code; the report
 // says how many events it skipped.
 func (p *player) skipOrphan(sr *streamReplay) {
-	i := sr.idx[sr.cur]
-	e := &p.events[i]
+	i, e := p.at(sr, sr.cur)
 	p.waitTurn(i)
 	sr.cur++
 	p.skip(e)
@@ -165,9 +163,8 @@ func (p *player) skipOrphan(sr *streamReplay) {
 	default:
 		return
 	}
-	for sr.cur < len(sr.idx) {
-		j := sr.idx[sr.cur]
-		f := &p.events[j]
+	for sr.cur < sr.total {
+		j, f := p.at(sr, sr.cur)
 		p.waitTurn(j)
 		sr.cur++
 		p.skip(f)

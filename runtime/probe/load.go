@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/rules-capture/rules_capture/runtime/eventlog"
 	"github.com/rules-capture/rules_capture/runtime/value"
@@ -64,6 +63,20 @@ func LoadReplay(path, check string) error {
 	return nil
 }
 
+// loadLog checks the log at path and makes a player that streams it.
+//
+// Replay reads the log twice. The first pass reads it whole, one record
+// batch at a time, before anything is replayed: every batch's checksum,
+// the order of the events and, for a closed log, its event count and
+// end-of-stream marker are checked there (a cut or damaged log is an
+// error, as it always was, never a short pass), and what replay must know
+// before it starts is collected: the streams in order of first appearance
+// and their event counts, the streams of goroutines started by observed
+// code, whether the log holds turns, and for a cut log where each stream
+// was when it ended. That is bounded by the number of streams, not events.
+// The second pass (window.go) reads the events again, in chunks, as the
+// replaying goroutines need them; its batches are checked again as read,
+// and a log that no longer reads as it did ends the replay with an error.
 func loadLog(path string) (*player, error) {
 	r, err := eventlog.Open(path)
 	if err != nil {
@@ -77,25 +90,12 @@ func loadLog(path string) (*player, error) {
 	p.report.Log = path
 	p.format = r.Meta().FormatVersion
 	p.cut = !r.Meta().Status.Closed
-	if n := r.Meta().Status.Events; n > 0 && n < 1<<26 {
-		p.events = make([]eventlog.Event, 0, n)
+	type cutState struct{ depth, outside int }
+	var depth map[uint32]*cutState
+	if p.cut {
+		depth = map[uint32]*cutState{}
 	}
-	intern := map[string]string{}
-	in := func(s string) string {
-		if v, ok := intern[s]; ok {
-			return v
-		}
-		s = strings.Clone(s)
-		intern[s] = s
-		return s
-	}
-	// Values go to one arena (few allocations, little for the GC to scan);
-	// the events get their slices of it once it has stopped growing.
-	var arena []byte
-	var ends []int
-	// Values of older formats are rewritten into today's encoding, which
-	// the replayed code's values are compared with byte for byte.
-	upgrade := r.Meta().FormatVersion <= value.LastNamedStructFormat
+	var last *streamReplay
 	for {
 		e, err := r.Next()
 		if err == io.EOF {
@@ -104,43 +104,69 @@ func loadLog(path string) (*player, error) {
 		if err != nil {
 			return nil, fmt.Errorf("reading %s: %w", path, err)
 		}
-		c := *e
-		c.Site, c.Pos, c.RecvType = in(c.Site), in(c.Pos), in(c.RecvType)
-		c.Values = nil
-		vals := e.Values
-		if upgrade {
-			if up, err := value.Upgrade(vals); err == nil {
-				vals = up
-			} // else kept as it is: decoding it reports the corruption at its event
+		sr := last
+		if sr == nil || sr.id != e.Stream {
+			sr = p.stream(e.Stream)
+			last = sr
 		}
-		arena = append(arena, vals...)
-		ends = append(ends, len(arena))
-		p.add(c)
-	}
-	start := 0
-	for i := range p.events {
-		p.events[i].Values = arena[start:ends[i]:ends[i]]
-		start = ends[i]
-	}
-	for i := range p.events {
-		switch p.events[i].Kind {
+		switch e.Kind {
 		case eventlog.KindChanTurn:
 			p.hasTurns = true
 		case eventlog.KindLockTurn:
 			p.hasLockTurns = true
-		}
-		if e := &p.events[i]; e.Kind == eventlog.KindGo {
+		case eventlog.KindGo:
 			d := value.Decoder{Buf: e.Values}
 			if id := uint32(d.Uint()); d.Err == nil {
 				p.children[id] = true // started by the replayed code, not driven
 			}
 		}
+		if depth != nil {
+			// Where each stream is at the log's end: the events after its
+			// last point outside every call (a top-level incall's RETURN_IN
+			// or PANIC_OUT, or for a goroutine started by observed code an
+			// outcall's outcome) belong to the calls in progress.
+			c := depth[e.Stream]
+			if c == nil {
+				c = &cutState{}
+				depth[e.Stream] = c
+			}
+			switch e.Kind {
+			case eventlog.KindCallIn, eventlog.KindCallOut:
+				c.depth++
+			case eventlog.KindReturnIn, eventlog.KindPanicOut, eventlog.KindReturnOut, eventlog.KindPanicIn:
+				c.depth = max(c.depth-1, 0)
+			}
+			if c.depth == 0 {
+				c.outside = sr.total + 1
+			}
+		}
+		sr.total++
+		p.total++
 	}
+	p.report.Events = p.total
 	if st := r.Meta().Status; st.Closed && st.Dropped > 0 {
 		p.report.Notes = append(p.report.Notes, fmt.Sprintf("log is incomplete (closed=%v, dropped=%d): replay stops where it ends", st.Closed, st.Dropped))
 	}
 	if p.cut {
-		p.cutStats = p.countCut()
+		for _, id := range p.order {
+			sr, c := p.streams[id], depth[id]
+			p.cutStats.complete += c.outside
+			if c.depth > 0 {
+				p.cutStats.open += sr.total - c.outside
+				p.cutStats.streams = append(p.cutStats.streams, id)
+			}
+		}
 	}
+	// The second pass reads from the start; a cut log is read up to the
+	// events the first pass found (its writer may still be appending).
+	r2, err := eventlog.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	p.load.r = r2
+	p.load.path = path
+	// Values of older formats are rewritten into today's encoding, which
+	// the replayed code's values are compared with byte for byte.
+	p.load.upgrade = r2.Meta().FormatVersion <= value.LastNamedStructFormat
 	return p, nil
 }

@@ -401,7 +401,7 @@ func (p *player) describeLockWaitsLocked() string {
 			break
 		}
 		n++
-		e := &p.events[w.i]
+		e := p.ev(w.i)
 		what := fmt.Sprintf("write %d", w.writes)
 		switch {
 		case !w.acquired:

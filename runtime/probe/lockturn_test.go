@@ -135,7 +135,6 @@ func lockTurnPlayer(t *testing.T, events []eventlog.Event) *player {
 	for _, e := range events {
 		p.add(e)
 	}
-	p.consumed = make([]bool, len(p.events))
 	p.waiting = map[int]int{}
 	p.hasLockTurns = true
 	p.abort = func(*Divergence) {}

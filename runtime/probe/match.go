@@ -19,21 +19,21 @@ func (p *player) peek(s *Stream, actual func() string) (int, *eventlog.Event) {
 			Actual: actual(), Expected: "nothing", Pos: s.site.Pos})
 		panic(abortReplay{})
 	}
-	if sr.cur >= len(sr.idx) && p.cut {
+	if sr.cur >= sr.total && p.cut {
 		p.parkAtEnd(s)
 	}
-	if sr.cur >= len(sr.idx) && p.waitOthers() {
+	if sr.cur >= sr.total && p.waitOthers() {
 		p.diverge(&Divergence{Stream: s.id, Reason: "the code made a boundary event after the log's last event of this goroutine",
 			Expected: "end of the stream", Actual: actual(), Pos: s.site.Pos, Candidate: p.candidate(s, sr)})
 		panic(abortReplay{})
 	}
-	i := sr.idx[sr.cur]
+	i, e := p.at(sr, sr.cur)
 	p.waitTurn(i)
-	return i, &p.events[i]
+	return i, e
 }
 
 func (p *player) consume(s *Stream) {
-	i := s.replay.idx[s.replay.cur]
+	i := p.idx(s.replay, s.replay.cur)
 	s.replay.cur++
 	p.release(i)
 }
@@ -68,17 +68,29 @@ func (p *player) candidate(s *Stream, sr *streamReplay) string {
 	if s.site == nil {
 		return ""
 	}
-	for j := sr.cur; j < len(sr.idx); j++ {
-		if e := &p.events[sr.idx[j]]; e.Site == s.site.Name {
+	// The stream's events read so far, then those the log holds past
+	// them, then any event: read from the log anew rather than held.
+	p.load.mu.Lock()
+	rest := append(sr.q[max(sr.cur-sr.off, 0):len(sr.q):len(sr.q)], sr.pending...)
+	hi := p.load.hi
+	p.load.mu.Unlock()
+	for _, q := range rest {
+		if e := q.e; e.Site == s.site.Name {
 			return fmt.Sprintf("seq %d: %s", e.Seq, p.describe(e))
 		}
 	}
-	for i := range p.events {
-		if e := &p.events[i]; e.Site == s.site.Name {
-			return fmt.Sprintf("seq %d: %s", e.Seq, p.describe(e))
+	found := ""
+	look := func(i int, e *eventlog.Event) bool {
+		if e.Site == s.site.Name && (hi < 0 || i >= hi && e.Stream == sr.id) {
+			found = fmt.Sprintf("seq %d: %s", e.Seq, p.describe(e))
 		}
+		return found == ""
 	}
-	return ""
+	if p.scanLog(look); found == "" {
+		hi = -1
+		p.scanLog(look)
+	}
+	return found
 }
 
 func (p *player) similarSite(name string) string {
@@ -139,10 +151,10 @@ func playerCall(s *Stream, kind eventlog.Kind) uint64 {
 // its turn taken.
 func (p *player) resync(s *Stream) *eventlog.Event {
 	sr := s.replay
-	first := &p.events[sr.idx[sr.cur]]
+	_, first := p.at(sr, sr.cur)
 	parent := first.Parent
-	for k := sr.cur + 1; k < len(sr.idx); k++ {
-		e := &p.events[sr.idx[k]]
+	for k := sr.cur + 1; k < sr.total; k++ {
+		_, e := p.at(sr, k)
 		if e.Parent != parent {
 			continue // inside an earlier outcall
 		}
@@ -153,27 +165,29 @@ func (p *player) resync(s *Stream) *eventlog.Event {
 			continue
 		}
 		m := k + 1
-		for ; m < len(sr.idx); m++ {
-			f := &p.events[sr.idx[m]]
+		for ; m < sr.total; m++ {
+			_, f := p.at(sr, m)
 			if (f.Kind == eventlog.KindReturnOut || f.Kind == eventlog.KindPanicIn) && f.Parent == e.Seq {
 				break
 			}
 		}
-		if m == len(sr.idx) {
+		if m == sr.total {
 			m-- // the log ends inside it
 		}
-		idx := make([]int, 0, len(sr.idx))
-		idx = append(idx, sr.idx[:sr.cur]...)
-		idx = append(idx, sr.idx[k:m+1]...)
-		idx = append(idx, sr.idx[sr.cur:k]...)
-		idx = append(idx, sr.idx[m+1:]...)
-		sr.idx = idx
+		// Positions cur to m are read (at): reorder them in the queue.
+		a, kk, mm := sr.cur-sr.off, k-sr.off, m-sr.off
+		q := make([]qent, 0, len(sr.q))
+		q = append(q, sr.q[:a]...)
+		q = append(q, sr.q[kk:mm+1]...)
+		q = append(q, sr.q[a:kk]...)
+		q = append(q, sr.q[mm+1:]...)
+		sr.q = q
 		p.mu.Lock()
 		p.resynced = true
 		p.report.Notes = append(p.report.Notes, fmt.Sprintf("outcall replayed out of the recorded order (check %s): %s matched seq %d instead of seq %d (%s)",
 			p.level, describeActual(eventlog.KindCallOut, s.site, s.enc.Buf), e.Seq, first.Seq, p.describe(first)))
 		p.mu.Unlock()
-		p.waitTurn(sr.idx[sr.cur])
+		p.waitTurn(p.idx(sr, sr.cur))
 		return e
 	}
 	return nil
@@ -186,9 +200,9 @@ func (p *player) ownGap(i int) bool {
 	if i < p.next {
 		return false
 	}
-	st := p.events[i].Stream
+	st := p.ev(i).Stream
 	for j := p.next; j < i; j++ {
-		if !p.consumed[j] && p.events[j].Stream != st {
+		if !p.consumedLocked(j) && p.ev(j).Stream != st {
 			return false
 		}
 	}
@@ -259,7 +273,7 @@ func playerAnswer(s *Stream, f int) {
 	p := play
 	fr := s.frames[f]
 	s.site = fr.site
-	if sr := s.replay; sr != nil && sr.cur >= len(sr.idx) && !p.cut && (p.children[s.id] || s.id != 0 && sr.driverDone != nil) {
+	if sr := s.replay; sr != nil && sr.cur >= sr.total && !p.cut && (p.children[s.id] || s.id != 0 && sr.driverDone != nil) {
 		p.parkUnanswered(s, fr)
 	}
 	_, e := p.peek(s, func() string { return "waiting for the result of " + fr.site.Name })
@@ -307,9 +321,9 @@ func playerDone(s *Stream, fr frame) {
 		}
 		d := &Divergence{Stream: s.id, Reason: reason + why,
 			Pos: fr.site.Pos, Actual: "outcall " + fr.site.Name}
-		if sr := s.replay; sr != nil && sr.cur > 0 && sr.cur <= len(sr.idx) {
+		if sr := s.replay; sr != nil && sr.cur > 0 && sr.cur <= sr.total {
 			// The event whose values were being read: the last one consumed.
-			e := &p.events[sr.idx[sr.cur-1]]
+			_, e := p.at(sr, sr.cur-1)
 			d.Seq, d.Expected = e.Seq, p.describe(e)
 		}
 		p.diverge(d)
@@ -328,8 +342,8 @@ func argsMismatch(s *Stream) {
 		reason = "the recorded arguments name an object replay cannot rebuild (a known limitation, not a code change): "
 	}
 	d := &Divergence{Stream: s.id, Reason: reason + why}
-	if s.replay != nil && s.replay.cur < len(s.replay.idx) {
-		e := &p.events[s.replay.idx[s.replay.cur]]
+	if s.replay != nil && s.replay.cur < s.replay.total {
+		_, e := p.at(s.replay, s.replay.cur)
 		d.Seq, d.Expected = e.Seq, p.describe(e)
 	}
 	if s.site != nil {

@@ -2,6 +2,7 @@ package probe
 
 import (
 	"reflect"
+	"slices"
 	"sync"
 	"unsafe"
 
@@ -22,30 +23,55 @@ import (
 // that two goroutines share get its number from the earlier event, as in
 // the log. Without concurrency this is the number the counter gave.
 
-// firstAppearances lists, by event index, the object IDs that first appear
-// in that event of the log, in order of appearance, and the objects the log
-// names by more than one type (made on first use, in one pass over the
-// log's values).
+// firstAppearances holds every object ID in the log's values with its type
+// names, and the index of the event it first appears in (made on first
+// use, in one pass over the log's values: read anew, replay holds only a
+// window of the log). The IDs that first appear in an event, in order of
+// appearance, are worked out from it when the event needs them (firstIDs):
+// the table grows with the objects the log names, not with its events.
 type firstAppearances struct {
-	once  sync.Once
-	ids   [][]uint64
-	taken []int       // by event index: how many of ids were given out
-	names objectNames // every ID in the log's values, with its type names (wholes.go)
+	once    sync.Once
+	names   objectNames    // every ID in the log's values, with its type names (wholes.go)
+	firstAt map[uint64]int // ID (below varIDs) -> index of the event it first appears in
+	err     error          // the pass failed (the log changed since it was checked)
 }
 
 func (p *player) computeFirstAppearances() {
 	f := &p.first
-	f.ids = make([][]uint64, len(p.events))
-	f.taken = make([]int, len(p.events))
 	f.names.init()
-	for i := range p.events {
-		e := &p.events[i]
+	f.firstAt = map[uint64]int{}
+	f.err = p.scanLog(func(i int, e *eventlog.Event) bool {
 		_ = value.ObjectRefs(e.Values, func(id uint64, name string) {
 			if id != 0 && f.names.add(id, name) && id < varIDs {
-				f.ids[i] = append(f.ids[i], id)
+				f.firstAt[id] = i
 			}
 		})
+		return true
+	})
+	if f.err != nil {
+		p.loadFailed(f.err)
 	}
+}
+
+// firstIDs returns the object IDs that first appear in event i, in order
+// of appearance, and how many of them were given out (called with p.objMu
+// held).
+func (p *player) firstIDs(i int) (ids []uint64, taken *int) {
+	c, k := p.chunkOf(i)
+	if c.ids == nil {
+		c.ids = make([][]uint64, len(c.ev))
+		c.taken = make([]int, len(c.ev))
+	}
+	if c.ids[k] == nil {
+		ids := []uint64{}
+		_ = value.ObjectRefs(c.ev[k].Values, func(id uint64, _ string) {
+			if at, ok := p.first.firstAt[id]; ok && at == i && !slices.Contains(ids, id) {
+				ids = append(ids, id)
+			}
+		})
+		c.ids[k] = ids
+	}
+	return c.ids[k], &c.taken[k]
 }
 
 // freshIDLocked binds v to a number above every one given so far that the
@@ -76,25 +102,24 @@ func (p *player) closureAtTurn(s *Stream, fn reflect.Value) uint64 {
 		return id
 	}
 	sr := s.replay
-	if sr != nil && sr.cur >= len(sr.idx) && p.cut {
+	if sr != nil && sr.cur >= sr.total && p.cut {
 		// An event past the stream's end in a cut log: the goroutine stops
 		// before it (parkAtEnd), not taking a number that a later event of
 		// the log may give another object.
 		p.parkAtEnd(s)
 	}
-	if sr == nil || sr.cur >= len(sr.idx) {
+	if sr == nil || sr.cur >= sr.total {
 		id, _, _ := p.ID(closure, name, true)
 		return id
 	}
-	i := sr.idx[sr.cur]
+	i, e := p.at(sr, sr.cur)
 	p.waitTurn(i)
 	p.first.once.Do(p.computeFirstAppearances)
 	site := callbackSite(fn).Name
-	e := &p.events[i]
 	var logged uint64
 	if e.Kind == eventlog.KindCallOut {
-		for j := i + 1; j < len(p.events); j++ {
-			c := &p.events[j]
+		for j := i + 1; j < p.total; j++ {
+			c := p.ev(j)
 			if c.Parent != e.Seq {
 				continue
 			}
@@ -149,16 +174,16 @@ func (p *player) idAtTurn(s *Stream, v reflect.Value, name string) (uint64, bool
 		return id, first, n
 	}
 	sr := s.replay
-	if sr != nil && sr.cur >= len(sr.idx) && p.cut {
+	if sr != nil && sr.cur >= sr.total && p.cut {
 		// An event past the stream's end in a cut log: the goroutine stops
 		// before it (parkAtEnd), not taking a number that a later event of
 		// the log may give another object.
 		p.parkAtEnd(s)
 	}
-	if sr == nil || sr.cur >= len(sr.idx) {
+	if sr == nil || sr.cur >= sr.total {
 		return p.ID(v, name, true)
 	}
-	i := sr.idx[sr.cur]
+	i, e := p.at(sr, sr.cur)
 	p.waitTurn(i)
 	p.first.once.Do(p.computeFirstAppearances)
 	p.objMu.Lock()
@@ -166,15 +191,14 @@ func (p *player) idAtTurn(s *Stream, v reflect.Value, name string) (uint64, bool
 	if id, first, n, ok := p.knownLocked(v, name); ok {
 		return id, first, n // an earlier event, released meanwhile, numbered it
 	}
-	e := &p.events[i]
 	call := e.Kind == eventlog.KindCallIn || e.Kind == eventlog.KindCallOut
 	if !call || (s.site != nil && e.Site == s.site.Name) {
 		// The log's next event of the stream is the one being built (a
 		// call of the same site, or the results of the open call).
-		ids := p.first.ids[i]
-		for p.first.taken[i] < len(ids) {
-			id := ids[p.first.taken[i]]
-			p.first.taken[i]++
+		ids, taken := p.firstIDs(i)
+		for *taken < len(ids) {
+			id := ids[*taken]
+			*taken++
 			if _, bound := p.byID[id]; !bound {
 				p.bindLocked(id, v, name)
 				return id, true, name

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -14,9 +15,18 @@ import (
 )
 
 type streamReplay struct {
-	id  uint32
-	idx []int // indices of the stream's events, in order
-	cur int
+	id    uint32
+	total int // the stream's events in the log
+	cur   int // the next one: position in the stream, from 0
+
+	// The stream's events read so far (window.go): q holds those from
+	// position off on (dropped from the front as the stream goes on),
+	// pending those read since the stream's goroutine last took them
+	// (under player.load.mu).
+	q       []qent
+	off     int
+	pending []qent
+	lastRel qent // the stream's released event of the highest index
 
 	lastPanicMatched bool // the last incall's panic was the recorded PANIC_OUT
 
@@ -37,11 +47,13 @@ type player struct {
 	funcStandIns map[unsafe.Pointer]bool // closures of stand-ins for recorded function values (under objMu)
 	mu           sync.Mutex
 	cond         *sync.Cond
-	events       []eventlog.Event
+	win          atomic.Pointer[window] // the events held (window.go)
+	load         loader
+	total        int // events in the log
 	streams      map[uint32]*streamReplay
 	order        []uint32
 	next         int             // index of the first event not yet replayed
-	consumed     []bool          // by index
+	nextA        atomic.Int64    // next, for the loader (without p.mu)
 	replayed     int             // events replayed
 	waiting      map[int]int     // indices goroutines wait to replay
 	stalled      bool            // deadlocked: let the earliest waiter go
@@ -59,7 +71,7 @@ type player struct {
 	done         bool                   // a divergence was reported, or the log ended with a panic
 	stopped      chan struct{}          // closed when done is set
 	stall        time.Duration          // no release for this long is a deadlock
-	trace        []int32                // indices in release order, when tracing
+	trace        []string               // events in release order, when tracing
 	chanCount    map[uint64]uint64      // receives made at turn sites, by channel number in the log (chanturn.go)
 	hasTurns     bool                   // the log holds CHAN_TURN events
 	hasLockTurns bool                   // the log holds LOCK_TURN events (lockturn.go)
@@ -116,7 +128,6 @@ func (p *player) configure() error {
 }
 
 func install(p *player) {
-	p.consumed = make([]bool, len(p.events))
 	p.waiting = map[int]int{}
 	play = p
 	replaying = true
@@ -143,12 +154,6 @@ func newPlayer() *player {
 	p.abort = p.exitOnDivergence
 	p.exits = true
 	return p
-}
-
-func (p *player) add(e eventlog.Event) {
-	p.events = append(p.events, e)
-	p.stream(e.Stream).idx = append(p.stream(e.Stream).idx, len(p.events)-1)
-	p.report.Events++
 }
 
 func (p *player) stream(id uint32) *streamReplay {
@@ -239,8 +244,8 @@ func Replay() *Report {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if !p.done && p.next < len(p.events) {
-		e := &p.events[p.next]
+	if !p.done && p.next < p.total {
+		e := p.ev(p.next)
 		p.divergeLocked(&Divergence{Seq: e.Seq, Stream: e.Stream, Reason: "the log has events that replay never reached",
 			Expected: p.describe(e), Actual: "nothing: every driven incall has returned"})
 	}
@@ -278,10 +283,5 @@ func Trace() []string {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	out := make([]string, len(p.trace))
-	for k, i := range p.trace {
-		e := &p.events[i]
-		out[k] = fmt.Sprintf("%d %d %s %s", e.Seq, e.Stream, e.Kind, e.Site)
-	}
-	return out
+	return append([]string(nil), p.trace...)
 }

@@ -82,8 +82,8 @@ func (p *player) cannotRebuild(s *Stream, name string) {
 		panic(abortReplay{})
 	}
 	at := ""
-	if sr := s.replay; sr != nil && sr.cur < len(sr.idx) {
-		if e := &p.events[sr.idx[sr.cur]]; e.Kind == eventlog.KindCallIn {
+	if sr := s.replay; sr != nil && sr.cur < sr.total {
+		if _, e := p.at(sr, sr.cur); e.Kind == eventlog.KindCallIn {
 			at = fmt.Sprintf(", an argument of %s at seq %d (stream %d)", e.Site, e.Seq, e.Stream)
 		}
 	}

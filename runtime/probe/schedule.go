@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"fmt"
 	"sync"
 )
 
@@ -17,7 +18,7 @@ func (p *player) isDone() bool {
 func (p *player) waitTurn(i int) {
 	p.mu.Lock()
 	if p.next != i && !p.done && !p.ownGap(i) {
-		sr := p.streams[p.events[i].Stream]
+		sr := p.streams[p.ev(i).Stream]
 		if sr.turn == nil {
 			sr.turn = sync.NewCond(&p.mu)
 		}
@@ -73,14 +74,20 @@ func (p *player) release(i int) {
 	// A release is progress: a stall the watchdog saw before it is over,
 	// and a later one is detected anew.
 	p.stalled = false
-	p.consumed[i] = true
-	if p.tracing {
-		p.trace = append(p.trace, int32(i))
+	c, k := p.chunkOf(i)
+	c.consumed[k] = true
+	e := &c.ev[k]
+	if sr := p.streams[e.Stream]; sr.lastRel.e == nil || i > sr.lastRel.i {
+		sr.lastRel = qent{i, e}
 	}
-	for p.next < len(p.events) && p.consumed[p.next] {
+	if p.tracing {
+		p.trace = append(p.trace, fmt.Sprintf("%d %d %s %s", e.Seq, e.Stream, e.Kind, e.Site))
+	}
+	for p.next < p.total && p.consumedLocked(p.next) {
 		p.next++
 	}
-	if p.next == len(p.events) {
+	p.setNextLocked()
+	if p.next == p.total {
 		select {
 		case <-p.exhausted:
 		default:
@@ -90,8 +97,9 @@ func (p *player) release(i int) {
 	p.replayed++
 	if p.resynced {
 		p.wakeAllLocked() // a stream may now wait only for its own events (ownGap)
-	} else if p.next < len(p.events) {
-		if sr := p.streams[p.events[p.next].Stream]; sr.turn != nil {
+	} else if p.next < p.load.hiA.Load() {
+		// (An event not read yet has no goroutine waiting for it.)
+		if sr := p.streams[p.ev(p.next).Stream]; sr.turn != nil {
 			sr.turn.Broadcast()
 		}
 	}

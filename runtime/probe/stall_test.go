@@ -15,7 +15,6 @@ func stallTestPlayer(n int) *player {
 	for i := range n {
 		p.add(eventlog.Event{Seq: uint64(i + 1), Stream: uint32(1 + i%2), Kind: eventlog.KindCallOut, Site: "example.com/s.F"})
 	}
-	p.consumed = make([]bool, len(p.events))
 	p.waiting = map[int]int{}
 	return p
 }

@@ -61,9 +61,8 @@ func (p *player) performInitIncalls(s *Stream, out *Site) {
 	if sr == nil || len(s.frames) != 0 || !initializing.Load() {
 		return
 	}
-	for !p.isDone() && sr.cur < len(sr.idx) {
-		i := sr.idx[sr.cur]
-		e := &p.events[i]
+	for !p.isDone() && sr.cur < sr.total {
+		i, e := p.at(sr, sr.cur)
 		if e.Kind != eventlog.KindCallIn || e.Parent != 0 || strings.HasPrefix(e.Site, CallbackPrefix) {
 			return
 		}

@@ -37,7 +37,7 @@ func (p *player) watchdog(stop chan struct{}) {
 		case <-t.C:
 		}
 		p.mu.Lock()
-		if p.done || p.next >= len(p.events) || p.replayed != last {
+		if p.done || p.next >= p.total || p.replayed != last {
 			last, since, cpuSince, blockedTicks = p.replayed, time.Now(), cputime.Process(), 0
 			p.mu.Unlock()
 			continue
@@ -191,7 +191,7 @@ func waitingState(state string) bool {
 // the log's next event, the last event its stream crossed, and the streams
 // waiting for their turn (called with p.mu held).
 func (p *player) deadlockLocked(idle time.Duration, blocked bool) *Divergence {
-	e := &p.events[p.next]
+	e := p.ev(p.next)
 	d := &Divergence{Seq: e.Seq, Stream: e.Stream, Expected: p.describe(e),
 		Reason: fmt.Sprintf("deadlock: the goroutine of stream %d waits inside the observed code (on a channel, lock, sync.WaitGroup or condition that code outside the observed set released in the capture?) and every other goroutine waits too, so the log's next event never comes", e.Stream)}
 	if blocked && len(p.lockWaits) > 0 {
@@ -202,12 +202,22 @@ func (p *player) deadlockLocked(idle time.Duration, blocked bool) *Divergence {
 	}
 	var b strings.Builder
 	b.WriteString("nothing")
-	for j := p.next - 1; j >= 0; j-- {
-		if f := &p.events[j]; f.Stream == e.Stream && p.consumed[j] {
-			fmt.Fprintf(&b, "; stream %d last crossed the boundary at seq %d: %s", e.Stream, f.Seq, p.describe(f))
-			d.Pos = f.Pos
+	// The stream's last event before the next one: in the events replay
+	// holds, else its last released (the events before those held were
+	// all released).
+	last := p.streams[e.Stream].lastRel
+	if last.i >= p.next {
+		last = qent{}
+	}
+	for j := p.next - 1; j >= p.windowStart(); j-- {
+		if f := p.ev(j); f.Stream == e.Stream && p.consumedLocked(j) {
+			last = qent{j, f}
 			break
 		}
+	}
+	if f := last.e; f != nil {
+		fmt.Fprintf(&b, "; stream %d last crossed the boundary at seq %d: %s", e.Stream, f.Seq, p.describe(f))
+		d.Pos = f.Pos
 	}
 	var waiting []int
 	for i := range p.waiting {
@@ -219,7 +229,7 @@ func (p *player) deadlockLocked(idle time.Duration, blocked bool) *Divergence {
 			fmt.Fprintf(&b, "; %d more streams wait", len(waiting)-k)
 			break
 		}
-		f := &p.events[i]
+		f := p.ev(i)
 		fmt.Fprintf(&b, "; stream %d waits for its turn at seq %d (%s %s)", f.Stream, f.Seq, f.Kind, f.Site)
 	}
 	b.WriteString(p.describeLockWaitsLocked())

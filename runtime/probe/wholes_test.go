@@ -72,8 +72,8 @@ func TestWholeObjectFirstSeenAsFirstField(t *testing.T) {
 		t.Fatalf("Whole of an ID the log does not hold: %v", w)
 	}
 	var got []unsafe.Pointer
-	for i := range p.events {
-		e := &p.events[i]
+	for i := range p.total {
+		e := p.ev(i)
 		d := value.Decoder{Buf: e.Values, Resolver: p}
 		enc := &value.Encoder{Objects: p}
 		var addr unsafe.Pointer
@@ -152,9 +152,9 @@ func TestObjectSeenAsLargerType(t *testing.T) {
 func TestWholeObjectFirstSeenAsReference(t *testing.T) {
 	h := &wholesTestHolder{Name: "h"}
 	p := wholesTestLog(t, []uint32{3, 1}, func(e *value.Encoder) { value.Encode(e, &h.Ext) }, func(e *value.Encoder) { value.Encode(e, h) })
-	d := value.Decoder{Buf: p.events[0].Values, Resolver: p}
+	d := value.Decoder{Buf: p.ev(0).Values, Resolver: p}
 	ext := value.Decode[*wholesTestExt](&d)
-	d = value.Decoder{Buf: p.events[1].Values, Resolver: p}
+	d = value.Decoder{Buf: p.ev(1).Values, Resolver: p}
 	got := value.Decode[*wholesTestHolder](&d)
 	if d.Err != nil || ext == nil || unsafe.Pointer(ext) != unsafe.Pointer(got) {
 		t.Fatalf("reference %p, whole %p: %v", ext, got, d.Err)
@@ -176,9 +176,9 @@ func TestObjectOfUnrelatedTypes(t *testing.T) {
 	if w, ok := p.Whole(1); ok {
 		t.Fatalf("Whole of unrelated types: %v", w)
 	}
-	d := value.Decoder{Buf: p.events[0].Values, Resolver: p}
+	d := value.Decoder{Buf: p.ev(0).Values, Resolver: p}
 	value.Decode[*wholesTestInner](&d)
-	d = value.Decoder{Buf: p.events[1].Values, Resolver: p}
+	d = value.Decoder{Buf: p.ev(1).Values, Resolver: p}
 	value.Decode[*wholesTestOther](&d)
 	if !errors.Is(d.Err, value.ErrTwoTypesOneAddress) || !strings.Contains(d.Err.Error(), "neither holds the other") {
 		t.Fatalf("second sight: %v", d.Err)
@@ -200,12 +200,12 @@ func TestWholeObjectFieldWrite(t *testing.T) {
 	o := &wholesTestOuter{}
 	p := wholesTestLog(t, []uint32{1, 1}, func(e *value.Encoder) { value.Encode(e, &o.wholesTestInner) }, func(e *value.Encoder) { value.Encode(e, o) })
 	p.abort, p.exits = func(*Divergence) {}, false
-	d := value.Decoder{Buf: p.events[0].Values, Resolver: p}
+	d := value.Decoder{Buf: p.ev(0).Values, Resolver: p}
 	in := value.Decode[*wholesTestInner](&d)
 	if d.Err != nil {
 		t.Fatal(d.Err)
 	}
-	d = value.Decoder{Buf: p.events[1].Values, Resolver: p}
+	d = value.Decoder{Buf: p.ev(1).Values, Resolver: p}
 	whole := value.Decode[*wholesTestOuter](&d)
 	if d.Err != nil || unsafe.Pointer(whole) != unsafe.Pointer(in) {
 		t.Fatalf("whole %p, part %p: %v", whole, in, d.Err)
