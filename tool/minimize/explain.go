@@ -145,8 +145,16 @@ func lockTurn(e *eventlog.Event) string {
 // ("example.com/shop/" in "(*example.com/shop/cart.Cart).Add").
 var pathPrefix = regexp.MustCompile(`[\w.~-]+(/[\w.~-]+)*/`)
 
+// versionElem matches the major-version element that ends the import path
+// of a module of major version 2 or more, before the name that follows it
+// ("/v3." in "github.com/Masterminds/semver/v3.NewVersion"): the package's
+// name is the element before it.
+var versionElem = regexp.MustCompile(`/v(?:[2-9]|[1-9][0-9]+)\.`)
+
 // short spells a site with package names instead of import paths.
-func short(site string) string { return pathPrefix.ReplaceAllString(site, "") }
+func short(site string) string {
+	return pathPrefix.ReplaceAllString(versionElem.ReplaceAllString(site, "."), "")
+}
 
 func args(b []byte) string {
 	if len(b) == 0 {

@@ -359,3 +359,43 @@ func TestExplainGolden(t *testing.T) {
 	}
 	golden(t, "explain.txt", b.Bytes())
 }
+
+// TestPackageName: the test file's package clause and name, and the
+// explanation's package qualifiers, use the package's name; the last
+// element of a major-version module's import path is its version, not its
+// name, and a package clause "v3_test" next to package semver does not
+// compile.
+func TestPackageName(t *testing.T) {
+	for path, want := range map[string]string{
+		"example.com/shop/cart":                        "cart",
+		"github.com/Masterminds/semver/v3":             "semver",
+		"github.com/hashicorp/golang-lru/v2/simplelru": "simplelru",
+		"github.com/sergi/go-diff/diffmatchpatch":      "diffmatchpatch",
+		"github.com/mattn/go-runewidth":                "runewidth",
+		"example.com/v1":                               "v1",
+		"v3":                                           "v3",
+		"gopkg.in/yaml.v3":                             "yamlv3",
+	} {
+		if got := PackageName(path); got != want {
+			t.Errorf("PackageName(%q) = %q, want %q", path, got, want)
+		}
+	}
+	r := &Repro{Package: "github.com/Masterminds/semver/v3"}
+	if r.FileName() != "semver_repro_test.go" {
+		t.Errorf("file name %s, want semver_repro_test.go", r.FileName())
+	}
+	r.Name = "semverx"
+	if r.FileName() != "semverx_repro_test.go" {
+		t.Errorf("with the listed name semverx: file name %s", r.FileName())
+	}
+	for site, want := range map[string]string{
+		"github.com/Masterminds/semver/v3.NewVersion":          "semver.NewVersion",
+		"(github.com/Masterminds/semver/v3.Constraints).Check": "(semver.Constraints).Check",
+		"(*example.com/shop/cart.Cart).Add":                    "(*cart.Cart).Add",
+		"github.com/tidwall/gjson.Get":                         "gjson.Get",
+	} {
+		if got := short(site); got != want {
+			t.Errorf("short(%q) = %q, want %q", site, got, want)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/format"
 	"path"
+	"regexp"
 	"sort"
 	"strings"
 	"text/template"
@@ -13,7 +14,10 @@ import (
 
 // Repro describes the Go test file that replays a minimal log.
 type Repro struct {
-	Package  string   // the observed package the test file goes into (import path)
+	Package string // the observed package the test file goes into (import path)
+	// Name is that package's name, as its package clause declares it; ""
+	// guesses it from the import path (see PackageName).
+	Name     string
 	Observed []string // the observed set the log was captured with
 	Check    string   // check level
 	Test     string   // test function name, TestRepro...
@@ -85,7 +89,26 @@ func TestName(site string) string {
 func (r *Repro) FileName() string { return r.pkgName() + "_repro_test.go" }
 
 func (r *Repro) pkgName() string {
-	n := path.Base(r.Package)
+	if r.Name != "" {
+		return r.Name
+	}
+	return PackageName(r.Package)
+}
+
+// PackageName guesses a package's name from its import path, as a reader
+// of the path would: the last element, except that a major-version suffix
+// ("github.com/Masterminds/semver/v3", whose package is semver) gives way
+// to the element before it, and a "go-" prefix, a "-go" or ".go" suffix
+// and a gopkg.in version (".v3" in "gopkg.in/yaml.v3") are dropped; what is left is cut to the letters, digits and underscores
+// an identifier may hold. The package clause is the authority: callers
+// that can list the package pass its name in Repro.Name.
+func PackageName(importPath string) string {
+	n := path.Base(importPath)
+	if dir := path.Dir(importPath); majorSuffix.MatchString(n) && dir != "." && dir != "/" {
+		n = path.Base(dir)
+	}
+	n = gopkgVersion.ReplaceAllString(strings.TrimPrefix(n, "go-"), "")
+	n = strings.TrimSuffix(strings.TrimSuffix(n, "-go"), ".go")
 	var b strings.Builder
 	for _, c := range n {
 		if unicode.IsLetter(c) || unicode.IsDigit(c) || c == '_' {
@@ -97,6 +120,13 @@ func (r *Repro) pkgName() string {
 	}
 	return b.String()
 }
+
+// majorSuffix matches the last element of a module path of major version
+// 2 or more.
+var majorSuffix = regexp.MustCompile(`^v[2-9][0-9]*$|^v[1-9][0-9]+$`)
+
+// gopkgVersion matches the version that ends a gopkg.in path's last element.
+var gopkgVersion = regexp.MustCompile(`\.v[0-9]+$`)
 
 // findCapture opens both tests: it finds the capture command (see below).
 const findCapture = `{{define "findCapture"}}	capture := os.Getenv("CAPTURE")

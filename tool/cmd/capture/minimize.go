@@ -5,8 +5,10 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"go/token"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -148,8 +150,10 @@ func writeMinimized(l *minimize.Log, res *minimize.Result, obs []string, check, 
 	if name == "" {
 		name = minimize.TestName(site)
 	}
+	pkg := minimize.ReproPackage(site, obs)
 	repro := &minimize.Repro{
-		Package:  minimize.ReproPackage(site, obs),
+		Package:  pkg,
+		Name:     packageName(pkg),
 		Observed: obs,
 		Check:    check,
 		Test:     name,
@@ -202,4 +206,20 @@ func writeMinimized(l *minimize.Log, res *minimize.Result, obs []string, check, 
 		return nil, err
 	}
 	return []string{logOut, listOut, testOut}, nil
+}
+
+// packageName is the name the package at importPath declares, as the go
+// command lists it in the module here; "" when it cannot say, and the name
+// is then guessed from the path. A path's last element is not always the
+// name: a module of major version 2 or more ends in /vN.
+func packageName(importPath string) string {
+	out, err := exec.Command("go", "list", "-e", "-f", "{{.Name}}", "--", importPath).Output()
+	if err != nil {
+		return ""
+	}
+	name := strings.TrimSpace(string(out))
+	if !token.IsIdentifier(name) {
+		return ""
+	}
+	return name
 }
