@@ -374,7 +374,7 @@ func TestPackageName(t *testing.T) {
 		"github.com/mattn/go-runewidth":                "runewidth",
 		"example.com/v1":                               "v1",
 		"v3":                                           "v3",
-		"gopkg.in/yaml.v3":                             "yamlv3",
+		"gopkg.in/yaml.v3":                             "yaml",
 	} {
 		if got := PackageName(path); got != want {
 			t.Errorf("PackageName(%q) = %q, want %q", path, got, want)
