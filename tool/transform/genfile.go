@@ -112,9 +112,13 @@ func (t *transformer) generated() ([]byte, error) {
 	b.Write(t.inits.Bytes())
 	b.WriteString("\t_capture_end_init()\n")
 	b.WriteString("}\n")
-	out, err := format.Source(b.Bytes())
+	src, err := t.respell(b.Bytes())
 	if err != nil {
-		return nil, fmt.Errorf("transform: generated file does not parse (internal error): %w\n%s", err, b.Bytes())
+		return nil, err
+	}
+	out, err := format.Source(src)
+	if err != nil {
+		return nil, fmt.Errorf("transform: generated file does not parse (internal error): %w\n%s", err, src)
 	}
 	return out, nil
 }

@@ -136,7 +136,7 @@ func (t *transformer) redactTypeSpec(ts *ast.TypeSpec, whole bool) {
 		t.errorf(ts.Pos(), "//capture:redact on a generic type or an alias", "mark a non-generic named type")
 		return
 	}
-	tsStr := types.TypeString(tn.Type(), t.qualifier)
+	tsStr := t.printType(tn.Type())
 	if whole {
 		if !isStruct && !redactableType(tn.Type()) {
 			t.errorf(ts.Pos(), "//capture:redact on a type that is neither a string, []byte nor struct type",

@@ -148,6 +148,11 @@ type transformer struct {
 	outsideReflect string
 	// reflectWrites: the package writes memory through reflection (reflect.go).
 	reflectWrites bool
+
+	// hidden: the predeclared names the package's own declarations hide;
+	// hiddenType: some of them by a type of the package (universe.go).
+	hidden     map[string]bool
+	hiddenType bool
 }
 
 type pendingSelect struct {
@@ -195,6 +200,7 @@ func Instrument(p *Package, opts Options) (*Output, error) {
 	for _, n := range p.Types.Scope().Names() {
 		t.taken[n] = true
 	}
+	t.findHidden()
 	t.probe = t.alias(ProbeImport, "probe")
 	// Every concrete type of the package can be rebuilt by replay (values of
 	// observed types inside interfaces).
@@ -204,7 +210,7 @@ func Instrument(p *Package, opts Options) (*Output, error) {
 				continue // a constraint, not a type of values
 			}
 			if named, ok := tn.Type().(*types.Named); ok && named.TypeParams() == nil {
-				s := types.TypeString(named, t.qualifier)
+				s := t.printType(named)
 				t.regTypes[s] = true
 				fmt.Fprintf(&t.register, "\t%s.OwnType[%s]()\n", t.probe, s)
 				t.promoted(named, s)
@@ -315,7 +321,8 @@ func (t *transformer) alias(path, name string) string {
 		base = "pkg"
 	}
 	a := base
-	for i := 2; t.taken[a] || a == "_r" || a == "s" || a == "f" || a == "fn"; i++ {
+	// Nor a predeclared name: the generated code uses those.
+	for i := 2; t.taken[a] || types.Universe.Lookup(a) != nil || a == "_r" || a == "s" || a == "f" || a == "fn"; i++ {
 		a = base + strconv.Itoa(i)
 	}
 	t.taken[a] = true
@@ -401,7 +408,7 @@ func (t *transformer) typeString(typ types.Type) (string, string) {
 	if why := t.unnameable(typ, map[types.Type]bool{}); why != "" {
 		return "", why
 	}
-	return types.TypeString(typ, t.qualifier), ""
+	return t.printType(typ), ""
 }
 
 func (t *transformer) unnameable(typ types.Type, seen map[types.Type]bool) string {

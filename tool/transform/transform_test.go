@@ -50,26 +50,32 @@ func TestGolden(t *testing.T) {
 		t.Skip("needs the go command")
 	}
 	corpus := filepath.Join("..", "..", "testdata", "corpus")
-	for _, c := range []struct{ dir, pkg string }{
-		{"basic", "example.com/basic/calc"},
-		{"errs", "example.com/errs/store"},
-		{"shapes", "example.com/shapes/geom"},
-		{"panics", "example.com/panics/guard"},
-		{"outparams", "example.com/outparams/decode"},
-		{"writeout", "example.com/writeout/tune"},
-		{"generics", "example.com/generics/gen"},
-		{"waitgroup", "example.com/waitgroup/fan"},
-		{"typeident", "example.com/typeident/classify"},
-		{"channels", "example.com/channels/pipe"},
-		{"context", "example.com/context/svc"},
-		{"maporder", "example.com/maporder/tally"},
-		{"maporder118", "example.com/maporder118/tally"}, // go 1.18: no range over functions
-		{"wggo", "example.com/wggo/pool"},
-		{"fields", "example.com/fields/opts"},
-		{"lockpool", "example.com/lockpool/orders"},
-		{"reflectout", "example.com/reflectout/codec"},
+	for _, c := range []struct{ dir, pkg, golden string }{
+		{"basic", "example.com/basic/calc", ""},
+		{"errs", "example.com/errs/store", ""},
+		{"shapes", "example.com/shapes/geom", ""},
+		{"panics", "example.com/panics/guard", ""},
+		{"outparams", "example.com/outparams/decode", ""},
+		{"writeout", "example.com/writeout/tune", ""},
+		{"generics", "example.com/generics/gen", ""},
+		{"waitgroup", "example.com/waitgroup/fan", ""},
+		{"typeident", "example.com/typeident/classify", ""},
+		{"channels", "example.com/channels/pipe", ""},
+		{"context", "example.com/context/svc", ""},
+		{"maporder", "example.com/maporder/tally", ""},
+		{"maporder118", "example.com/maporder118/tally", ""}, // go 1.18: no range over functions
+		{"wggo", "example.com/wggo/pool", ""},
+		{"fields", "example.com/fields/opts", ""},
+		{"lockpool", "example.com/lockpool/orders", ""},
+		{"reflectout", "example.com/reflectout/codec", ""},
+		// Packages whose declarations hide predeclared names.
+		{"shadowed", "example.com/shadowed/bits", "shadowed-bits"},
+		{"shadowed", "example.com/shadowed/words", "shadowed-words"},
 	} {
-		t.Run(c.dir, func(t *testing.T) {
+		if c.golden == "" {
+			c.golden = c.dir
+		}
+		t.Run(c.golden, func(t *testing.T) {
 			lp, out := instrumentCorpus(t, filepath.Join(corpus, c.dir), c.pkg)
 			files := map[string][]byte{transform.GeneratedFile: out.Gen}
 			for i, name := range lp.GoFiles {
@@ -79,7 +85,7 @@ func TestGolden(t *testing.T) {
 				if fmt, err := format.Source(got); err != nil || !bytes.Equal(fmt, got) {
 					t.Errorf("%s is not gofmt-clean (%v)", name, err)
 				}
-				golden := filepath.Join("testdata", "golden", c.dir, name+".golden")
+				golden := filepath.Join("testdata", "golden", c.golden, name+".golden")
 				if *update {
 					os.MkdirAll(filepath.Dir(golden), 0o755)
 					if err := os.WriteFile(golden, got, 0o644); err != nil {

@@ -1,0 +1,3 @@
+module example.com/shadowed
+
+go 1.26
