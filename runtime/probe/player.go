@@ -54,6 +54,7 @@ type player struct {
 	order        []uint32
 	next         int             // index of the first event not yet replayed
 	nextA        atomic.Int64    // next, for the loader (without p.mu)
+	releases     atomic.Int64    // events released, for the loader (without p.mu)
 	replayed     int             // events replayed
 	waiting      map[int]int     // indices goroutines wait to replay
 	stalled      bool            // deadlocked: let the earliest waiter go

@@ -95,6 +95,7 @@ func (p *player) release(i int) {
 		}
 	}
 	p.replayed++
+	p.releases.Add(1)
 	if p.resynced {
 		p.wakeAllLocked() // a stream may now wait only for its own events (ownGap)
 	} else if p.next < p.load.hiA.Load() {

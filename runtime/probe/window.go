@@ -6,6 +6,7 @@ import (
 	"os"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/rules-capture/rules_capture/runtime/eventlog"
 	"github.com/rules-capture/rules_capture/runtime/value"
@@ -140,14 +141,49 @@ func (p *player) idx(sr *streamReplay, k int) int {
 	return i
 }
 
+// Look-ahead is bounded: a stream whose next event lies beyond
+// maxAhead events past the first one not yet released waits for replay to
+// catch up rather than read on (a goroutine blocked in an outcall for the
+// whole run, or a background job that wakes rarely, would otherwise make
+// replay hold every event up to its next one). If nothing is released for
+// aheadIdle, it reads on all the same, one chunk, then twice as many after
+// each further aheadIdle without a release, until it finds its event:
+// replay may be waiting for that event (waitTurn lets the earliest waiting
+// event go when replay stalls), while a pause of a loaded machine costs a
+// chunk more of look-ahead, no more.
+const (
+	maxAhead  = 16 * chunkEvents
+	aheadPoll = 2 * time.Millisecond
+	aheadIdle = 100 * time.Millisecond
+)
+
 // fill moves the events read for sr into its queue, reading the log until
 // there is one, and drops from the queue the events before the last one
-// consumed (called by the stream's goroutine).
+// consumed (called by the stream's goroutine, holding none of the player's
+// mutexes).
 func (p *player) fill(sr *streamReplay) {
 	l := &p.load
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	released, since := p.releases.Load(), time.Now()
+	burst, credit := 1, 0 // chunks to read past the bound, and those left
 	for len(sr.pending) == 0 {
+		if !l.keep && l.hi-int(p.nextA.Load()) >= maxAhead && credit == 0 {
+			if r := p.releases.Load(); r != released {
+				released, since, burst = r, time.Now(), 1
+			}
+			if time.Since(since) < aheadIdle {
+				l.mu.Unlock()
+				time.Sleep(aheadPoll)
+				l.mu.Lock()
+				continue
+			}
+			credit, since = burst, time.Now()
+			burst *= 2
+		}
+		if credit > 0 {
+			credit--
+		}
 		p.readChunkLocked()
 	}
 	if drop := sr.cur - 1 - sr.off; drop > 0 {

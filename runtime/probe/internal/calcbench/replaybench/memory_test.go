@@ -23,11 +23,18 @@ import (
 // runtime's alone, not the log writer's of the parent or earlier replays'.
 const envChildLog = "REPLAYBENCH_MEMORY_LOG"
 
+// envLogDir names a folder where BenchmarkReplayMemory writes its logs, or
+// finds them written by an earlier run, so that two builds of the player
+// replay the same files.
+const envLogDir = "REPLAYBENCH_LOG_DIR"
+
 // writeBusyLog writes a log of about events events in the shape of a busy
 // service: 64 goroutines whose incalls of calcbench.Add overlap, every
 // round opening each stream's call in a random order and returning them in
 // another, so consecutive events belong to different streams and a
-// stream's next event lies up to two rounds (256 events) ahead.
+// stream's next event lies up to two rounds (256 events) ahead; and one
+// goroutine, a background job, that makes one call at the start and one at
+// the end (its next event is the whole log ahead).
 func writeBusyLog(tb testing.TB, path string, events int) int {
 	w, err := eventlog.Create(path, eventlog.Meta{}, eventlog.Options{})
 	if err != nil {
@@ -42,7 +49,14 @@ func writeBusyLog(tb testing.TB, path string, events int) int {
 	open := map[uint32]uint64{}
 	args := map[uint32]int64{}
 	var buf []byte
-	n := 0
+	background := func(a int64) {
+		buf = value.AppendInt(value.AppendInt(buf[:0], a), 1)
+		seq := w.Append(&eventlog.Event{Stream: streams + 1, Kind: eventlog.KindCallIn, Site: site, Pos: "calcbench/calc.go:11", Values: buf})
+		buf = value.AppendInt(buf[:0], a+1)
+		w.Append(&eventlog.Event{Stream: streams + 1, Kind: eventlog.KindReturnIn, Parent: seq, Site: site, Pos: "calcbench/calc.go:11", Values: buf})
+	}
+	background(1)
+	n := 4
 	for round := 0; n < events; round++ {
 		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 		for _, s := range order {
@@ -58,11 +72,15 @@ func writeBusyLog(tb testing.TB, path string, events int) int {
 		}
 		n += 2 * streams
 	}
+	background(2)
 	if err := w.Close(); err != nil {
 		tb.Fatal(err)
 	}
 	return n
 }
+
+// busyEvents is the number of events writeBusyLog writes for events.
+func busyEvents(events int) int { return 4 + (events-4+127)/128*128 }
 
 // TestReplayMemoryChild is the child of the memory measurements: it
 // replays the log named by envChildLog and prints its verdict, the events
@@ -164,8 +182,17 @@ func BenchmarkReplayMemory(b *testing.B) {
 	}
 	for _, events := range []int{1_000_000, 10_000_000} {
 		b.Run(fmt.Sprintf("events=%dM", events/1_000_000), func(b *testing.B) {
-			path := filepath.Join(b.TempDir(), "busy.arrow")
-			n := writeBusyLog(b, path, events)
+			dir := os.Getenv(envLogDir)
+			if dir == "" {
+				dir = b.TempDir()
+			}
+			path := filepath.Join(dir, fmt.Sprintf("busy-%d.arrow", events))
+			n := busyEvents(events)
+			if _, err := os.Stat(path); err != nil {
+				if n != writeBusyLog(b, path, events) {
+					b.Fatal("busyEvents disagrees with writeBusyLog")
+				}
+			}
 			st, err := os.Stat(path)
 			if err != nil {
 				b.Fatal(err)
@@ -182,5 +209,30 @@ func BenchmarkReplayMemory(b *testing.B) {
 			b.ReportMetric(float64(n*b.N)/secs, "events/s")
 			b.ReportMetric(float64(st.Size())/(1<<20), "log-MiB")
 		})
+	}
+}
+
+// TestReplayAcrossChunks: a log of many chunks of the player's window
+// (several thousand events each) replays whole, and a wrong result near its
+// end is found at its own sequence number, after the chunks before it were
+// dropped.
+func TestReplayAcrossChunks(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "busy.arrow")
+	n := writeBusyLog(t, path, 30_000)
+	if err := probe.LoadReplay(path, probe.CheckStrict); err != nil {
+		t.Fatal(err)
+	}
+	if r := probe.Replay(); r.Verdict != "pass" || r.Replayed != n || len(r.Notes) != 0 {
+		t.Fatalf("got %+v %+v", r, r.Divergence)
+	}
+	const wrong = 14_000 // incall number: a log of 30,000 events has 15,000
+	path = filepath.Join(t.TempDir(), "wrong.arrow")
+	writeLog(t, path, 15_000, wrong)
+	if err := probe.LoadReplay(path, probe.CheckStrict); err != nil {
+		t.Fatal(err)
+	}
+	r := probe.Replay()
+	if r.Verdict != "diverged" || r.Divergence == nil || r.Divergence.Seq != 2*wrong+2 || r.Divergence.Reason != "different results" {
+		t.Fatalf("got %+v %+v", r, r.Divergence)
 	}
 }
