@@ -43,10 +43,27 @@ func (t *transformer) placeholder(typ types.Type) {
 	}
 	var methods strings.Builder
 	name := fmt.Sprintf("_capture_ph_%d", len(t.phs))
+	// An interface with an unexported method of another package (testing.TB's
+	// private) has no implementation outside that package but one that
+	// embeds it: the stand-in embeds the interface (nil) and gets that
+	// method promoted; its exported methods it declares itself.
+	embed := ""
+	for i := 0; i < iface.NumMethods(); i++ {
+		if m := iface.Method(i); !m.Exported() && m.Pkg() != t.p.Types {
+			named, ok := types.Unalias(typ).(*types.Named)
+			if !ok {
+				return // an unnamed interface cannot be embedded
+			}
+			embed = named.Obj().Name()
+		}
+	}
 	for i := 0; i < iface.NumMethods(); i++ {
 		m := iface.Method(i)
 		if !m.Exported() && m.Pkg() != t.p.Types {
-			return
+			continue
+		}
+		if m.Name() == embed {
+			return // a method of the embedded field's name
 		}
 		sig := m.Type().(*types.Signature)
 		var ps, rs []string
@@ -71,6 +88,10 @@ func (t *transformer) placeholder(typ types.Type) {
 	}
 	t.phs[ts] = true
 	t.phTypes = append(t.phTypes, typ)
-	fmt.Fprintf(&t.gen, "// %s stands in for a recorded %s in replay.\ntype %s struct{ _ byte }\n\n%s\n", name, ts, name, methods.String())
+	fields := "_ byte"
+	if embed != "" {
+		fields = ts
+	}
+	fmt.Fprintf(&t.gen, "// %s stands in for a recorded %s in replay.\ntype %s struct{ %s }\n\n%s\n", name, ts, name, fields, methods.String())
 	fmt.Fprintf(&t.register, "\t%s.Placeholder[%s](func() %s { return &%s{} })\n", t.probe, ts, ts, name)
 }

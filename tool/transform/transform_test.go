@@ -68,6 +68,7 @@ func TestGolden(t *testing.T) {
 		{"fields", "example.com/fields/opts", ""},
 		{"lockpool", "example.com/lockpool/orders", ""},
 		{"reflectout", "example.com/reflectout/codec", ""},
+		{"testingtb", "example.com/testingtb/assert", ""}, // a stand-in for testing.TB
 		// Packages whose declarations hide predeclared names.
 		{"shadowed", "example.com/shadowed/bits", "shadowed-bits"},
 		{"shadowed", "example.com/shadowed/words", "shadowed-words"},

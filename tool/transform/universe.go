@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -53,6 +54,9 @@ func (t *transformer) findHidden() {
 			t.hiddenType = true
 		}
 	}
+	for _, name := range t.hiddenByTests() {
+		t.hidden[name] = true
+	}
 	var nils []token.Pos
 	for id, obj := range t.p.Info.Defs {
 		if obj != nil && id.Name == "nil" {
@@ -63,6 +67,54 @@ func (t *transformer) findHidden() {
 	for _, pos := range nils {
 		t.errorf(pos, "a declaration named nil", "rename it: the instrumented code compares with the predeclared nil, which it would hide")
 	}
+}
+
+// hiddenByTests returns the predeclared names that the package's own test
+// files (package p, not p_test) declare at their top level: they are
+// compiled with the generated file into the test binary (bitset declares
+// its func max in bitset_fuzz_test.go). A test file that the build
+// excludes only makes the generated file spell a name through probe where
+// it need not.
+func (t *transformer) hiddenByTests() []string {
+	if len(t.p.Files) == 0 {
+		return nil
+	}
+	dir := filepath.Dir(t.p.Fset.Position(t.p.Files[0].Pos()).Filename)
+	paths, _ := filepath.Glob(filepath.Join(dir, "*_test.go"))
+	var names []string
+	fset := token.NewFileSet()
+	for _, path := range paths {
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil || f.Name.Name != t.p.Types.Name() {
+			continue
+		}
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Recv == nil {
+					names = append(names, d.Name.Name)
+				}
+			case *ast.GenDecl:
+				for _, sp := range d.Specs {
+					switch sp := sp.(type) {
+					case *ast.TypeSpec:
+						names = append(names, sp.Name.Name)
+					case *ast.ValueSpec:
+						for _, n := range sp.Names {
+							names = append(names, n.Name)
+						}
+					}
+				}
+			}
+		}
+	}
+	var out []string
+	for _, n := range names {
+		if n != "nil" && types.Universe.Lookup(n) != nil {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // printType prints typ with t.qualifier; types of the package whose names

@@ -1,0 +1,3 @@
+module example.com/testingtb
+
+go 1.26
