@@ -213,12 +213,13 @@ func BenchmarkReplayMemory(b *testing.B) {
 }
 
 // TestReplayAcrossChunks: a log of many chunks of the player's window
-// (several thousand events each) replays whole, and a wrong result near its
-// end is found at its own sequence number, after the chunks before it were
-// dropped.
+// (several thousand events each), longer than the player's look-ahead and
+// with a background goroutine whose second call is at its end, replays
+// whole; and a wrong result near the end of a log is found at its own
+// sequence number, after the chunks before it were dropped.
 func TestReplayAcrossChunks(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "busy.arrow")
-	n := writeBusyLog(t, path, 30_000)
+	n := writeBusyLog(t, path, 80_000)
 	if err := probe.LoadReplay(path, probe.CheckStrict); err != nil {
 		t.Fatal(err)
 	}
