@@ -58,9 +58,15 @@ func Written[T any](s *Stream, v T) {
 // capture's: it would diverge on unchanged code. The replay ends there
 // instead, with its own outcome: the log names a value replay cannot
 // rebuild, which is a limit of replay, not a change of the code.
+//
+// A dynamic type that is not registered (an unexported type of another
+// package: pflag's *flag.Flag holds a *flag.stringValue) is rebuilt as
+// itself when the replay binary links it (value.LinkedType).
 func DecodeReflected[T any](s *Stream) T {
 	s.dec.Unbuilt = ""
+	s.dec.Linked = true
 	v := Decode[T](s)
+	s.dec.Linked = false
 	if s.dec.Unbuilt != "" && s.dec.Err == nil && replaying && play != nil {
 		play.cannotRebuild(s, s.dec.Unbuilt)
 	}

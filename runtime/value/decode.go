@@ -57,6 +57,11 @@ type Decoder struct {
 	// the type: a stand-in took its place. Observed code that reflects over
 	// the value would see the stand-in instead (probe.DecodeReflected).
 	Unbuilt string
+
+	// Linked: an interface value of a dynamic type that is not registered
+	// is rebuilt as itself if the binary links the type (LinkedType), for
+	// values that observed code reflects over (probe.DecodeReflected).
+	Linked bool
 }
 
 // refName reads the type name of a reference or observed object; empty
@@ -596,7 +601,11 @@ func (d *Decoder) decodeIface(v reflect.Value, depth int, impl []string) {
 	case TagIface:
 		d.Off++
 		name := d.name()
-		if rt, ok := LookupType(name); ok && rt.Kind() != reflect.Interface {
+		rt, ok := LookupType(name)
+		if !ok && d.Linked {
+			rt, ok = LinkedType(name)
+		}
+		if ok && rt.Kind() != reflect.Interface {
 			x := reflect.New(rt).Elem()
 			d.ifaceName = name
 			d.decode(x, depth+1)

@@ -95,6 +95,12 @@ var basicTypes = func() map[string]reflect.Type {
 // them with their own dynamic type, which need not be registered itself.
 // Struct, func and channel literals are not rebuilt.
 func compositeType(name string) (reflect.Type, bool) {
+	return compositeTypeOf(name, LookupType)
+}
+
+// compositeTypeOf is compositeType with the types it is made of looked up
+// by lookup.
+func compositeTypeOf(name string, lookup func(string) (reflect.Type, bool)) (reflect.Type, bool) {
 	if t, ok := basicTypes[name]; ok {
 		return t, true
 	}
@@ -102,11 +108,11 @@ func compositeType(name string) (reflect.Type, bool) {
 	case name == "interface {}":
 		return reflect.TypeFor[any](), true
 	case strings.HasPrefix(name, "*"):
-		if e, ok := LookupType(name[1:]); ok {
+		if e, ok := lookup(name[1:]); ok {
 			return reflect.PointerTo(e), true
 		}
 	case strings.HasPrefix(name, "[]"):
-		if e, ok := LookupType(name[2:]); ok {
+		if e, ok := lookup(name[2:]); ok {
 			return reflect.SliceOf(e), true
 		}
 	case strings.HasPrefix(name, "["):
@@ -115,7 +121,7 @@ func compositeType(name string) (reflect.Type, bool) {
 		if i < 0 || err != nil || n < 0 || strconv.Itoa(n) != name[1:i] {
 			return nil, false
 		}
-		if e, ok := LookupType(name[i+1:]); ok {
+		if e, ok := lookup(name[i+1:]); ok {
 			return reflect.ArrayOf(n, e), true
 		}
 	case strings.HasPrefix(name, "map["):
@@ -129,11 +135,11 @@ func compositeType(name string) (reflect.Type, bool) {
 				depth--
 			}
 			if depth == 0 {
-				k, ok := LookupType(name[len("map["):i])
+				k, ok := lookup(name[len("map["):i])
 				if !ok || !k.Comparable() {
 					return nil, false
 				}
-				if v, ok := LookupType(name[i+1:]); ok {
+				if v, ok := lookup(name[i+1:]); ok {
 					return reflect.MapOf(k, v), true
 				}
 				return nil, false
