@@ -501,7 +501,7 @@ func TestSchemaChecks(t *testing.T) {
 		{"nested", with(colValues, arrow.Field{Name: "values", Type: arrow.ListOf(arrow.PrimitiveTypes.Uint8)}), "column 8: type 12 is not in the format"},
 		{"extra column", arrow.NewSchema(append(arrowFields(), arrow.Field{Name: "x", Type: arrow.PrimitiveTypes.Uint64}), nil), "bad field list: 10 entries, at most 9"},
 		{"no version", withMeta(MetaFormatVersion, ""), `schema metadata has no "rules_capture.format_version" key`},
-		{"newer version", withMeta(MetaFormatVersion, "99"), "log format version 99 is newer than this reader (version 4): upgrade rules_capture to read it"},
+		{"newer version", withMeta(MetaFormatVersion, "99"), fmt.Sprintf("log format version 99 is newer than this reader (version %d): upgrade rules_capture to read it", FormatVersion)},
 		{"bad status", withMeta(MetaStatus, "state=done events=x"), `bad rules_capture.status: malformed status field "events=x"`},
 		{"bad packages", withMeta(MetaObservedPackages, "[1"), "bad rules_capture.observed_packages"},
 	} {

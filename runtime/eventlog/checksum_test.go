@@ -323,12 +323,12 @@ func TestChecksumsOnEveryBatchOrNone(t *testing.T) {
 		t.Fatalf("version 4: err = %v", err)
 	}
 	// The same log as version 2: the version's value is a FlatBuffers
-	// string in the schema, "4".
+	// string in the schema, "5" (FormatVersion).
 	schema := messagesOf(t, b)[0]
 	n := 0
 	for i := schema.off; i < schema.end-5; i++ {
-		// A FlatBuffers string "4": length 1, '4', NUL.
-		if binary.LittleEndian.Uint32(b[i:]) == 1 && b[i+4] == '4' && b[i+5] == 0 {
+		// A FlatBuffers string "5": length 1, '5', NUL.
+		if binary.LittleEndian.Uint32(b[i:]) == 1 && b[i+4] == '0'+FormatVersion && b[i+5] == 0 {
 			b[i+4] = '2'
 			n++
 		}
@@ -376,8 +376,8 @@ func TestMetadataChecksum(t *testing.T) {
 			t.Fatalf("flipping byte %d of the state: err = %v", i-at, err)
 		}
 	}
-	// The version: "4" as 2 is version 2's metadata, not this log's.
-	at = bytes.Index(b[:schemaEnd], []byte("\x01\x00\x00\x004\x00"))
+	// The version: "5" as 2 is version 2's metadata, not this log's.
+	at = bytes.Index(b[:schemaEnd], []byte{1, 0, 0, 0, '0' + FormatVersion, 0})
 	if at < 0 {
 		t.Fatal("no version string")
 	}

@@ -10,19 +10,21 @@ type Kind uint8
 // The event kinds. The numeric values are part of the log format
 // (docs/log-format.md): never renumber, only append.
 const (
-	KindInvalid   Kind = iota
-	KindCallIn         // external code calls into the observed set
-	KindReturnIn       // an incall returns; Values holds every result
-	KindPanicOut       // a panic leaves the observed set
-	KindCallOut        // observed code calls external code
-	KindReturnOut      // an outcall returns; Values holds results and out-parameter memory
-	KindPanicIn        // a panic enters the observed set from an outcall
-	KindReadOut        // observed code reads an external field or package variable
-	KindWriteOut       // observed code writes an external field or package variable
-	KindWriteIn        // external code changed an exported variable/field of the observed set
-	KindGo             // observed code starts a goroutine (links parent and child streams)
-	KindChanTurn       // a goroutine of the observed set received from a channel it shares with others (Values: the channel's number, the receive's count)
-	KindLockTurn       // a goroutine of the observed set acquired (or failed to try) a sync.Mutex or RWMutex of the observed set (Values: the lock's number, its write and read counts, acquired)
+	KindInvalid      Kind = iota
+	KindCallIn            // external code calls into the observed set
+	KindReturnIn          // an incall returns; Values holds every result
+	KindPanicOut          // a panic leaves the observed set
+	KindCallOut           // observed code calls external code
+	KindReturnOut         // an outcall returns; Values holds results and out-parameter memory
+	KindPanicIn           // a panic enters the observed set from an outcall
+	KindReadOut           // observed code reads an external field or package variable
+	KindWriteOut          // observed code writes an external field or package variable
+	KindWriteIn           // external code changed an exported variable/field of the observed set
+	KindGo                // observed code starts a goroutine (links parent and child streams)
+	KindChanTurn          // a goroutine of the observed set received from a channel it shares with others (Values: the channel's number, the receive's count)
+	KindLockTurn          // a goroutine of the observed set acquired (or failed to try) a sync.Mutex or RWMutex of the observed set (Values: the lock's number, its write and read counts, acquired)
+	KindCheckpoint        // the observed set's state at a quiescent point, from which replay can start (runtime/probe checkpoint.go; format 5)
+	KindNoCheckpoint      // a quiescent point where no checkpoint could be taken (Values: the reason, a string)
 	numKinds
 )
 
@@ -40,6 +42,9 @@ var kindNames = [...]string{
 	KindGo:        "GO",
 	KindChanTurn:  "CHAN_TURN",
 	KindLockTurn:  "LOCK_TURN",
+
+	KindCheckpoint:   "CHECKPOINT",
+	KindNoCheckpoint: "NO_CHECKPOINT",
 }
 
 // String returns the name used in the log's kind column, e.g. "CALL_IN".

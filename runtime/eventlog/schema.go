@@ -20,8 +20,10 @@ import (
 // of a version 1 or 2 log whole, as those logs hold them
 // (value.LastWholeObjectFormat). Version 4 adds a CRC-32C checksum to every
 // dictionary and record batch (MetaChecksum); its columns and values are
-// version 3's.
-const FormatVersion = 4
+// version 3's. Version 5 adds the CHECKPOINT and NO_CHECKPOINT kinds and
+// the segment metadata key (MetaSegmentFrom) of a log cut at a checkpoint;
+// a log without them reads as version 4's.
+const FormatVersion = 5
 
 // Column names, in schema order. They are part of the format.
 const (
@@ -45,7 +47,8 @@ const (
 	MetaBuildLabel       = "rules_capture.build_label"
 	MetaStartTime        = "rules_capture.start_time" // RFC 3339, nanoseconds, UTC
 	MetaRunID            = "rules_capture.run_id"
-	MetaStatus           = "rules_capture.status" // fixed-width, rewritten in place while capturing
+	MetaSegmentFrom      = "rules_capture.segment_from" // format 5: the seq of the checkpoint a segment starts with
+	MetaStatus           = "rules_capture.status"       // fixed-width, rewritten in place while capturing
 )
 
 // Meta is the metadata of a log: who wrote it and, when read, how the
@@ -58,6 +61,10 @@ type Meta struct {
 	BuildLabel       string   // e.g. the Bazel label of the capture binary
 	StartTime        time.Time
 	RunID            string // random, host-independent; generated if empty
+	// SegmentFrom is, for a segment (a log cut at a checkpoint: capture
+	// cut), the sequence number in run RunID of the checkpoint it starts
+	// with; 0 for a log of a whole run.
+	SegmentFrom uint64
 
 	// Status is filled by the reader (the writer ignores it).
 	Status Status
@@ -316,6 +323,12 @@ func metadataFor(m Meta, st Status) (keys, vals []string) {
 		MetaBuildLabel, MetaStartTime, MetaRunID, MetaStatus}
 	vals = []string{strconv.Itoa(m.FormatVersion), string(pk), m.SourceHash, m.GoVersion,
 		m.BuildLabel, m.StartTime.UTC().Format(time.RFC3339Nano), m.RunID, formatStatus(st)}
+	if m.SegmentFrom != 0 {
+		// Only in segments, so that the logs of whole runs keep the
+		// metadata (and schema message bytes) of version 4.
+		keys = append(keys, MetaSegmentFrom)
+		vals = append(vals, strconv.FormatUint(m.SegmentFrom, 10))
+	}
 	return withMetadataChecksum(keys, vals)
 }
 
@@ -437,6 +450,11 @@ func checkSchema(s *schemaInfo) (Meta, error) {
 	m.GoVersion, _ = s.value(MetaGoVersion)
 	m.BuildLabel, _ = s.value(MetaBuildLabel)
 	m.RunID, _ = s.value(MetaRunID)
+	if sf, ok := s.value(MetaSegmentFrom); ok {
+		if m.SegmentFrom, err = strconv.ParseUint(sf, 10, 64); err != nil || m.SegmentFrom == 0 {
+			return m, fmt.Errorf("bad %s %q", MetaSegmentFrom, sf)
+		}
+	}
 	if ts, ok := s.value(MetaStartTime); ok && ts != "" {
 		t, err := time.Parse(time.RFC3339Nano, ts)
 		if err != nil {
