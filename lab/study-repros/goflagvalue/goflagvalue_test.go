@@ -22,3 +22,18 @@ func TestZeroDefault(t *testing.T) {
 		t.Errorf("Kind(port) = %q", got)
 	}
 }
+
+// TestTestingFlags: a test binary's flag.CommandLine holds testing's own
+// flags; -test.v is a *testing.chattyFlag.
+func TestTestingFlags(t *testing.T) {
+	v := flag.CommandLine.Lookup("test.v")
+	if v == nil {
+		t.Skip("no -test.v flag")
+	}
+	if got := goflagvalue.Kind(v); got != "struct" {
+		t.Errorf("Kind(test.v) = %q", got)
+	}
+	if !goflagvalue.ZeroDefault(v) {
+		t.Errorf("ZeroDefault(test.v) = false")
+	}
+}
