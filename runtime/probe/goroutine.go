@@ -29,6 +29,9 @@ func Go(site *Site) *Stream {
 	if replaying {
 		playerGo(s, child)
 	} else {
+		if ckptOn {
+			liveGo.Add(1)
+		}
 		s.Uint(uint64(child.id))
 		s.emit(eventlog.KindGo, s.parent())
 	}
@@ -72,6 +75,9 @@ func (c *Stream) End() {
 		return
 	}
 	site := c.site
+	if ckptOn && !replaying {
+		liveGo.Add(-1)
+	}
 	r := recover()
 	defer bind(getg(), nil)
 	if r == nil {

@@ -97,7 +97,7 @@ func loadLog(path string) (*player, error) {
 	}
 	var last *streamReplay
 	for {
-		e, err := r.Next()
+		e, err := p.nextPlayed(r)
 		if err == io.EOF {
 			break
 		}

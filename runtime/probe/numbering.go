@@ -41,6 +41,7 @@ func (p *player) computeFirstAppearances() {
 	f.names.init()
 	f.firstAt = map[uint64]int{}
 	f.err = p.scanLog(func(i int, e *eventlog.Event) bool {
+		p.seedCheckpointNames(i, &f.names)
 		_ = value.ObjectRefs(e.Values, func(id uint64, name string) {
 			if id != 0 && f.names.add(id, name) && id < varIDs {
 				f.firstAt[id] = i

@@ -49,6 +49,11 @@ type objects struct {
 	queueHead   int
 
 	lookups uint64 // calls of lookup, for tests of the streams' caches in front of the table
+
+	// types holds, while checkpoints are on (checkpoint.go), the type of
+	// each heap object in ids, as the largest type it was seen as: a
+	// checkpoint writes every live observed object with its contents.
+	types map[uintptr]reflect.Type
 }
 
 // heapRegionShift: 4 MiB, the smallest heap arena of any platform
@@ -146,6 +151,7 @@ func (o *objects) lookup(v reflect.Value, isWeak, watch bool) (id uint64, first,
 			return e.id, false, true, e.wp
 		}
 		e.size = size
+		o.noteType(p, v)
 		e.unwatched = !watch
 		if e.unwatched {
 			rewatchGen.Add(1)
@@ -164,6 +170,7 @@ func (o *objects) lookup(v reflect.Value, isWeak, watch bool) (id uint64, first,
 		wp := weak.Make((*byte)(p))
 		o.next++
 		o.ids.put(uintptr(p), objEntry{wp: wp, id: o.next, size: size, unwatched: !watch})
+		o.noteType(p, v)
 		o.queue = append(o.queue, queuedEntry{uintptr(p), wp})
 		o.sweepSomeLocked()
 		if noteCrossed(v) && o == captureObjects {
@@ -206,6 +213,7 @@ func (o *objects) lookup(v reflect.Value, isWeak, watch bool) (id uint64, first,
 	// A stale entry at this address (its object collected, its cleanup not
 	// run yet) is replaced; that cleanup then leaves this one alone.
 	o.ids.put(uintptr(p), objEntry{wp: c.wp, id: o.next, size: size, unwatched: !watch})
+	o.noteType(p, v)
 	if noteCrossed(v) && o == captureObjects {
 		notePending(p)
 	}
@@ -319,6 +327,7 @@ func (o *objects) reserve(id uint64, v reflect.Value, isWeak bool) {
 	}
 	c.wp = weak.Make((*byte)(p))
 	o.ids.put(uintptr(p), objEntry{wp: c.wp, id: id, size: size})
+	o.noteType(p, v)
 	watchFields(v, c.wp, id)
 }
 

@@ -142,6 +142,9 @@ func (s *Stream) panicked(f int, r any) (nested bool) {
 		if kind == eventlog.KindPanicOut {
 			if len(s.frames) == 0 {
 				refreshFields(s) // what observed code left, as after a return
+				if ckptOn && fr.kind == eventlog.KindCallIn {
+					incallEnds(s, false) // not quiescent: the panic may still unwind through external code
+				}
 				// The panic may end the process once it leaves the
 				// goroutine's outermost frame, not before: flushing at every
 				// frame wrote a batch per frame (TestDeepPanicFlushesOnce).

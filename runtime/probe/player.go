@@ -94,6 +94,8 @@ type player struct {
 	started   bool          // Replay runs (package initialisation is over)
 	exhausted chan struct{} // closed when every event of the log is released
 
+	seg *segment // the log's checkpoints (checkpoint_replay.go)
+
 	objMu sync.Mutex
 	first firstAppearances // numbering.go
 	byID  map[uint64]reflect.Value
@@ -174,6 +176,9 @@ func Replay() *Report {
 	p := play
 	if p == nil {
 		return &Report{Verdict: "error", Notes: []string{"no log to replay: " + EnvReplayLog + " is not set"}}
+	}
+	if r := p.restoreSegment(); r != nil {
+		return r
 	}
 	stop := make(chan struct{})
 	defer close(stop)

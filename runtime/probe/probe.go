@@ -332,6 +332,9 @@ func (s *Stream) Call() int {
 			parent = s.origin // a callback on external code's goroutine: the CALL_OUT that passed it
 		}
 		s.origin = 0
+		if ckptOn && kind == eventlog.KindCallIn && len(s.frames) == 0 {
+			incallBegins()
+		}
 		seq = s.emit(kind, parent)
 		for _, c := range s.passedCells {
 			c.Store(seq)
@@ -381,6 +384,9 @@ func (s *Stream) Return(f int) {
 		if f == 0 {
 			refreshVars(s)
 			refreshFields(s)
+			if ckptOn {
+				incallEnds(s, true)
+			}
 		}
 	} else {
 		s.emit(eventlog.KindReturnOut, seq)
@@ -402,6 +408,9 @@ func (s *Stream) returnSlow(f int) {
 		if len(s.frames) == 0 && fr.kind == eventlog.KindCallIn {
 			refreshVars(s)
 			refreshFields(s)
+			if ckptOn {
+				incallEnds(s, true)
+			}
 		}
 	}
 	s.enc.Buf = s.enc.Buf[:0]

@@ -21,6 +21,7 @@ var (
 // Package marks path as an observed package.
 func Package(path string) struct{} {
 	value.ObservePackage(path)
+	notePackage(path)
 	return struct{}{}
 }
 
@@ -90,6 +91,7 @@ func EndInit() {
 		initializing.Store(false)
 	}
 	snapshotVars()
+	noteInitEnd()
 }
 
 // Args reports, in a replay invoker, whether the recorded arguments were

@@ -209,7 +209,7 @@ func (p *player) readChunkLocked() {
 	var arena []byte
 	var ends [chunkEvents]int
 	for len(c.ev) < chunkEvents && l.hi+len(c.ev) < p.total {
-		e, err := l.r.Next()
+		e, err := p.nextPlayed(l.r)
 		if err == io.EOF {
 			err = fmt.Errorf("the log ends after %d of the %d events it held when replay checked it", l.hi+len(c.ev), p.total)
 		}
@@ -342,7 +342,7 @@ func (p *player) scanLog(f func(i int, e *eventlog.Event) bool) error {
 	}
 	defer r.Close()
 	for i := 0; ; i++ {
-		e, err := r.Next()
+		e, err := p.nextPlayed(r)
 		if err == io.EOF {
 			return nil
 		}

@@ -1,0 +1,151 @@
+package probe
+
+import (
+	"bytes"
+	"fmt"
+	"reflect"
+
+	"github.com/rules-capture/rules_capture/runtime/eventlog"
+	"github.com/rules-capture/rules_capture/runtime/value"
+)
+
+// Replay of a segment: a log cut at a checkpoint (capture cut), which holds
+// the run's package initialisation events, the CHECKPOINT event it starts
+// with (its metadata's SegmentFrom) and the events after it. Package
+// initialisation replays as in any log; then, before any incall is driven,
+// restoreSegment sets the observed set's variables and objects to the
+// checkpoint's state and binds the objects to their IDs, so that the events
+// after it replay as after the whole prefix of the run.
+
+// segment is what the player keeps of a log's checkpoints.
+type segment struct {
+	from     uint64 // seq in its run of the checkpoint the segment starts with (0: a whole run)
+	values   []byte // that checkpoint's Values, once read
+	at       int    // index in the player's events of the first event after it
+	restored map[uint64]bool
+}
+
+// nextPlayed returns the next event of r that replay plays (every reading
+// of the log goes through it, so that event indices agree): CHECKPOINT and
+// NO_CHECKPOINT events are skipped. In a whole run's log they are only
+// skipped, as replay from the start rebuilds the state itself; in a segment
+// (its metadata's SegmentFrom) the first CHECKPOINT is the state it starts
+// from, kept at the first reading with the index of the event after it.
+func (p *player) nextPlayed(r *eventlog.Reader) (*eventlog.Event, error) {
+	if p.seg == nil {
+		p.seg = &segment{from: r.Meta().SegmentFrom}
+	}
+	for {
+		e, err := r.Next()
+		if err != nil || e.Kind != eventlog.KindCheckpoint && e.Kind != eventlog.KindNoCheckpoint {
+			return e, err
+		}
+		if e.Kind == eventlog.KindCheckpoint && p.seg.from != 0 && p.seg.values == nil {
+			// A segment starts with its checkpoint (after the run's package
+			// initialisation); later ones are for cutting it again.
+			p.seg.values = bytes.Clone(e.Values)
+			p.seg.at = p.total // the first reading (loadLog) counts the events before it
+		}
+	}
+}
+
+// seedCheckpointNames adds the object IDs a segment's checkpoint names to
+// the log's names (computeFirstAppearances) where the checkpoint stands,
+// before event index i, so that an object it restores does not count as
+// first appearing at a later event; the initialisation events before it
+// number objects as in the whole run.
+func (p *player) seedCheckpointNames(i int, n *objectNames) {
+	if p.seg == nil || p.seg.values == nil || i != p.seg.at {
+		return
+	}
+	_ = value.ObjectRefs(p.seg.values, func(id uint64, name string) {
+		if id != 0 && id < localIDs {
+			n.add(id, name)
+		}
+	})
+}
+
+// restoreSegment restores a segment's checkpoint (before any incall is
+// driven); it returns a report of the error if it cannot.
+func (p *player) restoreSegment() *Report {
+	sg := p.seg
+	if sg == nil || sg.from == 0 {
+		return nil
+	}
+	fail := func(format string, args ...any) *Report {
+		msg := fmt.Sprintf("segment starting at checkpoint seq %d: ", sg.from) + fmt.Sprintf(format, args...)
+		return &Report{Log: p.report.Log, Verdict: "error", Check: p.report.Check, Events: p.report.Events, Notes: []string{msg}}
+	}
+	if sg.values == nil {
+		return fail("the log holds no CHECKPOINT event")
+	}
+	d := value.Decoder{Buf: sg.values, Resolver: p}
+	if v := d.Uint(); v != checkpointFormat {
+		return fail("checkpoint format %d, this replay reads %d", v, checkpointFormat)
+	}
+	d.Uint() // the end of package initialisation: for capture cut
+	next := d.Uint()
+	nv := d.Uint()
+	stateVars.Lock()
+	byName := stateVars.byName
+	stateVars.Unlock()
+	for i := uint64(0); i < nv && d.Err == nil; i++ {
+		name := d.String()
+		v, ok := byName[name]
+		if !ok {
+			return fail("the checkpoint holds variable %s, which this build does not declare", name)
+		}
+		if d.Bool() {
+			continue // as replay's initialisation left it
+		}
+		d.Where = "variable " + name
+		d.DecodeValue(reflect.NewAt(v.t, v.p).Elem())
+	}
+	no := d.Uint()
+	for i := uint64(0); i < no && d.Err == nil; i++ {
+		var x any
+		d.Where = "an object of the checkpoint"
+		d.DecodeValue(reflect.ValueOf(&x).Elem())
+	}
+	if d.Err != nil {
+		return fail("decoding the checkpoint: %v", d.Err)
+	}
+	// Objects the checkpoint named by its own local IDs are the observed
+	// set's own, not yet numbered: their first crossing numbers them, as
+	// in the capture. The others have crossed before: their next sight is
+	// by ID, not contents.
+	p.objMu.Lock()
+	sg.restored = map[uint64]bool{}
+	for id, v := range p.byID {
+		if id >= localIDs {
+			delete(p.byID, id)
+			if k := p.key(v); k != nil {
+				delete(p.ids, k)
+			}
+			continue
+		}
+		sg.restored[id] = true
+		if k := p.key(v); k != nil {
+			if o, ok := p.ids[k]; ok && o.id == id {
+				o.fresh = false
+				o.size = max(o.size, pointeeSize(concrete(v)))
+				p.ids[k] = o
+			}
+		}
+	}
+	if next > 0 && next-1 > p.maxID && next-1 < varIDs {
+		p.maxID = next - 1
+	}
+	p.objMu.Unlock()
+	// The restored exported variables are the baseline of later writes.
+	watched.Lock()
+	s := &Stream{}
+	for _, v := range watched.vars {
+		if next, _ := v.current(s, nil); next != nil {
+			v.last.Store(next)
+		}
+	}
+	watched.Unlock()
+	p.report.Notes = append(p.report.Notes, fmt.Sprintf("segment: replayed from the checkpoint at seq %d of its run (%d variables, %d objects restored)", sg.from, nv, no))
+	return nil
+}

@@ -1,0 +1,196 @@
+package probe
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/rules-capture/rules_capture/runtime/eventlog"
+	"github.com/rules-capture/rules_capture/runtime/value"
+)
+
+// ckptNode is a type of the "observed set" of these tests (registered as
+// its own type): unexported fields, and a pointer to another node.
+type ckptNode struct {
+	n    int
+	name string
+	next *ckptNode
+}
+
+var (
+	ckptCount int
+	ckptHead  *ckptNode
+	ckptChan  chan int
+)
+
+// withCheckpoints turns checkpoints on (every quiescent point) with the
+// test's package variables registered, captures to a slice, and restores
+// the runtime's state afterwards.
+func withCheckpoints(t *testing.T) *[]eventlog.Event {
+	t.Helper()
+	value.RegisterOwnType(reflect.TypeFor[ckptNode]())
+	oldOn, oldEvery, oldVars := ckptOn, ckpt.every, stateVars.list
+	oldPkgs, oldByName, oldObserved := stateVars.pkgs, stateVars.byName, stateVars.observed
+	captureObjects.mu.Lock()
+	oldTypes := captureObjects.types
+	if captureObjects.types == nil {
+		captureObjects.types = map[uintptr]reflect.Type{}
+	}
+	captureObjects.mu.Unlock()
+	ckptOn, ckpt.every = true, 1
+	stateVars.list, stateVars.pkgs, stateVars.byName, stateVars.observed = nil, nil, nil, nil
+	notePackage("example.com/ckpt")
+	StateVars("example.com/ckpt",
+		StateVar("example.com/ckpt.count", &ckptCount),
+		StateVar("example.com/ckpt.head", &ckptHead),
+		StateVar("example.com/ckpt.ch", &ckptChan))
+	var got []eventlog.Event
+	CaptureTo(func(e *eventlog.Event) uint64 {
+		c := *e
+		c.Values = append([]byte(nil), e.Values...)
+		c.Seq = uint64(len(got) + 1)
+		got = append(got, c)
+		return c.Seq
+	})
+	t.Cleanup(func() {
+		CaptureTo(nil)
+		ckptOn, ckpt.every = oldOn, oldEvery
+		stateVars.list, stateVars.pkgs, stateVars.byName, stateVars.observed = oldVars, oldPkgs, oldByName, oldObserved
+		captureObjects.mu.Lock()
+		captureObjects.types = oldTypes
+		captureObjects.mu.Unlock()
+		ckptCount, ckptHead, ckptChan = 0, nil, nil
+	})
+	return &got
+}
+
+// ckptIncall makes a top-level incall at site that returns r (nil: no
+// result).
+func ckptIncall(t *testing.T, site *Site, r *ckptNode) {
+	t.Helper()
+	s := In(site)
+	if s == nil {
+		t.Fatal("In returned nil with capture on")
+	}
+	f := s.Call()
+	if r != nil {
+		Encode(s, r)
+	}
+	s.Return(f)
+}
+
+func lastOf(events []eventlog.Event, kind eventlog.Kind) *eventlog.Event {
+	for i := len(events) - 1; i >= 0; i-- {
+		if events[i].Kind == kind {
+			return &events[i]
+		}
+	}
+	return nil
+}
+
+// A checkpoint holds the package variables and every live observed object
+// the table numbers, with its ID, deeply; an object that never crossed gets
+// a local ID. Restoring it into a player sets the variables, binds the
+// crossed objects to their IDs as seen before (their next sight is by ID)
+// and keeps sharing: the variable and the numbered object are one object.
+func TestCheckpointRestoresVariablesAndObjects(t *testing.T) {
+	got := withCheckpoints(t)
+	site := &Site{Name: "example.com/ckpt.New", Pos: "ckpt/ckpt.go:1"}
+	inner := &ckptNode{n: 7, name: "inner"} // reached only through the state
+	obj := &ckptNode{n: 1, name: "crossed", next: inner}
+	ckptIncall(t, site, obj) // numbers obj
+	ckptCount, ckptHead = 3, obj
+	obj.n = 2 // changed by observed code after it crossed
+	ckptIncall(t, site, nil)
+	cp := lastOf(*got, eventlog.KindCheckpoint)
+	if cp == nil {
+		t.Fatalf("no CHECKPOINT event: %+v", *got)
+	}
+	if n := len(*got); (*got)[n-1].Kind != eventlog.KindCheckpoint || (*got)[n-2].Kind != eventlog.KindReturnIn {
+		t.Fatalf("the checkpoint does not follow the incall's return: %+v", *got)
+	}
+	text, err := value.Render(cp.Values)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"example.com/ckpt.count", false, 3`, `{2, "crossed", *`, `{7, "inner", nil}`} {
+		if !strings.Contains(text, want) {
+			t.Errorf("checkpoint %s lacks %s", text, want)
+		}
+	}
+	var objID uint64
+	_ = value.ObjectRefs(cp.Values, func(id uint64, name string) {
+		if objID == 0 && id < localIDs {
+			objID = id
+		}
+	})
+	if objID == 0 || objID >= localIDs {
+		t.Fatalf("no table ID in the checkpoint %s", text)
+	}
+
+	// Restore into a player, from zero values.
+	ckptCount, ckptHead = 0, nil
+	p := newPlayer()
+	p.seg = &segment{from: cp.Seq, values: cp.Values}
+	if r := p.restoreSegment(); r != nil {
+		t.Fatalf("restore: %+v", r)
+	}
+	if ckptCount != 3 || ckptHead == nil || ckptHead.n != 2 || ckptHead.name != "crossed" ||
+		ckptHead.next == nil || ckptHead.next.n != 7 || ckptHead.next.name != "inner" {
+		t.Fatalf("restored count %d, head %+v", ckptCount, ckptHead)
+	}
+	bound, ok := p.byID[objID]
+	if !ok || bound.Interface() != any(ckptHead) {
+		t.Fatalf("object %d bound to %v, want the variable's object %p", objID, bound, ckptHead)
+	}
+	for id := range p.byID {
+		if id >= localIDs {
+			t.Errorf("checkpoint-local ID %d still bound after restore", id)
+		}
+	}
+	if id, first, _, ok := p.knownLocked(reflect.ValueOf(ckptHead), "*example.com/ckpt.ckptNode"); !ok || id != objID || first {
+		t.Errorf("restored object: id %d, first %v, known %v; want %d, seen before", id, first, ok, objID)
+	}
+	if _, _, _, ok := p.knownLocked(reflect.ValueOf(ckptHead.next), ""); ok {
+		t.Errorf("the object that never crossed has an ID after restore")
+	}
+}
+
+// Where a checkpoint cannot be taken the recorder writes NO_CHECKPOINT with
+// the reason and goes on: a goroutine of observed code still running, a
+// channel in the state that replay's initialisation did not make.
+func TestCheckpointRefusedWithReason(t *testing.T) {
+	got := withCheckpoints(t)
+	site := &Site{Name: "example.com/ckpt.Do", Pos: "ckpt/ckpt.go:2"}
+
+	liveGo.Add(1)
+	ckptIncall(t, site, nil)
+	liveGo.Add(-1)
+	e := lastOf(*got, eventlog.KindNoCheckpoint)
+	if e == nil {
+		t.Fatalf("no NO_CHECKPOINT with a goroutine of observed code alive: %+v", *got)
+	}
+	d := value.Decoder{Buf: e.Values}
+	if why := d.String(); !strings.Contains(why, "goroutine(s) started by observed code still running") {
+		t.Errorf("reason %q", why)
+	}
+
+	ckptChan = make(chan int, 1) // not the value it had after initialisation
+	n := len(*got)
+	ckptIncall(t, site, nil)
+	e = lastOf((*got)[n:], eventlog.KindNoCheckpoint)
+	if e == nil {
+		t.Fatalf("no NO_CHECKPOINT with a channel in the state: %+v", (*got)[n:])
+	}
+	d = value.Decoder{Buf: e.Values}
+	if why := d.String(); !strings.Contains(why, "holds a channel") {
+		t.Errorf("reason %q", why)
+	}
+
+	ckptChan = nil // as after initialisation: checkpoints again
+	n = len(*got)
+	ckptIncall(t, site, nil)
+	if lastOf((*got)[n:], eventlog.KindCheckpoint) == nil {
+		t.Fatalf("no CHECKPOINT once nothing blocks it: %+v", (*got)[n:])
+	}
+}
