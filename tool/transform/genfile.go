@@ -79,6 +79,7 @@ func (t *transformer) generated() ([]byte, error) {
 			fmt.Fprintf(&b, "\t%s.Sentinel(%q, %s)\n", t.probe, t.p.Types.Path()+"."+n, n)
 		}
 	}
+	b.WriteString(t.stateVarsCall())
 	fmt.Fprintf(&b, "\t%s.EndInit()\n}\n\n", t.probe)
 	b.Write(t.gen.Bytes())
 	// Exported variables external code may set between incalls (WRITE_IN).

@@ -17,6 +17,7 @@ func _capture_begin_init() struct{} {
 // its last init function, and registers its exported sentinel errors, now
 // initialised.
 func _capture_end_init() {
+	probe.StateVars("github.com/rules-capture/rules_capture/runtime/probe/internal/calcbench")
 	probe.EndInit()
 }
 
