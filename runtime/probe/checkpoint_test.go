@@ -1,7 +1,9 @@
 package probe
 
 import (
+	"fmt"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -27,6 +29,11 @@ var (
 // test's package variables registered, captures to a slice, and restores
 // the runtime's state afterwards.
 func withCheckpoints(t *testing.T) *[]eventlog.Event {
+	t.Helper()
+	return withCheckpointsB(t)
+}
+
+func withCheckpointsB(t testing.TB) *[]eventlog.Event {
 	t.Helper()
 	value.RegisterOwnType(reflect.TypeFor[ckptNode]())
 	oldOn, oldEvery, oldVars := ckptOn, ckpt.every, stateVars.list
@@ -192,5 +199,38 @@ func TestCheckpointRefusedWithReason(t *testing.T) {
 	ckptIncall(t, site, nil)
 	if lastOf((*got)[n:], eventlog.KindCheckpoint) == nil {
 		t.Fatalf("no CHECKPOINT once nothing blocks it: %+v", (*got)[n:])
+	}
+}
+
+// BenchmarkCheckpoint measures one checkpoint against the observed set's
+// live state: objects numbered by the table, each a ckptNode.
+func BenchmarkCheckpoint(b *testing.B) {
+	for _, n := range []int{10, 100, 1000} {
+		b.Run(fmt.Sprint(n, "objects"), func(b *testing.B) {
+			got := withCheckpointsB(b)
+			site := &Site{Name: "example.com/ckpt.New", Pos: "ckpt/ckpt.go:1"}
+			keep := make([]*ckptNode, n)
+			for i := range keep {
+				keep[i] = &ckptNode{n: i, name: "node"}
+				s := In(site)
+				f := s.Call()
+				Encode(s, keep[i])
+				s.Return(f)
+			}
+			*got = (*got)[:0]
+			b.ResetTimer()
+			var bytes int
+			for range b.N {
+				ckpt.mu.Lock()
+				vals, why := encodeCheckpoint()
+				ckpt.mu.Unlock()
+				if why != "" {
+					b.Fatal(why)
+				}
+				bytes = len(vals)
+			}
+			b.ReportMetric(float64(bytes), "bytes/checkpoint")
+			runtime.KeepAlive(keep)
+		})
 	}
 }

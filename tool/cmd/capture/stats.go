@@ -44,6 +44,18 @@ type logStats struct {
 	SeqGaps   uint64            `json:"seq_gaps"`
 	Kinds     map[string]uint64 `json:"kinds"`
 	Sites     []siteCount       `json:"sites"`
+	// Checkpoints taken (CHECKPOINT events) and refused (NO_CHECKPOINT),
+	// with the reasons and how often each was given; SegmentFrom: the
+	// log is a segment of run RunID from that event (capture cut).
+	Checkpoints uint64        `json:"checkpoints,omitempty"`
+	Refused     []reasonCount `json:"checkpoints_refused,omitempty"`
+	RunID       string        `json:"run_id,omitempty"`
+	SegmentFrom uint64        `json:"segment_from,omitempty"`
+}
+
+type reasonCount struct {
+	Reason string `json:"reason"`
+	Count  uint64 `json:"count"`
 }
 
 func collectStats(path string) (*logStats, error) {
@@ -58,6 +70,7 @@ func collectStats(path string) (*logStats, error) {
 	}
 	sites := map[string]uint64{}
 	streams := map[uint32]bool{}
+	refused := map[string]uint64{}
 	var last uint64
 	for e, err := range r.All() {
 		if err != nil {
@@ -77,12 +90,30 @@ func collectStats(path string) (*logStats, error) {
 			sites[e.Site] = 1
 		}
 		streams[e.Stream] = true
+		switch e.Kind {
+		case eventlog.KindCheckpoint:
+			st.Checkpoints++
+		case eventlog.KindNoCheckpoint:
+			why, err := noCheckpointReason(e.Values)
+			if err != nil {
+				why = "(unreadable reason: " + err.Error() + ")"
+			}
+			refused[why]++
+		}
 	}
+	for why, c := range refused {
+		st.Refused = append(st.Refused, reasonCount{why, c})
+	}
+	sort.Slice(st.Refused, func(i, j int) bool {
+		a, b := st.Refused[i], st.Refused[j]
+		return a.Count > b.Count || a.Count == b.Count && a.Reason < b.Reason
+	})
 	st.LastSeq = last
 	st.Streams = len(streams)
 	st.BytesPerEvent = perEvent(st.Bytes, st.Events)
 	m := r.Meta()
 	st.Start, st.End = m.StartTime, m.Status.EndTime
+	st.RunID, st.SegmentFrom = m.RunID, m.SegmentFrom
 	if !st.End.IsZero() {
 		st.Span = st.End.Sub(st.Start).String()
 	}
@@ -150,6 +181,19 @@ func printStats(w io.Writer, st *logStats) {
 		state = "writer did not close the log"
 	}
 	fmt.Fprintf(w, "  state       %s; drops %d, blocked appends %d, seq gaps %d\n", state, st.Dropped, st.Blocked, st.SeqGaps)
+	if st.SegmentFrom != 0 {
+		fmt.Fprintf(w, "  segment     of run %s, from its event %d\n", st.RunID, st.SegmentFrom)
+	}
+	if n := len(st.Refused); st.Checkpoints > 0 || n > 0 {
+		var refused uint64
+		for _, r := range st.Refused {
+			refused += r.Count
+		}
+		fmt.Fprintf(w, "  checkpoints %d taken, %d refused\n", st.Checkpoints, refused)
+		for _, r := range st.Refused {
+			fmt.Fprintf(w, "    %8d  refused: %s\n", r.Count, r.Reason)
+		}
+	}
 	fmt.Fprintf(w, "  by kind\n")
 	kinds := make([]string, 0, len(st.Kinds))
 	for k := range st.Kinds {
