@@ -64,7 +64,6 @@ type loader struct {
 	hiA     atomicInt // hi, read without the mutex
 	err     error     // the log could not be read again
 	keep    bool      // never drop chunks (a player built in memory)
-	build   *chunk
 }
 
 // ev returns event i of the log, reading the log up to it if need be.
@@ -98,9 +97,10 @@ func (p *player) evSlow(i int) *eventlog.Event {
 // chunkOf returns the chunk holding event i and i's position in it, or nil
 // if the chunk was dropped (every event in it was released).
 func (p *player) chunkOf(i int) (*chunk, int) {
-	w := p.win.Load()
-	if c := i>>chunkBits - w.first; c >= 0 && c < len(w.chunks) {
-		return w.chunks[c], i & chunkMask
+	if w := p.win.Load(); w != nil {
+		if c := i>>chunkBits - w.first; c >= 0 && c < len(w.chunks) {
+			return w.chunks[c], i & chunkMask
+		}
 	}
 	if i >= p.load.hiA.Load() && i < p.total {
 		p.ev(i) // reads it
@@ -363,7 +363,7 @@ func (p *player) scanLog(f func(i int, e *eventlog.Event) bool) error {
 // setNextLocked records p.next where the loader can read it without p.mu.
 func (p *player) setNextLocked() { p.nextA.Store(int64(p.next)) }
 
-// hiA is the number of events read, for readers without the loader's mutex.
+// atomicInt is an int read and written atomically (loader.hiA).
 type atomicInt struct{ v atomic.Int64 }
 
 func (a *atomicInt) Load() int   { return int(a.v.Load()) }
