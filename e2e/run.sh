@@ -13,6 +13,10 @@
 #      (variant/calc.go is calc/calc.go with one line changed), fails at the event of the
 #      10-item line: the RETURN_IN of calc.Total, 4050 expected, 4500 actual, and says
 #      so in the report under bazel-testlogs.
+#   5. Identity (e2e/bzlmod only): rules_capture's own identity tests,
+#      @rules_capture//rules/tests/identity, under Bzlmod with Bazel 9's flags: the
+#      normal build through rules_capture's go_library is byte-identical to rules_go's
+#      alone (the root workspace runs the same tests in WORKSPACE mode).
 # tools/test.sh runs it for both workspaces. The working tree is left as it was.
 set -euo pipefail
 E2E=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -86,3 +90,10 @@ grep -Eq '^ +expected: +RETURN_IN example.com/e2e/calc.Total\(4050\)' "$report" 
 echo "report: $report"
 sed -n '1,4p' "$report"
 lap "changed calc fails at the expected event"
+
+# 5. Identity, in Bzlmod mode.
+if [ "$mode" = bzlmod ]; then
+  "$BAZEL" test "${FLAGS[@]}" @rules_capture//rules/tests/identity:all ||
+    fail "the identity tests failed under Bzlmod"
+  lap "identity tests (Bzlmod)"
+fi

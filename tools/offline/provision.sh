@@ -220,6 +220,16 @@ common --override_module=zlib=$DEPS/standins/zlib
 common --override_module=apple_support=$DEPS/standins/apple_support
 common --override_module=buildozer=$DEPS/standins/buildozer
 common --lockfile_mode=off
+# Caches shared by every workspace on this machine (this one, e2e/bzlmod, e2e/workspace,
+# a fresh clone), each of which has an output base of its own. go_repository downloads
+# modules into the GOPATH and builds its tools with the GOCACHE that tools/bazel sets
+# (both under $CACHE) instead of per output base; the disk cache keeps action outputs
+# (with --experimental_output_paths=strip in the workspaces' .bazelrc, the standard
+# library and every package the observed set does not reach are one cache entry for
+# the normal build and all capture and replay configurations), kept under 10 GB.
+common --repo_env=GO_REPOSITORY_USE_HOST_CACHE=1
+build --disk_cache=$CACHE/disk
+build --experimental_disk_cache_gc_max_size=10G
 FRAG
 )
 if [ "$(cat "$WS/.bazelrc.offline" 2>/dev/null)" != "$fragment" ]; then
