@@ -10,7 +10,7 @@ import (
 
 	"github.com/rules-capture/rules_capture/runtime/eventlog"
 	"github.com/rules-capture/rules_capture/runtime/probectl"
-	"github.com/rules-capture/rules_capture/runtime/value"
+	"github.com/rules-capture/rules_capture/runtime/segment"
 )
 
 func init() {
@@ -119,8 +119,7 @@ func cutLog(path, out, from string, to uint64) (cutResult, error) {
 		return res, errors.New(msg)
 	}
 	cp := &events[start]
-	initEnd, err := checkpointInitEnd(cp.Values)
-	if err != nil {
+	if _, err := segment.InitEnd(cp.Values); err != nil {
 		return res, fmt.Errorf("%s: the checkpoint at seq %d: %v", path, cp.Seq, err)
 	}
 	// The end: the last quiescent point at or before to, or the log's end.
@@ -139,74 +138,14 @@ func cutLog(path, out, from string, to uint64) (cutResult, error) {
 			return res, fmt.Errorf("-to %d is before the checkpoint at seq %d", to, cp.Seq)
 		}
 	}
-	// Renumbered densely; parents that point before the checkpoint (a
-	// callback's origin outcall) become 0, as in logs that did not record
-	// them.
-	var kept []eventlog.Event
-	var initIncall uint64 // seq of the test initialiser's incall being left out
-	for i := range events[:start] {
-		e := &events[i]
-		if e.Seq > initEnd || e.Kind == eventlog.KindCheckpoint || e.Kind == eventlog.KindNoCheckpoint {
-			continue
-		}
-		// Incalls that an in-package test file's variable initialisers
-		// made during initialisation (top-level CALL_INs of stream 0):
-		// replay performs them after initialisation, but what they did is
-		// in the checkpoint's state already. Left out with everything
-		// nested in them.
-		if initIncall == 0 && e.Stream == 0 && e.Kind == eventlog.KindCallIn && e.Parent == 0 {
-			initIncall = e.Seq
-		}
-		if initIncall != 0 {
-			if e.Stream == 0 && e.Parent == initIncall && (e.Kind == eventlog.KindReturnIn || e.Kind == eventlog.KindPanicOut) {
-				initIncall = 0
-			}
-			continue
-		}
-		kept = append(kept, *e)
-	}
-	res.initEvents = len(kept)
-	kept = append(kept, events[start:end]...)
-	renum := make(map[uint64]uint64, len(kept))
-	for i := range kept {
-		renum[kept[i].Seq] = uint64(i + 1)
-	}
-	for i := range kept {
-		kept[i].Parent = renum[kept[i].Parent]
-		if kept[i].Kind == eventlog.KindCheckpoint {
-			// Its end of initialisation, in the segment's numbering.
-			v, err := withInitEnd(kept[i].Values, uint64(res.initEvents))
-			if err != nil {
-				return res, fmt.Errorf("%s: the checkpoint at seq %d: %v", path, kept[i].Seq, err)
-			}
-			kept[i].Values = v
-		}
-	}
-	res.origin = cp.Seq
-	if meta.SegmentFrom != 0 {
-		// A segment of a segment: its events after its own checkpoint are
-		// the run's, in order, from that checkpoint's seq in the run.
-		for i := range events {
-			if events[i].Kind == eventlog.KindCheckpoint {
-				res.origin = meta.SegmentFrom + (cp.Seq - events[i].Seq)
-				break
-			}
-		}
-	}
-	meta.SegmentFrom = res.origin
-	meta.Status = eventlog.Status{}
-	w, err := eventlog.Create(out, meta, eventlog.Options{Policy: eventlog.Block})
+	seg, err := segment.Cut(events, meta, start, end)
 	if err != nil {
+		return res, fmt.Errorf("%s: %v", path, err)
+	}
+	if err := seg.Write(out); err != nil {
 		return res, err
 	}
-	for i := range kept {
-		e := kept[i]
-		w.Append(&e)
-	}
-	if err := w.Close(); err != nil {
-		return res, err
-	}
-	res.run, res.events = meta.RunID, len(kept)
+	res.run, res.origin, res.events, res.initEvents = seg.Meta.RunID, seg.Origin, len(seg.Events), seg.InitEvents
 	return res, nil
 }
 
@@ -241,37 +180,5 @@ func readAll(path string) ([]eventlog.Event, eventlog.Meta, error) {
 	return events, r.Meta(), nil
 }
 
-// checkpointInitEnd returns the seq of the last event of package
-// initialisation that a CHECKPOINT event's values record (after the
-// checkpoint format, 1; runtime/probe checkpoint.go, docs/log-format.md).
-func checkpointInitEnd(vals []byte) (uint64, error) {
-	d := value.Decoder{Buf: vals}
-	if v := d.Uint(); d.Err == nil && v != 1 {
-		return 0, fmt.Errorf("checkpoint format %d, this version reads 1", v)
-	}
-	end := d.Uint()
-	return end, d.Err
-}
-
-// withInitEnd returns a CHECKPOINT event's values with the end of
-// initialisation set to end.
-func withInitEnd(vals []byte, end uint64) ([]byte, error) {
-	d := value.Decoder{Buf: vals}
-	if v := d.Uint(); d.Err == nil && v != 1 {
-		return nil, fmt.Errorf("checkpoint format %d, this version reads 1", v)
-	}
-	d.Uint()
-	if d.Err != nil {
-		return nil, d.Err
-	}
-	b := value.AppendUint(nil, 1)
-	b = value.AppendUint(b, end)
-	return append(b, vals[d.Off:]...), nil
-}
-
 // noCheckpointReason returns the reason a NO_CHECKPOINT event gives.
-func noCheckpointReason(vals []byte) (string, error) {
-	d := value.Decoder{Buf: vals}
-	s := d.String()
-	return s, d.Err
-}
+func noCheckpointReason(vals []byte) (string, error) { return segment.NoCheckpointReason(vals) }
