@@ -89,6 +89,9 @@ func Callback[F any](f F) F {
 	w := reflect.MakeFunc(fn.Type(), func(args []reflect.Value) []reflect.Value {
 		return callIn(site, id, passedAt, orphan, fn, args)
 	})
+	if ckptOn {
+		notePassedWrapper(w, site.Name)
+	}
 	var out F
 	reflect.ValueOf(&out).Elem().Set(w)
 	return out

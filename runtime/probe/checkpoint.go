@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"runtime"
 	"sort"
 	"strconv"
 	"sync"
 	"sync/atomic"
 	"unsafe"
+	"weak"
 
 	"github.com/rules-capture/rules_capture/runtime/eventlog"
 	"github.com/rules-capture/rules_capture/runtime/probectl"
@@ -159,6 +161,9 @@ func checkpointBlocked() string {
 	if turnChans.next.Load() > 0 {
 		return "channels of the observed set have turn counters (CHAN_TURN), which a checkpoint does not carry"
 	}
+	if site := livePassed(); site != "" {
+		return "a function value of observed code passed to external code (" + site + ") may still be called back, and a checkpoint cannot rebuild it"
+	}
 	stateVars.Lock()
 	defer stateVars.Unlock()
 	for _, p := range stateVars.observed {
@@ -167,6 +172,62 @@ func checkpointBlocked() string {
 		}
 	}
 	return ""
+}
+
+// passed holds, while checkpoints are on, the recording wrappers of
+// function values of observed code passed to external code (Callback),
+// weakly: while external code can still call one back, the callback's
+// events would name a function value that replay from a checkpoint never
+// passed.
+var passed struct {
+	sync.Mutex
+	list []passedFn
+}
+
+type passedFn struct {
+	wp   weak.Pointer[byte]
+	site string
+}
+
+// notePassedWrapper records w, the wrapper of an observed function value passed
+// at the outcall being built.
+func notePassedWrapper(w reflect.Value, site string) {
+	p := ptrOf(w.Interface())
+	if p == nil {
+		return
+	}
+	passed.Lock()
+	passed.list = append(passed.list, passedFn{weak.Make((*byte)(p)), site})
+	passed.Unlock()
+}
+
+// livePassed returns the callback site of a passed function value that
+// external code may still call, or "". The wrappers of most (a sort.Slice
+// comparator) are garbage once their outcall returned; a collection tells
+// them from those external code keeps (an HTTP handler, a t.Cleanup).
+func livePassed() string {
+	passed.Lock()
+	defer passed.Unlock()
+	prune := func() {
+		live := passed.list[:0]
+		for _, f := range passed.list {
+			if f.wp.Value() != nil {
+				live = append(live, f)
+			}
+		}
+		clear(passed.list[len(live):])
+		passed.list = live
+	}
+	prune()
+	if len(passed.list) == 0 {
+		return ""
+	}
+	runtime.GC()
+	prune()
+	if len(passed.list) == 0 {
+		return ""
+	}
+	return passed.list[0].site
 }
 
 // A StateVarRef is a package-level variable of an observed package, which
@@ -329,6 +390,12 @@ func encodeCheckpoint() ([]byte, string) {
 		p := sl.e.wp.Value()
 		if p == nil || uintptr(unsafe.Pointer(p)) != sl.addr {
 			continue // collected
+		}
+		if rt, ok := value.LookupType(value.TypeName(t.Elem())); !ok || rt != t.Elem() {
+			// Written as an interface value, it is made again by its type's
+			// name, which the transform registers for the package's own
+			// declared types, not for a generic type's instantiations.
+			return nil, "the observed state holds an object of type " + value.TypeName(t) + ", which replay cannot make by name (a generic type's instantiation)"
 		}
 		lives = append(lives, live{sl.e.id, reflect.NewAt(t.Elem(), unsafe.Pointer(p)).Interface()})
 	}
