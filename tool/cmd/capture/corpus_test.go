@@ -166,6 +166,7 @@ func testProgram(t *testing.T, src string, spec *corpusSpec) {
 		cmd := exec.Command(bin, r.Args...)
 		cmd.Dir = mod
 		cmd.Env = append(os.Environ(), probe.EnvLog+"="+filepath.Join(logs, "run"+string(rune('0'+i))+".arrow"), probe.EnvPolicy+"=block")
+		cmd.Env = append(cmd.Env, checkpointCaptureEnv...)
 		for k, v := range r.Env {
 			cmd.Env = append(cmd.Env, k+"="+v)
 		}
@@ -187,7 +188,7 @@ func testProgram(t *testing.T, src string, spec *corpusSpec) {
 		}
 	}
 	if spec.Test != "" {
-		if out, code := runCapture(t, mod, "test", "-observe", observe, "-logs", logs, spec.Test); code != 0 {
+		if out, code := runCaptureEnv(t, mod, checkpointCaptureEnv, "test", "-observe", observe, "-logs", logs, spec.Test); code != 0 {
 			t.Fatalf("capture test: exit %d\n%s", code, out)
 		}
 	}
@@ -215,6 +216,8 @@ func testProgram(t *testing.T, src string, spec *corpusSpec) {
 	if code != 0 || strings.Count(out, "PASS ") != len(logFiles) {
 		t.Fatalf("replay of the unchanged code: exit %d\n%s", code, out)
 	}
+	// (b') segments cut at checkpoints, each replayed alone (checkpoint_test.go)
+	segs := checkSegments(t, work, harness, logFiles, baseCheck)
 	if spec.RepeatReplay > 0 {
 		// Logs of runs that died (want_exit) end early, with notes saying
 		// so: the repeats are for complete logs.
@@ -279,7 +282,7 @@ func testProgram(t *testing.T, src string, spec *corpusSpec) {
 			reports := filepath.Join(work, "reports-"+m.Name)
 			// Without -race: a mutant tests what replay reports, and race
 			// builds cost minutes over the whole corpus.
-			out, code := runCapture(t, mdir, append([]string{"replay", "-observe", observe, "-check", check, "-reports", reports}, logsFor...)...)
+			out, code := runCapture(t, mdir, append(append([]string{"replay", "-observe", observe, "-check", check, "-reports", reports}, logsFor...), segmentsOf(segs, logsFor)...)...)
 			if m.WantPass {
 				if code != 0 {
 					t.Fatalf("want pass at check %s, got exit %d\n%s", check, code, out)
@@ -323,6 +326,7 @@ func testProgram(t *testing.T, src string, spec *corpusSpec) {
 			if !found {
 				t.Fatalf("no divergence report\n%s", out)
 			}
+			checkMutantSegments(t, reports, segs, logsFor)
 		})
 	}
 }
