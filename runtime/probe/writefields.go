@@ -295,6 +295,9 @@ func leaveFields(s *Stream) {
 		if incallsInProgress(v) == 1 && watchedFields.any.Load() {
 			checkFieldsSlow(s, false)
 		}
+		if incallsInProgress(v) == 1 && watchedSlices.any.Load() {
+			refreshSlices()
+		}
 		// Fails if an incall began (or ended) since v: then again.
 		if fieldIncalls.CompareAndSwap(v, v-1) {
 			return

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -363,6 +364,9 @@ func checkWritesSlow(s *Stream, alone bool) {
 	if alone && watchedFields.any.Load() {
 		checkFieldsSlow(s, true)
 	}
+	if alone && watchedSlices.any.Load() {
+		checkSlices(s) // slices incalls returned (slicewatch.go)
+	}
 }
 
 // checkWritesLocked compares without the lock and takes it only for a
@@ -405,6 +409,9 @@ func maybeChanged(s *Stream, v *Var, last *varValue) bool {
 func (p *player) writeIn(s *Stream, e *eventlog.Event) bool {
 	if e.RecvID != 0 {
 		return p.writeField(s, e) // a field of an observed object (writefields.go)
+	}
+	if strings.HasPrefix(e.Site, sliceWritePrefix) {
+		return p.writeSlice(s, e) // a slice an incall returned (slicewatch.go)
 	}
 	watched.Lock()
 	v := watched.byName[e.Site]

@@ -82,6 +82,7 @@ type incallWrapper struct {
 	decls, args, encs, decs, dargs []string // parameters
 	results, rnames, rencs         []string // results
 	written                        []string // after the results: what the call wrote through parameters it reflects over
+	watch                          []string // slice results whose memory external code may write later (slicewatch.go)
 	hook                           string   // a generic declaration's replay hook
 }
 
@@ -259,6 +260,9 @@ func (t *transformer) incallResults(w *incallWrapper) bool {
 		rn := fmt.Sprintf("r%d", i)
 		w.rnames = append(w.rnames, rn)
 		w.rencs = append(w.rencs, t.paramEncStmt(rn, rt, "", w.name, false))
+		if watchedSlice(rt) {
+			w.watch = append(w.watch, fmt.Sprintf("%s.WatchSlice(s, f, %d, %s)", t.probe, i, rn))
+		}
 	}
 	return true
 }
@@ -326,7 +330,7 @@ func (t *transformer) incallText(w *incallWrapper, site string) string {
 	}
 	b.WriteString("\tf := s.Call()\n")
 	runCall(&b, direct, w.rnames, w.results)
-	for _, e := range append(w.rencs[:len(w.rencs):len(w.rencs)], w.written...) {
+	for _, e := range append(append(w.rencs[:len(w.rencs):len(w.rencs)], w.written...), w.watch...) {
 		b.WriteString("\t" + e + "\n")
 	}
 	b.WriteString("\ts.Return(f)\n")

@@ -1,0 +1,3 @@
+module example.com/sliceshare
+
+go 1.26
