@@ -93,6 +93,11 @@ func Explain(w io.Writer, events []eventlog.Event, notes map[uint64]string) {
 		case eventlog.KindGo:
 			dec := value.Decoder{Buf: e.Values}
 			text = fmt.Sprintf("it starts a goroutine (stream s%d), whose events follow under its stream", dec.Uint())
+		case eventlog.KindCheckpoint:
+			text = "checkpoint: the observed packages' variables and live objects as the capture saw them here; replay of this log (a segment) sets them before the calls that follow, in place of the calls that set them up in the run"
+		case eventlog.KindNoCheckpoint:
+			dec := value.Decoder{Buf: e.Values}
+			text = "no checkpoint could be taken here: " + dec.String()
 		case eventlog.KindLockTurn:
 			text = lockTurn(e)
 		case eventlog.KindChanTurn:

@@ -61,7 +61,7 @@ func Listing(w io.Writer, l *Log, c *Candidate, failSeq uint64, f Failure) {
 					how = "-> panics:"
 				}
 				text = fmt.Sprintf("%soutcall %s%s %s %s", ind, recv(e), callText(e), how, results(a.Values))
-				line(w, e, c.Orig[i], text, len(streams) > 1, failSeq, f)
+				line(w, e, l.InputSeq(c.Orig[i]), text, len(streams) > 1, failSeq, f)
 				i++
 				if c.Orig[i-1] == failSeq || c.Orig[i] == failSeq {
 					mark(w, f)
@@ -85,10 +85,15 @@ func Listing(w io.Writer, l *Log, c *Candidate, failSeq uint64, f Failure) {
 		case eventlog.KindGo:
 			dec := value.Decoder{Buf: e.Values}
 			text = fmt.Sprintf("%sstarts goroutine s%d", ind, dec.Uint())
+		case eventlog.KindCheckpoint:
+			text = fmt.Sprintf("%scheckpoint: replay restores the observed state the capture recorded here", ind)
+		case eventlog.KindNoCheckpoint:
+			dec := value.Decoder{Buf: e.Values}
+			text = fmt.Sprintf("%sno checkpoint: %s", ind, dec.String())
 		default:
 			text = fmt.Sprintf("%s%s %s: %s", ind, strings.ToLower(e.Kind.String()), e.Site, results(e.Values))
 		}
-		line(w, e, c.Orig[i], text, len(streams) > 1, failSeq, f)
+		line(w, e, l.InputSeq(c.Orig[i]), text, len(streams) > 1, failSeq, f)
 		if c.Orig[i] == failSeq {
 			mark(w, f)
 		}
@@ -148,11 +153,15 @@ func results(b []byte) string {
 	return s
 }
 
-// ListingHeader is the listing's first lines: what was minimized, and to
-// what.
+// ListingHeader is the listing's first lines: what was minimized (l, the
+// log given to Minimize), and to what.
 func ListingHeader(w io.Writer, l *Log, c *Candidate, res *Result, logName string) {
 	fmt.Fprintf(w, "# %s minimized: %d of %d incalls, %d of %d events (%d replays, %s; slice %q of %d incalls)\n",
 		logName, len(res.Keep), len(l.Units), len(c.Events), len(l.Events), res.Replays, res.Elapsed.Round(1e7), res.Slice, res.Sliced)
+	if res.From != 0 {
+		fmt.Fprintf(w, "# a segment: it starts at the checkpoint at seq %d of %s, whose state replay restores in place of the %d incalls before it\n",
+			res.From, logName, l.unitsBefore(res.From))
+	}
 	fmt.Fprintf(w, "# failure: %s\n", res.Failure)
 	if res.Stopped {
 		fmt.Fprintf(w, "# stopped by the time limit: this log fails the same way but may not be minimal\n")

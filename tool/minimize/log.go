@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/rules-capture/rules_capture/runtime/eventlog"
+	"github.com/rules-capture/rules_capture/runtime/segment"
 	"github.com/rules-capture/rules_capture/runtime/value"
 )
 
@@ -26,6 +27,12 @@ type Log struct {
 	Unit  []int
 	Units []Unit
 	index map[uint64]int // seq -> index in Events
+	// start is, in a segment (a log that starts at a checkpoint), the
+	// index of that CHECKPOINT event: every event up to it is package
+	// initialisation or the checkpoint, which every candidate keeps;
+	// -1 in a whole run's log.
+	start int
+	from  []uint64 // see newLog
 }
 
 // Unit is one top-level incall of a stream, with everything up to its
@@ -50,21 +57,51 @@ func Read(path string) (*Log, error) {
 		return nil, err
 	}
 	defer r.Close()
-	l := &Log{Meta: r.Meta(), index: map[uint64]int{}}
-	if st := l.Meta.Status; st.Dropped > 0 {
+	meta := r.Meta()
+	if st := meta.Status; st.Dropped > 0 {
 		return nil, fmt.Errorf("%s: %d events were dropped while capturing: replay refuses such a log, and so does minimize", path, st.Dropped)
 	}
+	var events []eventlog.Event
 	for e, err := range r.All() {
 		if err != nil {
 			return nil, err
 		}
 		c := *e
 		c.Values = append([]byte(nil), e.Values...)
-		l.index[c.Seq] = len(l.Events)
-		l.Events = append(l.Events, c)
+		events = append(events, c)
+	}
+	return newLog(meta, events, nil), nil
+}
+
+// newLog holds events (in seq order, from 1) as a Log cut into units. For
+// a segment of another log, from[i] is the seq in that log of events[i].
+func newLog(meta eventlog.Meta, events []eventlog.Event, from []uint64) *Log {
+	l := &Log{Meta: meta, Events: events, index: make(map[uint64]int, len(events)), start: -1, from: from}
+	for i := range events {
+		l.index[events[i].Seq] = i
+		if meta.SegmentFrom != 0 && l.start < 0 && events[i].Kind == eventlog.KindCheckpoint {
+			l.start = i
+		}
 	}
 	l.cut()
-	return l, nil
+	return l
+}
+
+// InputSeq maps a seq of l to the log l was cut from, for a segment that
+// minimize cut; otherwise it returns seq.
+func (l *Log) InputSeq(seq uint64) uint64 {
+	if l.from == nil {
+		return seq
+	}
+	if i, ok := l.index[seq]; ok {
+		return l.from[i]
+	}
+	return 0
+}
+
+// checkpoint says whether e is a CHECKPOINT or NO_CHECKPOINT event.
+func checkpoint(e *eventlog.Event) bool {
+	return e.Kind == eventlog.KindCheckpoint || e.Kind == eventlog.KindNoCheckpoint
 }
 
 // cut assigns every event to a unit (see Unit).
@@ -101,6 +138,13 @@ func (l *Log) cut() {
 	}
 	for i := range l.Events {
 		e := &l.Events[i]
+		if i <= l.start || checkpoint(e) {
+			// A segment's initialisation and its checkpoint, kept
+			// always; the other checkpoints, whose state would include
+			// the units a candidate drops, are dropped (Candidate).
+			l.Unit[i] = -1
+			continue
+		}
 		s := get(e.Stream)
 		if s.depth == 0 {
 			switch {
@@ -179,6 +223,17 @@ func (l *Log) Incalls(keep []int) int {
 	return len(keep)
 }
 
+// unitsBefore counts the units that begin before the event seq.
+func (l *Log) unitsBefore(seq uint64) int {
+	n := 0
+	for _, u := range l.Units {
+		if u.First < seq {
+			n++
+		}
+	}
+	return n
+}
+
 // UnitOf returns the unit of the event seq, or -1.
 func (l *Log) UnitOf(seq uint64) int {
 	if i, ok := l.index[seq]; ok {
@@ -197,7 +252,10 @@ func (l *Log) Event(seq uint64) (*eventlog.Event, bool) {
 }
 
 // Candidate is the log that keeps the units in keep (and every event of no
-// unit): events renumbered densely from 1 in their recorded order, parents
+// unit but the CHECKPOINT and NO_CHECKPOINT events after a segment's
+// first: replay of a whole run skips them, replay of a segment restores
+// only its first, and their state would count the units a candidate
+// drops): events renumbered densely from 1 in their recorded order, parents
 // pointing at the renumbered events, and the counts of the channel and
 // lock turns recomputed over the events kept, so that replay's turns wait
 // for the acquisitions and receives that are still in the log. Orig[i] is
@@ -218,7 +276,7 @@ func (l *Log) Candidate(keep []int) *Candidate {
 	locks := map[uint64]*lockCount{}
 	chans := map[uint64]uint64{}
 	for i := range l.Events {
-		if u := l.Unit[i]; u >= 0 && !in[u] {
+		if u := l.Unit[i]; u >= 0 && !in[u] || i != l.start && checkpoint(&l.Events[i]) {
 			continue
 		}
 		e := l.Events[i]
@@ -236,6 +294,11 @@ func (l *Log) Candidate(keep []int) *Candidate {
 			e.Values = relockTurn(e, locks)
 		case eventlog.KindChanTurn:
 			e.Values = rechanTurn(e, chans)
+		case eventlog.KindCheckpoint:
+			// The segment's start: initialisation ends just before it.
+			if v, err := segment.WithInitEnd(e.Values, n-1); err == nil {
+				e.Values = v
+			}
 		}
 		c.Events = append(c.Events, e)
 	}

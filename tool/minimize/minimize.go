@@ -5,21 +5,41 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/rules-capture/rules_capture/runtime/eventlog"
 	"github.com/rules-capture/rules_capture/runtime/probectl"
+	"github.com/rules-capture/rules_capture/runtime/segment"
 	"github.com/rules-capture/rules_capture/runtime/value"
 )
 
+// Options of Minimize.
+type Options struct {
+	// Failure picks the failure of a log that replays as recorded and
+	// records several panics of the observed code: the N-th panic, from
+	// 1; 0 is the first, -1 the last. A log that diverges has one failure
+	// to minimize, its first divergence (replay stops there), and any
+	// other choice than the first is an error.
+	Failure int
+	// WholeLog: minimize the whole log even where it has checkpoints
+	// before the failure.
+	WholeLog bool
+}
+
 // Result is what Minimize found.
 type Result struct {
+	// Log is the log that Keep, Failure and FailSeq refer to: the log
+	// given, or the segment of it cut at the checkpoint From.
+	Log     *Log
+	From    uint64  // seq, in the log given, of the checkpoint Log starts at (0: none)
 	Keep    []int   // the units of the smallest failing log found, in order
 	Failure Failure // the original failure
-	FailSeq uint64  // the original log's event where it diverged (0: a crash)
+	FailSeq uint64  // Log's event where it diverged (0: a crash)
 	Slice   string  // which slice ddmin started from
 	Sliced  int     // units in that slice
 	Replays int
@@ -32,24 +52,40 @@ type Result struct {
 // units the failing incall reaches through object IDs; then those before
 // the failure), then ddmin over the units of that slice, by stream first
 // when there are several, then by unit. The failing incall is kept in every
-// candidate. When ctx ends, the result is the smallest failing log so far.
-// Progress lines go to progress.
-func Minimize(ctx context.Context, l *Log, r *Replayer, progress io.Writer) (*Result, error) {
+// candidate. Where l has checkpoints before the failure, it minimizes the
+// segment cut at the latest of them whose replay fails the same way
+// instead (fromCheckpoint). When ctx ends, the result is the smallest
+// failing log so far. Progress lines go to progress.
+func Minimize(ctx context.Context, l *Log, r *Replayer, opt Options, progress io.Writer) (*Result, error) {
 	start := time.Now()
-	res := &Result{}
+	res := &Result{Log: l}
+	input := l
+	say := func(format string, args ...any) {
+		fmt.Fprintf(progress, "minimize: %s  [%d replays, %s]\n", fmt.Sprintf(format, args...), r.Replays, time.Since(start).Round(100*time.Millisecond))
+	}
+	want, seq, err := r.Original(ctx, l, opt.Failure)
+	if err != nil {
+		return nil, err
+	}
+	say("%d events, %d incalls; the failure: %s (seq %d)", len(l.Events), len(l.Units), want, seq)
+	if !opt.WholeLog {
+		s, err := r.fromCheckpoint(ctx, l, want, seq, say)
+		switch {
+		case err != nil && ctx.Err() != nil:
+			// Stopped before minimizing: the whole log is the smallest
+			// failing log so far.
+		case err != nil:
+			return nil, err
+		case s != nil:
+			l, want, seq = s.log, s.want, s.seq
+			res.Log, res.From = l, s.from
+		}
+	}
+	res.Failure, res.FailSeq = want, seq
 	all := make([]int, len(l.Units))
 	for i := range all {
 		all[i] = i
 	}
-	say := func(format string, args ...any) {
-		fmt.Fprintf(progress, "minimize: %s  [%d replays, %s]\n", fmt.Sprintf(format, args...), r.Replays, time.Since(start).Round(100*time.Millisecond))
-	}
-	want, seq, err := r.Original(ctx, l)
-	if err != nil {
-		return nil, err
-	}
-	res.Failure, res.FailSeq = want, seq
-	say("%d events, %d incalls; the failure: %s (seq %d)", len(l.Events), len(l.Units), want, seq)
 
 	var fixed []int
 	if u := l.UnitOf(seq); u >= 0 {
@@ -75,7 +111,7 @@ func Minimize(ctx context.Context, l *Log, r *Replayer, progress io.Writer) (*Re
 		res.Replays = r.Replays
 		res.Elapsed = time.Since(start)
 		res.Stopped = stopped
-		say("done: %d of %d incalls%s", len(best), len(l.Units), map[bool]string{true: " (time limit: smallest failing log so far)"}[stopped])
+		say("done: %d of %d incalls%s", len(best), len(input.Units), map[bool]string{true: " (time limit: smallest failing log so far)"}[stopped])
 		return res, nil
 	}
 	stop := func(err error) (*Result, error) {
@@ -83,6 +119,10 @@ func Minimize(ctx context.Context, l *Log, r *Replayer, progress io.Writer) (*Re
 			return finish(true)
 		}
 		return nil, err
+	}
+
+	if ctx.Err() != nil {
+		return finish(true)
 	}
 
 	// Slicing.
@@ -285,7 +325,7 @@ func (l *Log) slices(seq uint64, fixed []int) []slice {
 // Original replays l unchanged (as a candidate keeping every unit, so that
 // its events are written as every candidate's are) and returns its
 // failure and the seq of the event where it diverged.
-func (r *Replayer) Original(ctx context.Context, l *Log) (Failure, uint64, error) {
+func (r *Replayer) Original(ctx context.Context, l *Log, nth int) (Failure, uint64, error) {
 	all := make([]int, len(l.Units))
 	for i := range all {
 		all[i] = i
@@ -302,6 +342,8 @@ func (r *Replayer) Original(ctx context.Context, l *Log) (Failure, uint64, error
 	f, failed := failureOf(rep, l, c)
 	seq := uint64(0)
 	switch {
+	case failed && nth != 0 && nth != 1:
+		return Failure{}, 0, fmt.Errorf("-failure %d picks among the panics a log records, but this log's replay fails (%s), and replay stops at that first failure", nth, f)
 	case failed && f.Kind != "":
 		seq = c.OriginalSeq(rep.Divergence.Seq)
 	case failed:
@@ -311,11 +353,20 @@ func (r *Replayer) Original(ctx context.Context, l *Log) (Failure, uint64, error
 		// A log that replays as recorded fails only if what it recorded
 		// is a failure: a panic of the observed code, which today's code
 		// still makes.
-		var ok bool
-		f, seq, ok = l.RecordedPanic()
-		if !ok {
+		ps := l.RecordedPanics()
+		if len(ps) == 0 {
 			return Failure{}, 0, errors.New("the log replays without a divergence against this code and records no panic of the observed code: there is no failure to minimize")
 		}
+		i := nth - 1
+		switch {
+		case nth == 0:
+			i = 0
+		case nth < 0:
+			i = len(ps) - 1
+		case nth > len(ps):
+			return Failure{}, 0, fmt.Errorf("-failure %d: the log records %d panic(s) of the observed code", nth, len(ps))
+		}
+		f, seq = ps[i].Failure, ps[i].Seq
 		if r.Check == probectl.CheckCrash {
 			return Failure{}, 0, errors.New("the failure is a recorded panic, which -check crash does not judge (a call that returns where the capture panicked is a note there): use -check strict or returns")
 		}
@@ -330,6 +381,139 @@ func (r *Replayer) Original(ctx context.Context, l *Log) (Failure, uint64, error
 		}
 	}
 	return f, seq, nil
+}
+
+// segmentStart is a segment of a log, cut at a checkpoint, whose replay
+// fails the way the log's does: want and seq are the failure in the
+// segment's numbering, from the checkpoint's seq in the log.
+type segmentStart struct {
+	log  *Log
+	want Failure
+	seq  uint64
+	from uint64
+}
+
+// fromCheckpoint starts from the nearest checkpoint before the failure, as
+// JINSI suggests for long runs: the incalls before a checkpoint are
+// replaced by the state it restores, so minimization works on the incalls
+// after it only. It cuts l at the latest CHECKPOINT event before the
+// failing incall (capture cut's segment, to the log's end) and replays the
+// segment; if it does not fail the same way (the state the failure needs
+// was set up wrong by a call before the checkpoint, and the checkpoint
+// holds the capture's correct state), it tries earlier ones: the 2nd,
+// 4th, 8th... latest, then bisects between the latest that did not fail
+// and the earliest that did, taking a segment that starts earlier to fail
+// whenever a later one does (where that does not hold, the segment found
+// still fails the same way, only longer than needed). It returns nil when
+// no segment does, or l has no checkpoint before the failure.
+func (r *Replayer) fromCheckpoint(ctx context.Context, l *Log, want Failure, seq uint64, say func(string, ...any)) (*segmentStart, error) {
+	bound := uint64(math.MaxUint64) // a crash: any checkpoint of the log
+	switch {
+	case want.Panic:
+		bound = want.PanicCall
+	case seq != 0:
+		bound = seq
+		if u := l.UnitOf(seq); u >= 0 {
+			bound = l.Units[u].First
+		}
+	}
+	var cps []int
+	for i := range l.Events {
+		if i > l.start && l.Events[i].Kind == eventlog.KindCheckpoint && l.Events[i].Seq < bound {
+			cps = append(cps, i)
+		}
+	}
+	if len(cps) == 0 {
+		return nil, nil
+	}
+	try := func(k int) (Outcome, *segmentStart, error) { // the k-th latest checkpoint, from 1
+		i := cps[len(cps)-k]
+		at := l.InputSeq(l.Events[i].Seq)
+		seg, err := segment.Cut(l.Events, l.Meta, i, len(l.Events))
+		if err != nil {
+			say("checkpoint at seq %d: %v", at, err)
+			return Unresolved, nil, nil
+		}
+		from := make([]uint64, len(seg.Orig))
+		for j, o := range seg.Orig {
+			from[j] = l.InputSeq(o)
+		}
+		s := &segmentStart{log: newLog(seg.Meta, seg.Events, from), want: want, from: at}
+		segSeq := func(orig uint64) uint64 {
+			if j, ok := slices.BinarySearch(seg.Orig, orig); ok {
+				return uint64(j + 1)
+			}
+			return 0
+		}
+		s.seq = segSeq(seq)
+		if want.Panic {
+			s.want.PanicCall, s.want.PanicEnd = segSeq(want.PanicCall), segSeq(want.PanicEnd)
+		}
+		all := make([]int, len(s.log.Units))
+		for u := range all {
+			all[u] = u
+		}
+		o, err := r.Try(ctx, s.log, all, s.want)
+		if err != nil {
+			return Unresolved, nil, err
+		}
+		say("segment from the checkpoint at seq %d (%d of %d): %d incalls, %d events: %s", at, len(cps)-k+1, len(cps), len(s.log.Units), len(s.log.Events), o)
+		return o, s, nil
+	}
+	found := map[int]*segmentStart{}
+	k, err := latestFailing(len(cps), func(k int) (bool, error) {
+		o, s, err := try(k)
+		if o == FailSame {
+			found[k] = s
+		}
+		return o == FailSame, err
+	})
+	if err != nil || k == 0 {
+		if err == nil {
+			say("no segment from a checkpoint fails the same way: minimizing the whole log")
+		}
+		return nil, err
+	}
+	return found[k], nil
+}
+
+// latestFailing returns the smallest k in 1..n for which fails(k) holds
+// (0 if none), trying k = 1, 2, 4, ... n, then bisecting between the
+// largest k tried that did not fail and the smallest that did. For a
+// predicate that holds from some k on, that is the first such k, in
+// O(log k) calls; otherwise it is some k that fails.
+func latestFailing(n int, fails func(k int) (bool, error)) (int, error) {
+	prev, k := 0, 1 // prev: the largest k tried that did not fail
+	for {
+		if k > n {
+			return 0, nil
+		}
+		ok, err := fails(k)
+		if err != nil {
+			return 0, err
+		}
+		if ok {
+			break
+		}
+		prev = k
+		if k == n {
+			return 0, nil
+		}
+		k = min(2*k, n)
+	}
+	for k-prev > 1 {
+		mid := (prev + k) / 2
+		ok, err := fails(mid)
+		if err != nil {
+			return 0, err
+		}
+		if ok {
+			k = mid
+		} else {
+			prev = mid
+		}
+	}
+	return k, nil
 }
 
 func baselineSays(rep *probectl.Report, f Failure) string {

@@ -5,15 +5,23 @@ import (
 	"github.com/rules-capture/rules_capture/runtime/value"
 )
 
-// RecordedPanic finds the panic a log recorded as its failure: the last
-// top-level incall that panicked (in a crash log, the panic that ended the
-// process), followed back on its stream through the PANIC_IN and PANIC_OUT
-// events of every boundary frame it left to where it began: the innermost
-// PANIC_OUT, in the function that raised it (a callback, when the panic
-// was raised in observed code that external code called back). It returns
-// the failure and the seq of that innermost PANIC_OUT.
-func (l *Log) RecordedPanic() (Failure, uint64, bool) {
-	for i := len(l.Events) - 1; i >= 0; i-- {
+// RecordedPanic is a panic the log recorded: the failure it makes, and
+// the seq of its innermost PANIC_OUT.
+type RecordedPanic struct {
+	Failure Failure
+	Seq     uint64
+}
+
+// RecordedPanics lists the panics a log recorded, in order: every
+// top-level incall that panicked (external code may recover a panic and go
+// on; in a crash log, the last is the panic that ended the process),
+// followed back on its stream through the PANIC_IN and PANIC_OUT events of
+// every boundary frame it left to where it began: the innermost PANIC_OUT,
+// in the function that raised it (a callback, when the panic was raised in
+// observed code that external code called back).
+func (l *Log) RecordedPanics() []RecordedPanic {
+	var out []RecordedPanic
+	for i := range l.Events {
 		top := &l.Events[i]
 		u := l.Unit[i]
 		if top.Kind != eventlog.KindPanicOut || u < 0 || top.Parent != l.Units[u].First {
@@ -35,12 +43,23 @@ func (l *Log) RecordedPanic() (Failure, uint64, bool) {
 		if pos == "" {
 			pos = e.Pos
 		}
-		return Failure{
+		out = append(out, RecordedPanic{Failure{
 			Reason: "the code panics as recorded", Kind: e.Kind.String(), Site: e.Site, Pos: pos, Actual: value,
 			Panic: true, PanicCall: l.Units[u].First, PanicEnd: top.Seq,
-		}, e.Seq, true
+		}, e.Seq})
 	}
-	return Failure{}, 0, false
+	return out
+}
+
+// RecordedPanic returns the first panic the log recorded (RecordedPanics):
+// the failure minimize takes by default, as the first divergence is for a
+// log that diverges; what follows a failure may be its consequence.
+func (l *Log) RecordedPanic() (Failure, uint64, bool) {
+	ps := l.RecordedPanics()
+	if len(ps) == 0 {
+		return Failure{}, 0, false
+	}
+	return ps[0].Failure, ps[0].Seq, true
 }
 
 // panicValue splits a PANIC_OUT's values into the rendered panic value and

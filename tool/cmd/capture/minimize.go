@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -34,10 +35,12 @@ func runMinimize(args []string, stdout, stderr io.Writer) int {
 	same := fs.String("same", minimize.SameEvent, "what makes a candidate's failure the same: event (reason, kind, site and what the code did) or site (reason, kind and site)")
 	name := fs.String("name", "", "name of the generated test function (default TestRepro<failing function>)")
 	root := fs.String("root", "", "rules_capture's source tree (default: $"+frontend.EnvRoot+" or where capture was built from)")
+	failure := fs.String("failure", "1", "which recorded panic is the failure, for a log that replays as recorded and records several: N (the N-th, from 1) or last")
+	wholeLog := fs.Bool("whole-log", false, "minimize the whole log even where it has checkpoints before the failure (default: start from the latest checkpoint whose segment fails the same way)")
 	verbose := fs.Bool("v", false, "print the go commands")
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: capture minimize -observe PKG[,PKG] [-o DIR] [-timeout D] [-baseline DIR] LOG\n\nReduces LOG, whose replay against the code here fails, to a minimal log that fails the same way.")
+		fmt.Fprintln(stderr, "usage: capture minimize -observe PKG[,PKG] [-o DIR] [-timeout D] [-baseline DIR] [-failure N|last] [-whole-log] LOG\n\nReduces LOG, whose replay against the code here fails, to a minimal log that fails the same way.")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -54,6 +57,15 @@ func runMinimize(args []string, stdout, stderr io.Writer) int {
 	}
 	if *same != minimize.SameEvent && *same != minimize.SameSite {
 		fmt.Fprintf(stderr, "capture minimize: -same %q: want event or site\n", *same)
+		return 2
+	}
+	opt := minimize.Options{WholeLog: *wholeLog}
+	if *failure == "last" {
+		opt.Failure = -1
+	} else if n, err := strconv.Atoi(*failure); err == nil && n >= 1 {
+		opt.Failure = n
+	} else {
+		fmt.Fprintf(stderr, "capture minimize: -failure %q: want N (from 1) or last\n", *failure)
 		return 2
 	}
 	fail := func(err error) int {
@@ -118,7 +130,7 @@ func runMinimize(args []string, stdout, stderr io.Writer) int {
 		ctx, cancel = context.WithTimeout(ctx, *timeout)
 		defer cancel()
 	}
-	res, err := minimize.Minimize(ctx, l, r, stderr)
+	res, err := minimize.Minimize(ctx, l, r, opt, stderr)
 	if err != nil {
 		return fail(err)
 	}
@@ -126,8 +138,11 @@ func runMinimize(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(err)
 	}
-	c := l.Candidate(res.Keep)
+	c := res.Log.Candidate(res.Keep)
 	fmt.Fprintf(stdout, "%s: %d -> %d incalls, %d -> %d events, %d replays, %s\n", fs.Arg(0), len(l.Units), len(res.Keep), len(l.Events), len(c.Events), res.Replays, res.Elapsed.Round(10*time.Millisecond))
+	if res.From != 0 {
+		fmt.Fprintf(stdout, "from the checkpoint at seq %d: the minimal log is a segment\n", res.From)
+	}
 	fmt.Fprintf(stdout, "failure: %s\n", res.Failure)
 	for _, f := range files {
 		fmt.Fprintf(stdout, "wrote %s\n", f)
@@ -138,14 +153,18 @@ func runMinimize(args []string, stdout, stderr io.Writer) int {
 // writeMinimized writes the outputs into dir, laid out as the package
 // directory they belong to: <pkg>_repro_test.go, testdata/repro/<Test>.arrow
 // (the minimal log) and testdata/repro/<Test>.txt (its listing).
+//
+// l is the log given to minimize; res.Log, the log the result refers to,
+// is l or a segment of it.
 func writeMinimized(l *minimize.Log, res *minimize.Result, obs []string, check, dir, name, logName string) ([]string, error) {
-	c := l.Candidate(res.Keep)
+	m := res.Log
+	c := m.Candidate(res.Keep)
 	site := ""
-	if e, ok := l.Event(res.FailSeq); ok {
+	if e, ok := m.Event(res.FailSeq); ok {
 		site = e.Site
 	}
-	if u := l.UnitOf(res.FailSeq); u >= 0 {
-		site = l.Units[u].Site
+	if u := m.UnitOf(res.FailSeq); u >= 0 {
+		site = m.Units[u].Site
 	}
 	if name == "" {
 		name = minimize.TestName(site)
@@ -160,7 +179,7 @@ func writeMinimized(l *minimize.Log, res *minimize.Result, obs []string, check, 
 		Log:      "testdata/repro/" + name + ".arrow",
 	}
 	var listing bytes.Buffer
-	minimize.Listing(&listing, l, c, res.FailSeq, res.Failure)
+	minimize.Listing(&listing, m, c, res.FailSeq, res.Failure)
 	repro.Listing = listing.String()
 	repro.Summary = fmt.Sprintf("The log holds %d of the %d incalls of %s (%d of %d events); its replay fails: %s.",
 		len(res.Keep), len(l.Units), logName, len(c.Events), len(l.Events), res.Failure)
@@ -181,14 +200,14 @@ func writeMinimized(l *minimize.Log, res *minimize.Result, obs []string, check, 
 	}
 	logOut := filepath.Join(dir, filepath.FromSlash(repro.Log))
 	_ = os.Remove(logOut) // the writer never overwrites a log; a rerun replaces its own output
-	if err := c.Write(logOut, l.Meta); err != nil {
+	if err := c.Write(logOut, m.Meta); err != nil {
 		return nil, err
 	}
 	// The explanation of every event follows the listing: the same
 	// interaction, told in terms of the package's API.
 	var explain bytes.Buffer
 	fmt.Fprintf(&explain, "\n")
-	minimize.ExplainHeader(&explain, l, c.Events, filepath.Base(logOut))
+	minimize.ExplainHeader(&explain, m, c.Events, filepath.Base(logOut))
 	notes := map[uint64]string{}
 	if seq := c.SeqOf(res.FailSeq); seq != 0 {
 		notes[seq] = "today's code diverges here: " + res.Failure.Reason
