@@ -175,15 +175,15 @@ func plantedTrees(t *testing.T, plain, mutated, file, old, new string) (work, pl
 }
 
 // captureField builds the main package pkg of tree as bin, with capture of
-// observe, and runs it as the field would, its log at log: the run's
-// output and error, for the test to judge.
-func captureField(t *testing.T, tree, observe, pkg, bin, log string) ([]byte, error) {
+// observe, and runs it as the field would, its log at log, with env added
+// to its environment: the run's output and error, for the test to judge.
+func captureField(t *testing.T, tree, observe, pkg, bin, log string, env ...string) ([]byte, error) {
 	t.Helper()
 	if out, code := runCapture(t, tree, "build", "-observe", observe, "-o", bin, pkg); code != 0 {
 		t.Fatalf("capture build: exit %d\n%s", code, out)
 	}
 	cmd := exec.Command(bin)
-	cmd.Env = append(os.Environ(), probe.EnvLog+"="+log, probe.EnvPolicy+"=block")
+	cmd.Env = append(append(os.Environ(), probe.EnvLog+"="+log, probe.EnvPolicy+"=block"), env...)
 	return cmd.CombinedOutput()
 }
 
