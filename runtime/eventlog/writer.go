@@ -123,6 +123,7 @@ type batch struct {
 	upTo     uint64       // every Seq <= upTo is accounted for once this batch is written
 	sync     bool         // fsync after writing (Flush with SyncOnFlush)
 	valsCap  int          // the usual size of vals, restored after an oversized value
+	est      int64        // its size as Writer.Size counts it, while queued for the encoder
 }
 
 // row is one staged event. Its Values are vals[previous row's valEnd:valEnd].
@@ -269,6 +270,11 @@ type Writer struct {
 	closeCalled bool
 
 	sink *sink
+	// fileBytes is the size of the file written so far, queuedBytes the
+	// estimated size of the batches handed to the encoder and not yet
+	// written (Size).
+	fileBytes, queuedBytes atomic.Int64
+	writtenEst             atomic.Int64 // the estimated size of the batches written
 }
 
 // Create starts a new log at path and writes its schema, so that even a log
@@ -320,6 +326,7 @@ func Create(path string, meta Meta, opts Options) (*Writer, error) {
 		sink:       s,
 	}
 	w.doneCond = sync.NewCond(&w.doneMu)
+	w.fileBytes.Store(s.off)
 	// Batches are allocated when needed (the first event takes the first
 	// one), the first one small: a full set is megabytes, whose allocation
 	// (and the garbage collections it triggers) used to dominate short
@@ -519,6 +526,8 @@ func (w *Writer) dispatchLocked(sync bool) {
 	}
 	b.upTo = w.seq
 	b.sync = sync
+	b.est = batchEstimate(b)
+	w.queuedBytes.Add(b.est)
 	w.dispatchedUpTo = w.seq
 	w.cur = nil
 	if !w.encoding {
@@ -692,6 +701,7 @@ func (w *Writer) Close() error {
 func (w *Writer) finish(b *batch) error {
 	lost := w.sink.lost
 	err := w.sink.finish(b, w.status(true), w.opts.SyncOnFlush)
+	w.fileBytes.Store(w.sink.off)
 	if err != nil {
 		w.noteErr(int(w.sink.lost-lost), err)
 	}
@@ -726,6 +736,10 @@ func (w *Writer) encodeLoop() {
 				w.noteErr(int(w.sink.lost-lost), err)
 			}
 		}
+		w.fileBytes.Store(w.sink.off)
+		w.writtenEst.Add(b.est)
+		w.queuedBytes.Add(-b.est)
+		b.est = 0
 		w.doneMu.Lock()
 		if b.upTo > w.doneSeq {
 			w.doneSeq = b.upTo
@@ -742,3 +756,36 @@ func (w *Writer) encodeLoop() {
 		w.free <- b
 	}
 }
+
+// Size returns how large the log is: the bytes of the file written so far
+// plus an estimate for the events not yet written: their Values and
+// rowBytesEstimate each, scaled by the ratio of the file's size to that
+// estimate for the events already written (which compression shrank). The recorder's rotation (CAPTURE_ROTATE) compares
+// it with its size limit at quiescent points.
+func (w *Writer) Size() int64 {
+	w.mu.Lock()
+	var pending int64
+	if b := w.cur; b != nil {
+		pending = batchEstimate(b)
+	}
+	w.mu.Unlock()
+	file, est := w.fileBytes.Load(), w.writtenEst.Load()
+	pending += w.queuedBytes.Load()
+	if est > 0 && file < est {
+		// What is written so far says how much compression shrinks it.
+		pending = int64(float64(pending) * float64(file) / float64(est))
+	}
+	return file + pending
+}
+
+// batchEstimate is what Size counts for the events of b.
+func batchEstimate(b *batch) int64 {
+	return int64(b.valsUsed) + int64(b.n)*rowBytesEstimate
+}
+
+// rowBytesEstimate is what Size counts for an event's fixed columns, before
+// compression (seq, stream, kind, parent, dictionary indices, offsets).
+const rowBytesEstimate = 40
+
+// Path returns the path of the log.
+func (w *Writer) Path() string { return w.path }

@@ -124,6 +124,10 @@ func incallEnds(s *Stream, returned bool) {
 		return
 	}
 	ckpt.points++
+	if rot.on {
+		rotatePointLocked(s) // rotate.go
+		return
+	}
 	if ckpt.points%ckpt.every != 0 {
 		return
 	}

@@ -62,7 +62,11 @@ func (r *recorder) append(e *eventlog.Event) uint64 {
 	if r.closed.Load() {
 		return 0
 	}
-	return r.w.Append(e)
+	seq := r.w.Append(e)
+	if rot.on && e.Kind == eventlog.KindCheckpoint {
+		noteCheckpointAppended(e)
+	}
+	return seq
 }
 
 func init() {
@@ -91,6 +95,10 @@ func startCapture() {
 			warnf("capture disabled in this process: %s=%s is the log of process %s, which started this one (give the child process a %s of its own to capture it)", EnvLog, path, pid, EnvLog)
 			return
 		}
+	}
+	if err := configureRotation(os.Getenv); err != nil {
+		warnf("capture disabled: %v", err)
+		return
 	}
 	w, path, err := openLog(os.Getenv)
 	if err != nil {
@@ -123,6 +131,9 @@ func openLog(getenv func(string) string) (*eventlog.Writer, string, error) {
 		}
 	} else if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, "", fmt.Errorf("cannot create the directory of %s=%s: %v", EnvLog, path, err)
+	}
+	if rot.on {
+		path = firstSegment(path, opts)
 	}
 	meta := eventlog.Meta{
 		BuildLabel: getenv(EnvLabel),
@@ -271,6 +282,9 @@ func closeLog() {
 	defer rec.mu.Unlock()
 	if rec.w == nil || rec.closed.Swap(true) {
 		return
+	}
+	if rot.on {
+		defer waitRotated(closeWait)
 	}
 	if rec.w.Policy() != eventlog.Drop {
 		if err := rec.w.Close(); err != nil {

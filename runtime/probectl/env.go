@@ -121,3 +121,47 @@ func ParseBytes(v string) (int64, error) {
 	}
 	return n * mult, nil
 }
+
+// Rotation of a capture build's log into segments (docs/capture-command.md,
+// "Long-running services").
+const (
+	// EnvRotate rotates the log: "64MiB" (size), "1h" (time) or both,
+	// comma-separated ("64MiB,1h"). At the first quiescent point past
+	// either limit the recorder takes a checkpoint, closes the file (a
+	// complete log) and starts the next segment with that checkpoint, so
+	// that every segment replays alone. It turns checkpoints on.
+	EnvRotate = "CAPTURE_ROTATE"
+	// EnvKeep keeps only the newest N segments of a rotated log on disk
+	// (the oldest are deleted as new ones start); unset or 0: all.
+	EnvKeep = "CAPTURE_KEEP"
+)
+
+// ParseRotate parses EnvRotate: a size as ParseBytes takes it and/or a Go
+// duration ("90s", "10m", "1h"), comma-separated. Sizes take B, kB, MB, GB,
+// TB, KiB, MiB, GiB, TiB, K, M, G, T; durations take ns, us, ms, s, m, h
+// (so "10m" is ten minutes and "10M" ten mebibytes).
+func ParseRotate(v string) (size int64, every time.Duration, err error) {
+	parts := strings.Split(v, ",")
+	if len(parts) > 2 {
+		return 0, 0, fmt.Errorf("want a size, a duration or both, such as 64MiB, 1h or 64MiB,1h")
+	}
+	for _, p := range parts {
+		p = strings.TrimSpace(p)
+		if d, derr := time.ParseDuration(p); derr == nil {
+			if d <= 0 || every != 0 {
+				return 0, 0, fmt.Errorf("want one positive duration, such as 1h")
+			}
+			every = d
+			continue
+		}
+		n, berr := ParseBytes(p)
+		if berr != nil {
+			return 0, 0, fmt.Errorf("%q is neither a duration (1h, 10m) nor a size: %v", p, berr)
+		}
+		if size != 0 {
+			return 0, 0, fmt.Errorf("want one size, such as 64MiB")
+		}
+		size = n
+	}
+	return size, every, nil
+}

@@ -1,0 +1,3 @@
+module example.com/rotate
+
+go 1.26
