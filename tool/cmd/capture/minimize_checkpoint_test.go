@@ -118,3 +118,45 @@ func TestMinimizeFromCheckpoint(t *testing.T) {
 	}
 	runRepro(t, out, "stock", "TestReproReserve", buggy, good, "DIVERGED")
 }
+
+// TestMinimizeFailureChoice: a log that records two panics of the observed
+// code, each recovered by the caller (tool/minimize/testdata/planted/cmd/retry:
+// the tombstone bug of TestMinimizePanic, hit by the night jobs "night-x"
+// at call 250 and "night-y" at call 300). By default the failure is the
+// first panic, as for a log that diverges it is the first divergence;
+// -failure 2 picks the second, and -failure 3 is refused.
+func TestMinimizeFailureChoice(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds programs with the go command")
+	}
+	const observe = "example.com/planted/queue"
+	work, buggy, _ := plantedTrees(t, "buggy", "fixed", filepath.Join("queue", "queue.go"), "\tif !ok {\n\t\treturn -1", "\tif !ok || p == nil {\n\t\treturn -1")
+	log := filepath.Join(work, "logs", "shift.arrow")
+	if out, err := captureField(t, buggy, observe, "./cmd/retry", filepath.Join(work, "retry"), log); err != nil || !strings.Contains(string(out), "2 starts panicked") {
+		t.Fatalf("capture run: %v\n%s", err, out)
+	}
+	orig, err := minimize.Read(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ps := orig.RecordedPanics(); len(ps) != 2 {
+		t.Fatalf("the log records %d panics, want 2", len(ps))
+	}
+	first := minimizeRunOf(t, buggy, observe, filepath.Join(work, "first"), log, "TestReproStart")
+	second := minimizeRunOf(t, buggy, observe, filepath.Join(work, "second"), log, "TestReproStart", "-failure", "2")
+	for _, tc := range []struct {
+		run  minimizeRun
+		want string
+	}{
+		{first, `Submit("night-x", 3) Cancel("night-x") Start("night-x")`},
+		{second, `Submit("night-y", 5) Cancel("night-y") Start("night-y")`},
+	} {
+		if got := strings.Join(topCalls(tc.run.min), " "); got != tc.want {
+			t.Errorf("minimal log %s, want %s", got, tc.want)
+		}
+	}
+	text, code := runCapture(t, buggy, "minimize", "-observe", observe, "-failure", "3", "-o", filepath.Join(work, "third"), log)
+	if code != 1 || !strings.Contains(text, "-failure 3: the log records 2 panic(s) of the observed code") {
+		t.Errorf("-failure 3: exit %d, want 1 and the count of panics:\n%s", code, text)
+	}
+}
