@@ -49,6 +49,9 @@ const (
 	MetaRunID            = "rules_capture.run_id"
 	MetaSegmentFrom      = "rules_capture.segment_from" // format 5: the seq of the checkpoint a segment starts with
 	MetaStatus           = "rules_capture.status"       // fixed-width, rewritten in place while capturing
+	// MetaRotation is, in a log the recorder rotated (CAPTURE_ROTATE), how
+	// this file came to be: "segment=N limit=L deferred=D failed=F".
+	MetaRotation = "rules_capture.rotation"
 )
 
 // Meta is the metadata of a log: who wrote it and, when read, how the
@@ -65,6 +68,11 @@ type Meta struct {
 	// cut), the sequence number in run RunID of the checkpoint it starts
 	// with; 0 for a log of a whole run.
 	SegmentFrom uint64
+	// Rotation is, for a file of a rotated log (CAPTURE_ROTATE), its
+	// segment number in the run (from 1), the limit, and what delayed its
+	// start past the limit: "segment=3 limit=64MiB deferred=0 failed=0"
+	// (MetaRotation; empty otherwise).
+	Rotation string
 
 	// Status is filled by the reader (the writer ignores it).
 	Status Status
@@ -329,6 +337,10 @@ func metadataFor(m Meta, st Status) (keys, vals []string) {
 		keys = append(keys, MetaSegmentFrom)
 		vals = append(vals, strconv.FormatUint(m.SegmentFrom, 10))
 	}
+	if m.Rotation != "" {
+		keys = append(keys, MetaRotation)
+		vals = append(vals, m.Rotation)
+	}
 	return withMetadataChecksum(keys, vals)
 }
 
@@ -450,6 +462,7 @@ func checkSchema(s *schemaInfo) (Meta, error) {
 	m.GoVersion, _ = s.value(MetaGoVersion)
 	m.BuildLabel, _ = s.value(MetaBuildLabel)
 	m.RunID, _ = s.value(MetaRunID)
+	m.Rotation, _ = s.value(MetaRotation)
 	if sf, ok := s.value(MetaSegmentFrom); ok {
 		if m.SegmentFrom, err = strconv.ParseUint(sf, 10, 64); err != nil || m.SegmentFrom == 0 {
 			return m, fmt.Errorf("bad %s %q", MetaSegmentFrom, sf)

@@ -142,6 +142,9 @@ func openLog(getenv func(string) string) (*eventlog.Writer, string, error) {
 	}
 	meta.ObservedPackages = splitList(observedList)
 	meta.SourceHash = sourceHash
+	if rot.on {
+		meta.Rotation = rotationMeta(1)
+	}
 	w, err := eventlog.Create(path, meta, opts)
 	if err != nil {
 		return nil, "", err
@@ -359,8 +362,12 @@ func CaptureWith(path string, opts eventlog.Options) (*eventlog.Writer, error) {
 	if rec.w != nil && !rec.closed.Load() {
 		return nil, fmt.Errorf("capture: already writing %s", rec.path)
 	}
-	w, err := eventlog.Create(path, eventlog.Meta{ObservedPackages: splitList(observedList), SourceHash: sourceHash,
-		StartTime: time.Now().UTC(), GoVersion: runtime.Version()}, opts)
+	meta := eventlog.Meta{ObservedPackages: splitList(observedList), SourceHash: sourceHash,
+		StartTime: time.Now().UTC(), GoVersion: runtime.Version()}
+	if rot.on {
+		meta.Rotation = rotationMeta(1)
+	}
+	w, err := eventlog.Create(path, meta, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -44,6 +44,7 @@ var rot struct {
 	maxBytes int64         // size limit (0: none)
 	every    time.Duration // time limit (0: none)
 	keep     int           // segments kept on disk (0: all)
+	limit    string        // EnvRotate's value
 	stem     string        // the path of every segment but its number and ".arrow"
 	opts     eventlog.Options
 
@@ -61,7 +62,11 @@ var rot struct {
 	runFrom  uint64 // seq in the run of the current file's first checkpoint (0: the first file)
 	fileCp   uint64 // that checkpoint's seq in the file
 	stats    RotationStats
-	broken   string // why no further segment can be made ("" while they can)
+	// deferred and failed count, since the current file started, the
+	// quiescent points past the limit without a checkpoint and the next
+	// files that could not be created: the next segment's metadata says.
+	deferred, failed uint64
+	broken           string // why no further segment can be made ("" while they can)
 
 	closing sync.WaitGroup // closes of finished segments in progress
 	filesMu sync.Mutex
@@ -104,7 +109,7 @@ func configureRotation(getenv func(string) string) error {
 			return fmt.Errorf("%s=%q: want a number of segments (0: keep all)", EnvKeep, k)
 		}
 	}
-	rot.on, rot.maxBytes, rot.every, rot.keep = true, size, every, keep
+	rot.on, rot.maxBytes, rot.every, rot.keep, rot.limit = true, size, every, keep, v
 	rot.n, rot.stats.Segments = 1, 1
 	rot.started = rotNow()
 	ckptOn = true
@@ -114,6 +119,12 @@ func configureRotation(getenv func(string) string) error {
 	}
 	captureObjects.mu.Unlock()
 	return nil
+}
+
+// rotationMeta is the metadata (eventlog.Meta.Rotation) of segment n,
+// which starts now (ckpt.mu held, or before capture starts).
+func rotationMeta(n int) string {
+	return fmt.Sprintf("segment=%d limit=%s deferred=%d failed=%d", n, rot.limit, rot.deferred, rot.failed)
 }
 
 // segmentPath is the path of segment n of the rotated log whose path would
@@ -151,6 +162,7 @@ func rotatePointLocked(s *Stream) {
 		return
 	}
 	if ckpt.taken == taken {
+		rot.deferred++
 		rot.stats.Deferred++ // refused: the NO_CHECKPOINT event says why; the next quiescent point retries
 		return
 	}
@@ -170,6 +182,7 @@ func noteCheckpointAppended(e *eventlog.Event) {
 // next quiescent point tries again.
 func rotateLocked() {
 	fail := func(err error) {
+		rot.failed++
 		rot.stats.Failed++
 		rot.stats.LastErr = err.Error()
 		if rot.stats.Failed == 1 || rot.stats.Failed%100 == 0 {
@@ -201,6 +214,7 @@ func rotateLocked() {
 	now := rotNow()
 	seg.Meta.SegmentFrom = runSeq
 	seg.Meta.StartTime = now.UTC()
+	seg.Meta.Rotation = rotationMeta(rot.n + 1)
 	path := segmentPath(rot.stem, rot.n+1)
 	w, err := eventlog.Create(path, seg.Meta, rot.opts)
 	if err != nil {
@@ -229,6 +243,7 @@ func rotateLocked() {
 	ckpt.initEnd = uint64(seg.InitEvents) // later checkpoints of this file count in its numbering
 	rot.runFrom, rot.fileCp = runSeq, uint64(seg.InitEvents+1)
 	rot.started, rot.due = now, false
+	rot.deferred, rot.failed = 0, 0
 	rot.filesMu.Lock()
 	rot.stats.Segments++
 	rot.files = append(rot.files, path)

@@ -43,7 +43,7 @@ func withRotation(t *testing.T, env map[string]string) (string, *time.Time) {
 		rot.on, rot.maxBytes, rot.every, rot.keep, rot.stem = false, 0, 0, 0, ""
 		rot.n, rot.due, rot.lastCp, rot.init, rot.haveInit = 0, false, eventlog.Event{}, nil, false
 		rot.meta, rot.runFrom, rot.fileCp, rot.broken = eventlog.Meta{}, 0, 0, ""
-		rot.stats, rot.files = RotationStats{}, nil
+		rot.stats, rot.files, rot.limit, rot.deferred, rot.failed = RotationStats{}, nil, "", 0, 0
 	})
 	return stem, &clock
 }
@@ -138,6 +138,12 @@ func TestRotateByTime(t *testing.T) {
 		events, meta := readLog(t, f)
 		if !meta.Status.Closed || meta.Status.Dropped != 0 {
 			t.Errorf("%s: status %+v, want closed with nothing dropped", f, meta.Status)
+		}
+		// Segment 2 started after one refused checkpoint and one file
+		// that could not be created, segment 3 at once.
+		want := []string{"segment=1 limit=1m deferred=0 failed=0", "segment=2 limit=1m deferred=1 failed=1", "segment=3 limit=1m deferred=0 failed=0"}[i]
+		if meta.Rotation != want {
+			t.Errorf("%s: rotation metadata %q, want %q", f, meta.Rotation, want)
 		}
 		if i == 0 {
 			run = meta.RunID

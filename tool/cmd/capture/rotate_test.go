@@ -54,6 +54,11 @@ func TestRotatedCaptureReplays(t *testing.T) {
 		}
 	}
 
+	if out, code := runCapture(t, mod, "stats", segs[1]); code != 0 || !strings.Contains(out, "rotation    segment=2 limit=48KiB deferred=0 failed=0") ||
+		!strings.Contains(out, "segment     of run ") {
+		t.Errorf("capture stats of segment 2: exit %d\n%s", code, out)
+	}
+
 	// Each segment alone, with the program as captured: all pass.
 	reports := filepath.Join(work, "reports")
 	out, code := runCapture(t, mod, "replay", "-observe", observe, "-reports", reports, logs)

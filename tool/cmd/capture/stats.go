@@ -51,6 +51,11 @@ type logStats struct {
 	Refused     []reasonCount `json:"checkpoints_refused,omitempty"`
 	RunID       string        `json:"run_id,omitempty"`
 	SegmentFrom uint64        `json:"segment_from,omitempty"`
+	// Rotation: the file is a segment the recorder's rotation wrote
+	// (CAPTURE_ROTATE): its number, the limit, and the quiescent points
+	// past the limit whose checkpoint was refused (deferred) and the
+	// next files that could not be created (failed) before it started.
+	Rotation string `json:"rotation,omitempty"`
 }
 
 type reasonCount struct {
@@ -113,7 +118,7 @@ func collectStats(path string) (*logStats, error) {
 	st.BytesPerEvent = perEvent(st.Bytes, st.Events)
 	m := r.Meta()
 	st.Start, st.End = m.StartTime, m.Status.EndTime
-	st.RunID, st.SegmentFrom = m.RunID, m.SegmentFrom
+	st.RunID, st.SegmentFrom, st.Rotation = m.RunID, m.SegmentFrom, m.Rotation
 	if !st.End.IsZero() {
 		st.Span = st.End.Sub(st.Start).String()
 	}
@@ -183,6 +188,9 @@ func printStats(w io.Writer, st *logStats) {
 	fmt.Fprintf(w, "  state       %s; drops %d, blocked appends %d, seq gaps %d\n", state, st.Dropped, st.Blocked, st.SeqGaps)
 	if st.SegmentFrom != 0 {
 		fmt.Fprintf(w, "  segment     of run %s, from its event %d\n", st.RunID, st.SegmentFrom)
+	}
+	if st.Rotation != "" {
+		fmt.Fprintf(w, "  rotation    %s (deferred: quiescent points past the limit whose checkpoint was refused, so the previous file went on; failed: next files that could not be created)\n", st.Rotation)
 	}
 	if n := len(st.Refused); st.Checkpoints > 0 || n > 0 {
 		var refused uint64
