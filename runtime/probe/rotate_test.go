@@ -18,7 +18,7 @@ import (
 // the environment env (EnvRotate, EnvKeep) and a clock the test moves. It
 // returns the log's stem (segments are stem.seg000001.arrow...) and the
 // clock.
-func withRotation(t *testing.T, env map[string]string) (string, *time.Time) {
+func withRotation(t testing.TB, env map[string]string) (string, *time.Time) {
 	t.Helper()
 	withCheckpointsB(t)
 	CaptureTo(nil) // to the file, not withCheckpointsB's slice
@@ -234,5 +234,37 @@ func TestParseRotate(t *testing.T) {
 		if _, _, err := probectl.ParseRotate(bad); err == nil {
 			t.Errorf("ParseRotate(%q) succeeded", bad)
 		}
+	}
+}
+
+// BenchmarkRotation times an incall whose return starts a new segment (a
+// checkpoint of a small state, the next file created, the previous one
+// closed off the program's path), against BenchmarkRotationOff's incall.
+func BenchmarkRotation(b *testing.B) {
+	_, clock := withRotation(b, map[string]string{EnvRotate: "1s", EnvKeep: "2"})
+	site := &Site{Name: "example.com/ckpt.Inc", Pos: "ckpt/ckpt.go:1"}
+	ckptHead = &ckptNode{n: 1, name: "head", next: &ckptNode{n: 2, name: "next"}}
+	for b.Loop() {
+		*clock = clock.Add(time.Second)
+		ckptCount++
+		s := In(site)
+		f := s.Call()
+		s.Return(f)
+	}
+	b.StopTimer()
+	Close()
+	if st := Rotation(); st.Segments < b.N {
+		b.Fatalf("%d segments for %d incalls", st.Segments, b.N)
+	}
+}
+
+func BenchmarkRotationOff(b *testing.B) {
+	withRotation(b, map[string]string{EnvRotate: "1000h"})
+	site := &Site{Name: "example.com/ckpt.Inc", Pos: "ckpt/ckpt.go:1"}
+	for b.Loop() {
+		ckptCount++
+		s := In(site)
+		f := s.Call()
+		s.Return(f)
 	}
 }
