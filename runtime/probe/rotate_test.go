@@ -11,6 +11,7 @@ import (
 
 	"github.com/rules-capture/rules_capture/runtime/eventlog"
 	"github.com/rules-capture/rules_capture/runtime/probectl"
+	segcut "github.com/rules-capture/rules_capture/runtime/segment"
 )
 
 // withRotation captures, with checkpoints on the test's state
@@ -22,6 +23,15 @@ func withRotation(t testing.TB, env map[string]string) (string, *time.Time) {
 	t.Helper()
 	withCheckpointsB(t)
 	CaptureTo(nil) // to the file, not withCheckpointsB's slice
+	// Turn counters that earlier tests of the package left would refuse
+	// every checkpoint.
+	locks, chans := lockNumbers.Load(), turnChans.next.Load()
+	lockNumbers.Store(0)
+	turnChans.next.Store(0)
+	t.Cleanup(func() {
+		lockNumbers.Store(locks)
+		turnChans.next.Store(chans)
+	})
 	every := ckpt.every
 	ckpt.every = 0 // checkpoints only where a segment starts
 	clock := time.Date(2026, 1, 2, 3, 0, 0, 0, time.UTC)
@@ -57,6 +67,22 @@ func segmentFiles(t *testing.T, stem string) []string {
 	}
 	sort.Strings(files)
 	return files
+}
+
+// refusals returns the reasons of the NO_CHECKPOINT events in the log
+// being written.
+func refusals(t *testing.T) []string {
+	t.Helper()
+	_ = rec.w.Flush()
+	events, _ := readLog(t, rec.path)
+	var why []string
+	for _, e := range events {
+		if e.Kind == eventlog.KindNoCheckpoint {
+			r, _ := segcut.NoCheckpointReason(e.Values)
+			why = append(why, r)
+		}
+	}
+	return why
 }
 
 func readLog(t *testing.T, path string) ([]eventlog.Event, eventlog.Meta) {
@@ -107,7 +133,7 @@ func TestRotateByTime(t *testing.T) {
 	inc()
 	liveGo.Add(-1)
 	if st := Rotation(); st.Deferred != 1 || st.Segments != 1 {
-		t.Fatalf("after a refused checkpoint past the limit: %+v, want 1 deferral and 1 segment", st)
+		t.Fatalf("after a refused checkpoint past the limit: %+v, want 1 deferral and 1 segment; refusals %q", st, refusals(t))
 	}
 	// The next file exists already: it cannot be created, the current one
 	// goes on.
@@ -117,7 +143,7 @@ func TestRotateByTime(t *testing.T) {
 	}
 	inc()
 	if st := Rotation(); st.Failed != 1 || st.Segments != 1 || !strings.Contains(st.LastErr, "already exists") {
-		t.Fatalf("with the next segment's file in the way: %+v", st)
+		t.Fatalf("with the next segment's file in the way: %+v; refusals %q", st, refusals(t))
 	}
 	os.Remove(blocker)
 	inc() // rotates: segment 2 starts with this quiescent point's checkpoint
