@@ -190,7 +190,11 @@ func rotateLocked() {
 		}
 	}
 	if !rot.haveInit {
-		if err := readInit(); err != nil {
+		if lasting, err := readInit(); err != nil {
+			if !lasting {
+				fail(err) // a disk that did not answer in time: retried
+				return
+			}
 			// Without the run's initialisation no segment could replay:
 			// the run stays in this file.
 			rot.broken = err.Error()
@@ -264,20 +268,20 @@ func rotateLocked() {
 // readInit reads the run's package initialisation (events up to
 // ckpt.initEnd) and metadata back from the first file, at the first
 // rotation: the recorder does not keep events, and this happens once per
-// run.
-func readInit() error {
-	var err error
+// run. lasting says that no later try can succeed (events of the
+// initialisation are missing from the file).
+func readInit() (lasting bool, err error) {
 	if rec.w.Policy() == eventlog.Drop {
 		err = rec.w.FlushWithin(flushWait)
 	} else {
 		err = rec.w.Flush()
 	}
 	if err != nil {
-		return fmt.Errorf("reading back its package initialisation: %v", err)
+		return false, fmt.Errorf("reading back its package initialisation: %v", err)
 	}
 	r, err := eventlog.Open(rec.path)
 	if err != nil {
-		return fmt.Errorf("reading back its package initialisation: %v", err)
+		return false, fmt.Errorf("reading back its package initialisation: %v", err)
 	}
 	defer r.Close()
 	var init []eventlog.Event
@@ -287,10 +291,10 @@ func readInit() error {
 			break
 		}
 		if err != nil {
-			return fmt.Errorf("reading back its package initialisation: %v", err)
+			return false, fmt.Errorf("reading back its package initialisation: %v", err)
 		}
 		if e.Seq != uint64(len(init)+1) {
-			return fmt.Errorf("events of its package initialisation are missing (seq %d after %d): the writer dropped them", e.Seq, len(init))
+			return true, fmt.Errorf("events of its package initialisation are missing (seq %d after %d): the writer dropped them", e.Seq, len(init))
 		}
 		c := *e
 		c.Values = append([]byte(nil), e.Values...)
@@ -298,11 +302,11 @@ func readInit() error {
 		init = append(init, c)
 	}
 	if uint64(len(init)) != ckpt.initEnd {
-		return fmt.Errorf("its package initialisation has %d events, %d written", ckpt.initEnd, len(init))
+		return r.Meta().Status.Dropped > 0, fmt.Errorf("its package initialisation has %d events, %d written", ckpt.initEnd, len(init))
 	}
 	rot.init, rot.meta, rot.haveInit = init, r.Meta(), true
 	rot.meta.Status = eventlog.Status{}
-	return nil
+	return false, nil
 }
 
 // pruneSegments deletes the oldest segments beyond CAPTURE_KEEP.
