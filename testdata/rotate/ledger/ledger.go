@@ -4,7 +4,10 @@
 // of a rotated log, carries.
 package ledger
 
-import "strconv"
+import (
+	"os"
+	"strconv"
+)
 
 // An Account is the state of one account.
 type Account struct {
@@ -16,6 +19,9 @@ type Account struct {
 var (
 	accounts = map[string]*Account{}
 	ops      int
+	// currency is read while the package initialises: an outcall of the
+	// run's initialisation, which every segment holds and replays.
+	currency = os.Getenv("LEDGER_CURRENCY")
 )
 
 // Deposit adds amount to the account name (opened on first use) and
@@ -42,5 +48,5 @@ func Report() string {
 	for _, a := range accounts {
 		total += a.balance
 	}
-	return strconv.Itoa(ops) + " ops, total " + strconv.Itoa(total)
+	return strconv.Itoa(ops) + " ops, total " + strconv.Itoa(total) + currency
 }

@@ -34,9 +34,9 @@ func TestRotatedCaptureReplays(t *testing.T) {
 		t.Helper()
 		cmd := exec.Command(bin, "4000")
 		cmd.Env = append(os.Environ(), probe.EnvLog+"="+filepath.Join(dir, "ledger.arrow"), probe.EnvPolicy+"=block",
-			probe.EnvCompression+"=none", probe.EnvRotate+"=48KiB")
+			probe.EnvCompression+"=none", probe.EnvRotate+"=48KiB", "LEDGER_CURRENCY= EUR")
 		cmd.Env = append(cmd.Env, env...)
-		if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "4000 ops") {
+		if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "4000 ops, total 23982 EUR") {
 			t.Fatalf("capture run: %v\n%s", err, out)
 		}
 		files, _ := filepath.Glob(filepath.Join(dir, "ledger.seg*.arrow"))
@@ -51,6 +51,16 @@ func TestRotatedCaptureReplays(t *testing.T) {
 	for i, s := range segs {
 		if want := fmt.Sprintf("ledger.seg%06d.arrow", i+1); filepath.Base(s) != want {
 			t.Fatalf("segment %d is %s, want %s", i+1, filepath.Base(s), want)
+		}
+		// Every segment holds the run's package initialisation (its
+		// os.Getenv), the later ones before their checkpoint.
+		events, _, err := readAll(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(events) < 2 || events[0].Kind != eventlog.KindCallOut || events[0].Site != "os.Getenv" ||
+			i > 0 && events[2].Kind != eventlog.KindCheckpoint {
+			t.Fatalf("segment %d starts with %+v, want the initialisation's os.Getenv (and then its checkpoint)", i+1, events[:min(3, len(events))])
 		}
 	}
 
