@@ -134,7 +134,18 @@ const (
 	// EnvKeep keeps only the newest N segments of a rotated log on disk
 	// (the oldest are deleted as new ones start); unset or 0: all.
 	EnvKeep = "CAPTURE_KEEP"
+	// EnvMode "flight" makes the rotated log a flight recorder: a disk ring
+	// of the last few segments (rotation with a small default size and
+	// keep), written out as a dump folder on a panic leaving the observed
+	// set, on SIGUSR1 and on probe.Dump. Unset: an ordinary log.
+	EnvMode = "CAPTURE_MODE"
 )
+
+// FieldEnv are the variables that make a capture build's log a rotated or
+// flight-recorder log. Tools that choose each log themselves (capture
+// test's per-test logs) clear them, since a ring or segments in place of
+// the one log they read back would be lost to them.
+var FieldEnv = []string{EnvRotate, EnvKeep, EnvMode}
 
 // ParseRotate parses EnvRotate: a size as ParseBytes takes it and/or a Go
 // duration ("90s", "10m", "1h"), comma-separated. Sizes take B, kB, MB, GB,

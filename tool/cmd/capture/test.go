@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/rules-capture/rules_capture/runtime/eventlog"
@@ -216,7 +217,7 @@ func testPackage(s *frontend.Session, lp *load.ListedPackage, logDir, keepDir st
 		cmd.Dir = lp.Dir
 		// Block: every event, or the log cannot be replayed; a test waiting
 		// for the disk harms nobody (a service's default is drop).
-		cmd.Env = append(append(os.Environ(), probectl.EnvLog+"="+log, probectl.EnvPolicy+"=block"), logEnv...)
+		cmd.Env = append(append(testEnviron(), probectl.EnvLog+"="+log, probectl.EnvPolicy+"=block"), logEnv...)
 		out, err := cmd.CombinedOutput()
 		capped := ""
 		if limit != "" {
@@ -239,6 +240,23 @@ func testPackage(s *frontend.Session, lp *load.ListedPackage, logDir, keepDir st
 // that loops for minutes under capture (a benchmark-like performance test)
 // can otherwise write tens of gigabytes and fill the disk.
 const DefaultMaxLogBytes = "256MiB"
+
+// testEnviron is this process's environment less the variables that
+// rotate the log or make it a flight recorder (probectl.FieldEnv): each
+// test's log must be the one file named for it, which the report and
+// replay read back, whatever the shell that started capture test has set
+// for the services it captures.
+func testEnviron() []string {
+	env := os.Environ()
+	out := env[:0:0]
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		if !slices.Contains(probectl.FieldEnv, name) {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
 
 // maxLogEnv is the environment that caps each test's log at flag (0: no
 // cap), and the cap in force. A CAPTURE_MAX_BYTES of the user's
