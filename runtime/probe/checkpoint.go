@@ -165,6 +165,12 @@ func checkpointBlocked() string {
 	if turnChans.next.Load() > 0 {
 		return "channels of the observed set have turn counters (CHAN_TURN), which a checkpoint does not carry"
 	}
+	watchedSlices.mu.Lock()
+	nslices := len(watchedSlices.list)
+	watchedSlices.mu.Unlock()
+	if nslices > 0 {
+		return fmt.Sprintf("%d slice(s) that incalls returned are watched for the caller's writes (WRITE_IN into a result), which a checkpoint does not carry", nslices)
+	}
 	if site := livePassed(); site != "" {
 		return "a function value of observed code passed to external code (" + site + ") may still be called back, and a checkpoint cannot rebuild it"
 	}

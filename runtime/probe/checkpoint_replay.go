@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"reflect"
+	"strings"
 
 	"github.com/rules-capture/rules_capture/runtime/eventlog"
 	"github.com/rules-capture/rules_capture/runtime/value"
@@ -114,6 +115,20 @@ func (p *player) restoreSegment() *Report {
 	// set's own, not yet numbered: their first crossing numbers them, as
 	// in the capture. The others have crossed before: their next sight is
 	// by ID, not contents.
+	// The size each object was seen as in the capture: the type the
+	// checkpoint names it by. Replay may have made a larger whole (an
+	// object the log names by a struct and its first field, WholeResolver);
+	// a later sight as that larger type is a first sight, as it was in the
+	// capture (corpus firstfield).
+	seenSize := map[uint64]uintptr{}
+	_ = value.ObjectRefs(sg.values, func(id uint64, name string) {
+		if _, ok := seenSize[id]; ok || !strings.HasPrefix(name, "*") {
+			return
+		}
+		if t, ok := value.LookupType(name[1:]); ok {
+			seenSize[id] = t.Size()
+		}
+	})
 	p.objMu.Lock()
 	sg.restored = map[uint64]bool{}
 	for id, v := range p.byID {
@@ -128,7 +143,11 @@ func (p *player) restoreSegment() *Report {
 		if k := p.key(v); k != nil {
 			if o, ok := p.ids[k]; ok && o.id == id {
 				o.fresh = false
-				o.size = max(o.size, pointeeSize(concrete(v)))
+				if size, ok := seenSize[id]; ok {
+					o.size = size
+				} else {
+					o.size = max(o.size, pointeeSize(concrete(v)))
+				}
 				p.ids[k] = o
 			}
 		}
