@@ -149,6 +149,9 @@ func (s *Stream) panicked(f int, r any) (nested bool) {
 				// goroutine's outermost frame, not before: flushing at every
 				// frame wrote a batch per frame (TestDeepPanicFlushesOnce).
 				flush()
+				if fr.kind == eventlog.KindCallIn {
+					flightPanic(r) // flight.go: the ring is dumped before the panic may end the process
+				}
 			}
 		}
 	}

@@ -96,11 +96,16 @@ func startCapture() {
 			return
 		}
 	}
-	if err := configureRotation(os.Getenv); err != nil {
+	getenv, err := flightEnv(os.Getenv) // flight.go: the ring's defaults
+	if err != nil {
 		warnf("capture disabled: %v", err)
 		return
 	}
-	w, path, err := openLog(os.Getenv)
+	if err := configureRotation(getenv); err != nil {
+		warnf("capture disabled: %v", err)
+		return
+	}
+	w, path, err := openLog(getenv)
 	if err != nil {
 		// One line, and the program goes on uncaptured: capture must
 		// never stop the service it observes.
@@ -116,6 +121,7 @@ func startCapture() {
 	bindInit()
 	enabled.Store(true)
 	handleSignals()
+	startFlight()
 }
 
 // openLog creates the log that the environment (getenv) asks for.
