@@ -1,0 +1,48 @@
+// Command server serves many simulated requests through the observed svc
+// package, as a service would over hours, with the flight recorder on.
+// "server N panic" then sends the request that panics, which ends the
+// process; "server N signal" sends itself SIGUSR1 halfway, waits for the
+// dump the signal asks for, and ends normally.
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"time"
+
+	"example.com/flight/svc"
+)
+
+func main() {
+	n, _ := strconv.Atoi(os.Args[1])
+	mode := os.Args[2]
+	paths := []string{"/", "/cart", "/pay", "/search"}
+	for i := range n {
+		svc.Handle("user"+strconv.Itoa(i%11), paths[i%len(paths)], i%17)
+		if mode == "signal" && i == n/2 {
+			dumpOnSignal()
+		}
+	}
+	fmt.Println(svc.Served(), "served")
+	if mode == "panic" {
+		fmt.Println(svc.Handle("nobody", "/crash", 0))
+	}
+}
+
+// dumpOnSignal sends SIGUSR1 to this process and waits until the flight
+// recorder has written the dump's note (the log lies in CAPTURE_LOG's
+// directory).
+func dumpOnSignal() {
+	syscall.Kill(os.Getpid(), syscall.SIGUSR1)
+	dir := filepath.Dir(os.Getenv("CAPTURE_LOG"))
+	for range 500 {
+		if m, _ := filepath.Glob(filepath.Join(dir, "*.dump-*", "DUMP")); len(m) > 0 {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	fmt.Println("no dump after SIGUSR1")
+}

@@ -1,0 +1,3 @@
+module example.com/flight
+
+go 1.26
