@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,8 +18,8 @@ import (
 // dies the ring is dumped (at most CAPTURE_KEEP segments, a DUMP note with
 // the panic), every dumped segment replays alone, and the last one ends
 // with the panic, which replay reproduces: with the bug fixed, that
-// segment diverges there and the earlier ones still pass. SIGUSR1 dumps
-// too, and the service goes on.
+// segment diverges there and the earlier ones still pass. probe.Dump and
+// SIGUSR1 dump too, and the service goes on.
 func TestFlightRecorderDumps(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds programs with the go command")
@@ -104,6 +105,18 @@ func TestFlightRecorderDumps(t *testing.T) {
 	t.Logf("with the bug fixed:\n%s", out)
 	if err := os.WriteFile(src, b, 0o644); err != nil {
 		t.Fatal(err)
+	}
+
+	// probe.Dump from the program: the dump it returns replays, and the
+	// service goes on to the end.
+	out, segs, note = run(filepath.Join(work, "call"), "dump")
+	if !strings.Contains(out, "6000 served") || !strings.Contains(note, "reason: asked by the server") ||
+		!strings.Contains(out, fmt.Sprintf("dumped %d segments <nil>", len(segs))) {
+		t.Fatalf("probe.Dump run (dumped %v):\n%s\nDUMP:\n%s", segs, out, note)
+	}
+	out, code = runCapture(t, mod, "replay", "-observe", observe, "-reports", filepath.Join(work, "call-reports"), filepath.Dir(segs[0]))
+	if code != 0 || strings.Count(out, "PASS ") != len(segs) {
+		t.Fatalf("replay of the %d segments probe.Dump wrote: exit %d\n%s", len(segs), code, out)
 	}
 
 	// SIGUSR1: a dump, and the service goes on to the end.

@@ -2,7 +2,8 @@
 // package, as a service would over hours, with the flight recorder on.
 // "server N panic" then sends the request that panics, which ends the
 // process; "server N signal" sends itself SIGUSR1 halfway, waits for the
-// dump the signal asks for, and ends normally.
+// dump the signal asks for, and ends normally; "server N dump" asks for
+// a dump with probe.Dump halfway and ends normally.
 package main
 
 import (
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"example.com/flight/svc"
+	"github.com/rules-capture/rules_capture/runtime/probe"
 )
 
 func main() {
@@ -24,6 +26,10 @@ func main() {
 		svc.Handle("user"+strconv.Itoa(i%11), paths[i%len(paths)], i%17)
 		if mode == "signal" && i == n/2 {
 			dumpOnSignal()
+		}
+		if mode == "dump" && i == n/2 {
+			paths, err := probe.Dump("asked by the server")
+			fmt.Println("dumped", len(paths), "segments", err)
 		}
 	}
 	fmt.Println(svc.Served(), "served")
