@@ -101,6 +101,7 @@ func (c *Stream) End() {
 	}
 	c.emit(eventlog.KindPanicOut, 0)
 	flush()
+	flightPanic(r) // flight.go: the ring is dumped before the process dies
 	panic(r)
 }
 

@@ -43,5 +43,11 @@ func Handle(user, path string, amount int) string {
 	return fmt.Sprintf("%s %s #%d spent %d", user, path, s.visits, s.spent)
 }
 
+// HandleLater serves the request on a goroutine of its own, as a
+// service's background work would: a panic there ends the process.
+func HandleLater(user, path string, amount int) {
+	go Handle(user, path, amount)
+}
+
 // Served is the number of requests served so far.
 func Served() int { return served }

@@ -18,7 +18,8 @@ import (
 // dies the ring is dumped (at most CAPTURE_KEEP segments, a DUMP note with
 // the panic), every dumped segment replays alone, and the last one ends
 // with the panic, which replay reproduces: with the bug fixed, that
-// segment diverges there and the earlier ones still pass. probe.Dump and
+// segment diverges there and the earlier ones still pass. A panic in a
+// goroutine of observed code dumps likewise. probe.Dump and
 // SIGUSR1 dump too, and the service goes on.
 func TestFlightRecorderDumps(t *testing.T) {
 	if testing.Short() {
@@ -105,6 +106,24 @@ func TestFlightRecorderDumps(t *testing.T) {
 	t.Logf("with the bug fixed:\n%s", out)
 	if err := os.WriteFile(src, b, 0o644); err != nil {
 		t.Fatal(err)
+	}
+
+	// A panic in a goroutine of observed code ends the process too: the
+	// dump's last segment ends with it, and replay reproduces it.
+	out, segs, note = run(filepath.Join(work, "go"), "gopanic")
+	if !strings.Contains(note, "reason: panic: runtime error: invalid memory address or nil pointer dereference") {
+		t.Fatalf("the goroutine's panic (dumped %v):\n%s\nDUMP:\n%s", segs, out, note)
+	}
+	if events, _, err := readAll(segs[len(segs)-1]); err != nil || events[len(events)-1].Kind != eventlog.KindPanicOut {
+		t.Fatalf("the last dumped segment does not end with the goroutine's PANIC_OUT (%v)", err)
+	}
+	out, code = runCapture(t, mod, "replay", "-observe", observe, "-reports", filepath.Join(work, "go-reports"), filepath.Dir(segs[0]))
+	if code != 0 || strings.Count(out, "PASS ") != len(segs) {
+		t.Fatalf("replay of the %d segments dumped on the goroutine's panic: exit %d\n%s", len(segs), code, out)
+	}
+	r := readReport(t, filepath.Join(work, "go-reports", filepath.Base(segs[len(segs)-1])+".json"))
+	if !strings.Contains(strings.Join(r.Notes, "\n"), "panic in a goroutine started by observed code") {
+		t.Errorf("the last segment's replay did not reproduce the goroutine's panic: notes %q", r.Notes)
 	}
 
 	// probe.Dump from the program: the dump it returns replays, and the

@@ -3,7 +3,8 @@
 // "server N panic" then sends the request that panics, which ends the
 // process; "server N signal" sends itself SIGUSR1 halfway, waits for the
 // dump the signal asks for, and ends normally; "server N dump" asks for
-// a dump with probe.Dump halfway and ends normally.
+// a dump with probe.Dump halfway and ends normally; "server N gopanic"
+// sends the request that panics to a goroutine of the observed package.
 package main
 
 import (
@@ -33,8 +34,12 @@ func main() {
 		}
 	}
 	fmt.Println(svc.Served(), "served")
-	if mode == "panic" {
+	switch mode {
+	case "panic":
 		fmt.Println(svc.Handle("nobody", "/crash", 0))
+	case "gopanic":
+		svc.HandleLater("nobody", "/crash", 0)
+		time.Sleep(10 * time.Second) // the goroutine's panic ends the process first
 	}
 }
 
