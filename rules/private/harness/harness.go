@@ -159,7 +159,9 @@ func testlogsPath(target, shard, shards, file string) string {
 	if i := strings.Index(target, "//"); i >= 0 {
 		target = target[i+2:]
 	}
-	dir := strings.Replace(target, ":", "/", 1)
+	// A target of the root package ("//:replay_tests") has no package
+	// folder: its outputs are under bazel-testlogs/replay_tests.
+	dir := strings.TrimPrefix(strings.Replace(target, ":", "/", 1), "/")
 	if n, err := strconv.Atoi(shards); err == nil && n > 1 {
 		if i, err := strconv.Atoi(shard); err == nil {
 			dir += fmt.Sprintf("/shard_%d_of_%d", i+1, n)

@@ -9,6 +9,7 @@ func TestTestlogsPath(t *testing.T) {
 		{"@@//app/sub:replay_tests", "", "", "bazel-testlogs/app/sub/replay_tests/test.outputs/a.divergence.txt" + zip},
 		{"//app:replay_tests", "1", "3", "bazel-testlogs/app/replay_tests/shard_2_of_3/test.outputs/a.divergence.txt" + zip},
 		{"//app:replay_tests", "0", "1", "bazel-testlogs/app/replay_tests/test.outputs/a.divergence.txt" + zip},
+		{"@@//:replay_tests", "", "", "bazel-testlogs/replay_tests/test.outputs/a.divergence.txt" + zip},
 	} {
 		if got := testlogsPath(c.target, c.shard, c.shards, "a.divergence.txt"); got != c.want {
 			t.Errorf("testlogsPath(%q, %q, %q) = %q, want %q", c.target, c.shard, c.shards, got, c.want)
