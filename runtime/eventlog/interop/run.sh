@@ -36,7 +36,7 @@ node "$modules/read.mjs" "$work/capture.arrows" "$work/compacted.arrow" "$work/u
 
 # Check each summary with node (no jq needed): 5000 rows, the twelve kinds in
 # turn (417 or 416 of each), the site example.com/shop/pricing.Quote 500
-# times, version 4.
+# times, version 5 (eventlog.FormatVersion).
 node - "$work/summary.jsonl" <<'JS'
 const fs = require('node:fs');
 const lines = fs.readFileSync(process.argv[2], 'utf8').trim().split('\n');
@@ -53,7 +53,7 @@ for (const line of lines) {
   });
   if (Object.keys(s.kinds).length !== kinds.length) errs.push(`kinds ${Object.keys(s.kinds)}`);
   if (s.sites['example.com/shop/pricing.Quote'] !== 500) errs.push(`site pricing.Quote: ${s.sites['example.com/shop/pricing.Quote']}, want 500`);
-  if (s.format_version !== '4') errs.push(`format version ${s.format_version}`);
+  if (s.format_version !== '5') errs.push(`format version ${s.format_version}`);
   if (!String(s.status).startsWith('state=done events=00000000000000005000')) errs.push(`status ${s.status}`);
   if (errs.length) { failed = true; console.error(`interop: ${s.path}: ${errs.join('; ')}`); }
   else console.log(`interop: ok: ${s.path.split('/').pop()}: ${s.rows} rows, ${Object.keys(s.kinds).length} kinds, ${Object.keys(s.sites).length} sites, columns ${s.columns.join(' ')}`);
