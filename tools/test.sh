@@ -100,8 +100,11 @@ bazel_ready() {
 # environment: replay must read nothing but its runfiles (hermetic replay, docs/divergence.md).
 replay_hermetic() {
   local bin
+  # Build it here: when the disk cache holds the test's result, `bazel test` does not
+  # fetch the test binary into the output base.
+  "$BAZEL" build "${BAZEL_FLAGS[@]}" //examples/shop:replay_tests || return 1
   bin=$("$BAZEL" info "${BAZEL_FLAGS[@]}" bazel-bin 2>/dev/null) || return 1
-  [ -x "$bin/examples/shop/replay_tests" ] || { echo "bazel-bin/examples/shop/replay_tests is missing (the bazel test step builds it)"; return 1; }
+  [ -x "$bin/examples/shop/replay_tests" ] || { echo "bazel-bin/examples/shop/replay_tests is missing after bazel build"; return 1; }
   ls examples/shop/testdata/capture/*.arrow >/dev/null || { echo "no checked-in shop logs to replay"; return 1; }
   unshare -n env -i RUNFILES_DIR="$bin/examples/shop/replay_tests.runfiles" \
     TEST_TMPDIR="$(mktemp -d)" "$bin/examples/shop/replay_tests" -test.v 2>&1 | tail -20
