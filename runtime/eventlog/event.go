@@ -3,6 +3,8 @@
 // It is the only package of the project that imports Apache Arrow.
 package eventlog
 
+import "strings"
+
 // Kind says what crossed the boundary of the observed set
 // (docs/design/boundary-model.md, "Events").
 type Kind uint8
@@ -96,3 +98,12 @@ type Event struct {
 //	func (r *Reader) Meta() Meta
 //	func (r *Reader) Next() (*Event, error)  // io.EOF at the end; the event is valid until the next call
 //	func (r *Reader) Close() error
+
+// Clone returns a copy of e that owns its values and strings: the events a
+// Reader returns share buffers it reuses for the next event.
+func (e *Event) Clone() Event {
+	c := *e
+	c.Values = append([]byte(nil), e.Values...)
+	c.Site, c.Pos, c.RecvType = strings.Clone(e.Site), strings.Clone(e.Pos), strings.Clone(e.RecvType)
+	return c
+}

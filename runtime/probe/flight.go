@@ -243,8 +243,7 @@ func copyLog(r *eventlog.Reader, src, path string) (n int, gaps uint64, err erro
 			gaps += e.Seq - last - 1
 		}
 		last = e.Seq
-		c := *e // Append copies Values but keeps the strings, which the reader reuses
-		c.Site, c.Pos, c.RecvType = strings.Clone(c.Site), strings.Clone(c.Pos), strings.Clone(c.RecvType)
+		c := e.Clone() // Append keeps the strings, which the reader reuses
 		w.Append(&c)
 		n++
 	}

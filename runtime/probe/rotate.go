@@ -296,10 +296,7 @@ func readInit() (lasting bool, err error) {
 		if e.Seq != uint64(len(init)+1) {
 			return true, fmt.Errorf("events of its package initialisation are missing (seq %d after %d): the writer dropped them", e.Seq, len(init))
 		}
-		c := *e
-		c.Values = append([]byte(nil), e.Values...)
-		c.Site, c.Pos, c.RecvType = strings.Clone(c.Site), strings.Clone(c.Pos), strings.Clone(c.RecvType)
-		init = append(init, c)
+		init = append(init, e.Clone())
 	}
 	if uint64(len(init)) != ckpt.initEnd {
 		return r.Meta().Status.Dropped > 0, fmt.Errorf("its package initialisation has %d events, %d written", ckpt.initEnd, len(init))

@@ -21,6 +21,7 @@ import (
 
 	"github.com/rules-capture/rules_capture/runtime/eventlog"
 	"github.com/rules-capture/rules_capture/runtime/probe"
+	"github.com/rules-capture/rules_capture/runtime/segment"
 )
 
 // checkpointCaptureEnv is added to the environment of the corpus's capture
@@ -65,7 +66,7 @@ func checkSegments(t *testing.T, work, harness string, logs []string, check stri
 				n++
 			case eventlog.KindNoCheckpoint:
 				refused++
-				why, err := noCheckpointReason(e.Values)
+				why, err := segment.NoCheckpointReason(e.Values)
 				if err != nil || why == "" {
 					t.Errorf("%s: NO_CHECKPOINT at seq %d without a reason (%v)", filepath.Base(log), e.Seq, err)
 				}

@@ -107,7 +107,7 @@ func cutLog(path, out, from string, to uint64) (cutResult, error) {
 		var refused []string
 		for i := range events {
 			if events[i].Kind == eventlog.KindNoCheckpoint {
-				if why, err := noCheckpointReason(events[i].Values); err == nil && len(refused) < 3 {
+				if why, err := segment.NoCheckpointReason(events[i].Values); err == nil && len(refused) < 3 {
 					refused = append(refused, fmt.Sprintf("seq %d: %s", events[i].Seq, why))
 				}
 			}
@@ -172,13 +172,7 @@ func readAll(path string) ([]eventlog.Event, eventlog.Meta, error) {
 		if err != nil {
 			return nil, eventlog.Meta{}, fmt.Errorf("reading %s: %w", path, err)
 		}
-		c := *e
-		c.Values = append([]byte(nil), e.Values...)
-		c.Site, c.Pos, c.RecvType = strings.Clone(c.Site), strings.Clone(c.Pos), strings.Clone(c.RecvType)
-		events = append(events, c)
+		events = append(events, e.Clone())
 	}
 	return events, r.Meta(), nil
 }
-
-// noCheckpointReason returns the reason a NO_CHECKPOINT event gives.
-func noCheckpointReason(vals []byte) (string, error) { return segment.NoCheckpointReason(vals) }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rules-capture/rules_capture/runtime/eventlog"
+	"github.com/rules-capture/rules_capture/runtime/segment"
 )
 
 func init() {
@@ -99,7 +100,7 @@ func collectStats(path string) (*logStats, error) {
 		case eventlog.KindCheckpoint:
 			st.Checkpoints++
 		case eventlog.KindNoCheckpoint:
-			why, err := noCheckpointReason(e.Values)
+			why, err := segment.NoCheckpointReason(e.Values)
 			if err != nil {
 				why = "(unreadable reason: " + err.Error() + ")"
 			}
