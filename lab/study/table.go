@@ -52,6 +52,7 @@ func Table(w io.Writer, dir string, want []Subject) error {
 	order = append(order, extra...)
 
 	var tot Totals
+	var mut mutantTally
 	studied, partial, failed := 0, 0, 0
 	causes := map[string]*cause{}
 	fmt.Fprintln(w, "| module | version | commit | observed sets | rejected | tool errors | round trips | passed | false divergences | replay errors | timed out | capped | mutants | caught by replay | caught by tests |")
@@ -73,6 +74,9 @@ func Table(w io.Writer, dir string, want []Subject) error {
 		studied++
 		t := s.Totals
 		tot.merge(t)
+		for _, set := range s.Sets {
+			mut.add(set.Mutation)
+		}
 		fmt.Fprintf(w, "| %s | %s | %s | %d | %d | %s | %d | %d | %s | %s | %d | %d | %d | %d | %d |\n", name, s.Subject.Version, r.commit, t.Sets, t.Rejected, bold(t.ToolErrors),
 			t.Passed+t.Diverged+t.Errors, t.Passed, bold(t.Diverged), bold(t.Errors), t.TimedOut, t.Capped, t.Mutants, t.ByReplay, t.ByTests)
 		s.causes(causes)
@@ -88,6 +92,10 @@ func Table(w io.Writer, dir string, want []Subject) error {
 		fmt.Fprintf(w, "; %d unfinished (their study was interrupted: the sets so far)", partial)
 	}
 	fmt.Fprintf(w, ". Round trips are the replayed logs (capped and timed-out tests are not replayed); every divergence is on unchanged code, so false. Observed sets accepted: %s.\n", pct(tot.Sets-tot.Rejected, tot.Sets))
+	if mut.kept > 0 {
+		fmt.Fprintf(w, "\nMutants, each judged both ways (by replaying the set's logs that passed on the unchanged code, and by the module's tests that passed without capture): %d; caught by replay %d (%s), by the tests %d (%s); by both %d, by replay only %d, by the tests only %d, by neither %d.\n",
+			mut.kept, mut.byReplay, pct(mut.byReplay, mut.kept), mut.byTests, pct(mut.byTests, mut.kept), mut.both, mut.byReplay-mut.both, mut.byTests-mut.both, mut.neither)
+	}
 	var missing []string
 	for _, s := range want {
 		if r, ok := byModule[s.Module]; !ok || !r.finished {
@@ -99,6 +107,26 @@ func Table(w io.Writer, dir string, want []Subject) error {
 	}
 	writeCauses(w, causes)
 	return nil
+}
+
+// mutantTally sums the mutation checks of a table's sets. A mutant is
+// only kept where the set has logs that replay and the package compiles
+// with it, and every kept mutant is judged by replay and by the tests
+// alike, so the two counts compare like with like; the overlap says
+// whether either catches what the other misses.
+type mutantTally struct {
+	kept, byReplay, byTests, both, neither int
+}
+
+func (t *mutantTally) add(m *Mutation) {
+	if m == nil {
+		return
+	}
+	t.kept += m.Kept
+	t.byReplay += m.ByReplay
+	t.byTests += m.ByTests
+	t.both += m.Both
+	t.neither += m.Neither
 }
 
 // cause is one cause of failed round trips, rejections or tool errors,
