@@ -201,3 +201,96 @@ func (t *transformer) ownedTypeSet(constraint types.Type, seen map[types.Type]bo
 	}
 	return true
 }
+
+// inferredCallee is the callee a helper calls for a call of an external
+// generic function whose type arguments the source leaves to inference
+// (simplelru.NewLRU(size, onEvicted) in NewWithEvict[K, V]): the function
+// instantiated explicitly in the generated file, simplelru.NewLRU[K, V].
+// Passing the function itself to the helper, as a function value is,
+// would be an implicitly instantiated function as an argument, which only
+// go1.21 accepts, and the instrumented file keeps its module's older
+// language version (langversion.go); nor can the source name the type
+// arguments, whose packages it may not import. pkgName is the package name
+// the call site qualified the function with, whose reference the site
+// loses. ok is false when the call is no such call (a function value, an
+// explicit instantiation, a dot-imported function: passed as before).
+func (t *transformer) inferredCallee(call *ast.CallExpr, c callee) (callee string, usesTP bool, pkgName *types.PkgName, ok bool, why string) {
+	if c.sel != nil || c.funcValue || c.fn == nil || c.fn.Pkg() == nil {
+		return "", false, nil, false, ""
+	}
+	sx, isSel := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !isSel {
+		return "", false, nil, false, ""
+	}
+	x, isIdent := sx.X.(*ast.Ident)
+	if !isIdent {
+		return "", false, nil, false, ""
+	}
+	pn, isPkg := t.p.Info.Uses[x].(*types.PkgName)
+	if !isPkg {
+		return "", false, nil, false, ""
+	}
+	inst, found := t.p.Info.Instances[sx.Sel]
+	if !found || inst.TypeArgs == nil || inst.TypeArgs.Len() == 0 {
+		return "", false, nil, false, ""
+	}
+	var as []string
+	for i := 0; i < inst.TypeArgs.Len(); i++ {
+		ta := inst.TypeArgs.At(i)
+		s, w := t.typeString(ta)
+		if w != "" {
+			return "", false, nil, false, w
+		}
+		usesTP = usesTP || hasTypeParam(ta)
+		as = append(as, s)
+	}
+	return t.alias(c.fn.Pkg().Path(), c.fn.Pkg().Name()) + "." + c.fn.Name() + "[" + strings.Join(as, ", ") + "]", usesTP, pn, true, ""
+}
+
+// dropRef notes that the file being walked no longer refers to the
+// package imported as pn at one place.
+func (t *transformer) dropRef(pn *types.PkgName) {
+	if t.droppedRefs == nil {
+		t.droppedRefs = map[int]map[*types.PkgName]int{}
+	}
+	if t.droppedRefs[t.file] == nil {
+		t.droppedRefs[t.file] = map[*types.PkgName]int{}
+	}
+	t.droppedRefs[t.file][pn]++
+}
+
+// unusedImports are the edits that keep file i's imports whose every
+// reference the rewritten call sites dropped, under the blank name: the
+// package stays imported (for its initialisation, as before), and the file
+// compiles ("imported and not used" otherwise).
+func (t *transformer) unusedImports(i int) []edit {
+	dropped := t.droppedRefs[i]
+	if len(dropped) == 0 {
+		return nil
+	}
+	f := t.p.Files[i]
+	uses := map[*types.PkgName]int{}
+	for id, obj := range t.p.Info.Uses {
+		if pn, ok := obj.(*types.PkgName); ok && dropped[pn] > 0 && id.Pos() >= f.Pos() && id.Pos() < f.End() {
+			uses[pn]++
+		}
+	}
+	var es []edit
+	for _, imp := range f.Imports {
+		var pn *types.PkgName
+		if imp.Name != nil {
+			pn, _ = t.p.Info.Defs[imp.Name].(*types.PkgName)
+		} else {
+			pn, _ = t.p.Info.Implicits[imp].(*types.PkgName)
+		}
+		if pn == nil || dropped[pn] == 0 || uses[pn] > dropped[pn] {
+			continue
+		}
+		if imp.Name != nil {
+			es = append(es, edit{t.offset(imp.Name.Pos()), t.offset(imp.Name.End()), "_", 0})
+		} else {
+			es = append(es, edit{t.offset(imp.Path.Pos()), t.offset(imp.Path.Pos()), "_ ", 0})
+		}
+	}
+	return es
+}

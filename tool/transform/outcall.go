@@ -22,6 +22,12 @@ type outcallHelper struct {
 	curried bool
 	pos     string // the call's site position
 	usesTP  bool   // the receiver's type names a type parameter
+	// inferred: a generic function whose type arguments the call leaves
+	// to inference, called by the helper instantiated explicitly
+	// (inferredCallee): the helper has no callee parameter, and the call
+	// site drops its reference to the function's package (pkgRef).
+	inferred bool
+	pkgRef   *types.PkgName
 
 	// The callee.
 	recvDecl  string    // the helper's first parameter
@@ -107,6 +113,14 @@ func (t *transformer) outcallCallee(o *outcallHelper) bool {
 	info := t.p.Info
 	call, c := o.call, &o.c
 	o.editStart = call.Fun.Pos()
+	if callee, usesTP, pn, ok, why := t.inferredCallee(call, *c); why != "" {
+		t.errorf(call.Pos(), "an outcall whose type arguments involve "+why+" ("+c.name+")", "call it from an unobserved package and pass plain values in")
+		return false
+	} else if ok {
+		o.inferred, o.pkgRef, o.usesTP = true, pn, usesTP
+		o.callee = callee
+		return true
+	}
 	if c.sel == nil {
 		ts, why := t.typeString(info.TypeOf(call.Fun)) // a named function type keeps its name (context.CancelFunc)
 		if why != "" {
@@ -151,7 +165,10 @@ func (t *transformer) outcallCallee(o *outcallHelper) bool {
 // out-parameters and callbacks included.
 func (t *transformer) outcallParams(o *outcallHelper, stack []ast.Node) bool {
 	call, c, sig := o.call, o.c, o.sig
-	o.decls = []string{o.recvDecl}
+	o.decls = nil
+	if !o.inferred {
+		o.decls = []string{o.recvDecl}
+	}
 	// For a Read-like call (first result n int) only p[:n] of an
 	// out-parameter is recorded.
 	readLike := c.fn != nil && sig.Results().Len() > 0 && isInt(sig.Results().At(0).Type()) &&
@@ -256,8 +273,12 @@ func (t *transformer) outcallHelperText(o *outcallHelper, site, h string) string
 	var b strings.Builder
 	fmt.Fprintf(&b, "// %s calls %s (%s).\n", h, c.name, o.pos)
 	if o.curried {
-		inner := "func(" + strings.Join(o.decls[1:], ", ") + ") " + resultList(o.results)
-		fmt.Fprintf(&b, "func %s%s(%s) %s {\n\treturn %s {\n", h, o.tpDecl, o.decls[0], inner, inner)
+		first, params := "", o.decls
+		if !o.inferred {
+			first, params = o.decls[0], o.decls[1:]
+		}
+		inner := "func(" + strings.Join(params, ", ") + ") " + resultList(o.results)
+		fmt.Fprintf(&b, "func %s%s(%s) %s {\n\treturn %s {\n", h, o.tpDecl, first, inner, inner)
 	} else {
 		fmt.Fprintf(&b, "func %s%s(%s) %s {\n", h, o.tpDecl, strings.Join(o.decls, ", "), resultList(o.results))
 	}
@@ -330,6 +351,17 @@ func (t *transformer) outcallHelperText(o *outcallHelper, site, h string) string
 func (t *transformer) rewriteOutcall(o *outcallHelper, h string) {
 	call, c := o.call, o.c
 	span := int(call.End() - call.Pos())
+	if o.inferred {
+		// The helper calls the function itself: f(a) -> h[T](a), f(g()) ->
+		// h[T]()(g()).
+		t.dropRef(o.pkgRef)
+		if o.curried {
+			t.add(call.Fun.Pos(), call.Fun.End(), h+o.tpArgs+"()", span)
+		} else {
+			t.add(call.Fun.Pos(), call.Lparen+1, h+o.tpArgs+"(", span)
+		}
+		return
+	}
 	t.add(o.editStart, o.editStart, h+o.tpArgs+"("+o.prefix, span)
 	if o.curried {
 		if c.sel != nil {

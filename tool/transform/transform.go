@@ -153,6 +153,12 @@ type transformer struct {
 	// hiddenType: some of them by a type of the package (universe.go).
 	hidden     map[string]bool
 	hiddenType bool
+
+	// droppedRefs counts, per file, the references to an imported package
+	// that rewritten call sites no longer hold (a generic function called
+	// through its helper, generic.go): a file left without any keeps the
+	// import under the blank name.
+	droppedRefs map[int]map[*types.PkgName]int
 }
 
 type pendingSelect struct {
@@ -353,6 +359,7 @@ func (t *transformer) apply(i int) ([]byte, error) {
 	f := t.p.Files[i]
 	tf := t.p.Fset.File(f.Pos())
 	es := append([]edit{}, t.edits[i]...)
+	es = append(es, t.unusedImports(i)...)
 	// After the package clause: a directive there is no doc comment of
 	// anything, so gofmt leaves it where it is.
 	pkgLine := tf.Line(f.Name.Pos())

@@ -1,0 +1,3 @@
+module example.com/inferred118
+
+go 1.18
