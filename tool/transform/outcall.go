@@ -147,6 +147,7 @@ func (t *transformer) outcallCallee(o *outcallHelper) bool {
 			o.prefix = "&"
 		}
 	}
+	typ = t.nameableIface(typ)
 	ts, why := t.typeString(typ)
 	if why != "" {
 		t.errorf(call.Pos(), "a method call on a value of "+why+" ("+c.name+")", "call it from an unobserved package, or keep this package out of the observed set")

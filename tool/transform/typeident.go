@@ -34,6 +34,7 @@ func (t *transformer) assertedIface(typ types.Type) {
 	if !ok || iface.NumMethods() == 0 || types.Identical(typ, types.Universe.Lookup("error").Type()) {
 		return
 	}
+	typ = t.nameableIface(typ)
 	ts, why := t.typeString(typ)
 	if why != "" {
 		return
@@ -275,4 +276,25 @@ func (t *transformer) promotedCallbacks(call *ast.CallExpr, sig *types.Signature
 		}
 	}
 	return true
+}
+
+// nameableIface is typ, or for an interface type declared inside a function
+// (pkg/errors' `type causer interface{ Cause() error }` in Cause), which the
+// generated file cannot name, its interface literal: a value of the local
+// type is assignable to it (identical underlying types, one of them
+// unnamed), a placeholder implementing the literal implements the local
+// type, and the methods called through it are the same.
+func (t *transformer) nameableIface(typ types.Type) types.Type {
+	n, ok := types.Unalias(typ).(*types.Named)
+	if !ok || n.TypeArgs().Len() > 0 {
+		return typ
+	}
+	obj := n.Obj()
+	if obj.Pkg() != t.p.Types || obj.Parent() == nil || obj.Parent() == t.p.Types.Scope() {
+		return typ
+	}
+	if _, isIface := n.Underlying().(*types.Interface); !isIface {
+		return typ
+	}
+	return n.Underlying()
 }
