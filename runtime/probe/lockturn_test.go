@@ -83,6 +83,18 @@ func TestLockTurnsCaptureCounts(t *testing.T) {
 	mu.Unlock()
 
 	var muCount, rwWrites, rwReads uint64
+	// The ranks the reads since the last write carry: readers share the
+	// lock, so two of them may record their turns in either order (the
+	// second reader's event before the first's), but between two writes
+	// the ranks are 1..n, each once, and the next write carries n.
+	ranks := map[uint64]bool{}
+	allRanks := func(seq uint64) {
+		for r := uint64(1); r <= rwReads; r++ {
+			if !ranks[r] {
+				t.Fatalf("event %d: the %d reads before it carry ranks %v, want 1..%d", seq, rwReads, ranks, rwReads)
+			}
+		}
+	}
 	nums := map[string]uint64{}
 	for _, e := range events {
 		if e.Kind != eventlog.KindLockTurn {
@@ -108,14 +120,18 @@ func TestLockTurnsCaptureCounts(t *testing.T) {
 			if writes != rwWrites || reads != rwReads {
 				t.Fatalf("event %d: rw.Lock writes=%d reads=%d, want %d, %d", e.Seq, writes, reads, rwWrites, rwReads)
 			}
+			allRanks(e.Seq)
 			rwReads = 0
+			clear(ranks)
 		case "rw.RLock":
 			rwReads++
-			if writes != rwWrites || reads != rwReads {
-				t.Fatalf("event %d: rw.RLock writes=%d reads=%d, want %d, %d", e.Seq, writes, reads, rwWrites, rwReads)
+			if writes != rwWrites || reads == 0 || ranks[reads] {
+				t.Fatalf("event %d: rw.RLock writes=%d reads=%d, want %d and a rank not yet carried since that write (%v)", e.Seq, writes, reads, rwWrites, ranks)
 			}
+			ranks[reads] = true
 		}
 	}
+	allRanks(uint64(len(events)))
 	if muCount != 200 || rwWrites != 100 || nums["mu"] == nums["rw"] {
 		t.Fatalf("counted %d mu.Lock, %d rw.Lock, numbers %v", muCount, rwWrites, nums)
 	}
