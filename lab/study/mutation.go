@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/rules-capture/rules_capture/lab/mutate"
 )
@@ -130,7 +131,7 @@ func (m *moduleRun) judge(mu mutate.Mutant, orig []byte, pkg string, setDir stri
 	if _, err := m.r.command(m.dir, nil, "go", "build", pkg).output(); err != nil {
 		return o, false
 	}
-	stdout, _, code, err := m.r.command(m.dir, nil, "go", append([]string{"test", "-json", "-count=1", "-timeout=5m"}, m.sub.Patterns...)...).combined()
+	stdout, _, code, err := m.r.command(m.dir, nil, "go", append([]string{"test", "-json", "-count=1", "-timeout=" + m.mutantTestLimit().String()}, m.sub.Patterns...)...).combined()
 	switch {
 	case err != nil:
 		// go test did not finish (the study's timeout): the mutant hangs
@@ -162,6 +163,24 @@ func (m *moduleRun) judge(mu mutate.Mutant, orig []byte, pkg string, setDir stri
 		}
 	}
 	return o, true
+}
+
+// mutantTestLimit is go test's -timeout for the module's tests on a
+// mutant: the per-test limit (Config.testLimit) of the slowest package's
+// tests together without capture. A mutant that turns a loop endless
+// hangs its package's tests, and go test then fails the running test,
+// which catches the mutant as a fixed five minutes did, only without
+// spending them on every such mutant.
+func (m *moduleRun) mutantTestLimit() time.Duration {
+	var slowest time.Duration
+	for _, tp := range m.testPkgs {
+		var sum time.Duration
+		for _, t := range tp.tests {
+			sum += t.plain
+		}
+		slowest = max(slowest, sum)
+	}
+	return m.r.cfg.testLimit(slowest)
 }
 
 // passedWithoutCapture reports whether test of pkg passed in the baseline

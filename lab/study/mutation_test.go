@@ -3,6 +3,7 @@ package study
 import (
 	"reflect"
 	"testing"
+	"time"
 )
 
 // TestCaughtByTestsCountsOnlyTestsThatPassWithoutCapture: a mutant is
@@ -63,5 +64,35 @@ not json: go: some complaint
 	want := []string{"example.com/m/a.TestOK", "example.com/m/b (package)", "example.com/m/c (package)"}
 	if got := caughtByTests(caught, passed); !reflect.DeepEqual(got, want) {
 		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
+// TestMutantTestLimitIsThePackagesLimit: the module's tests on a mutant
+// get the per-test limit of the slowest package's tests together without
+// capture (the larger of the floor and the factor times their sum), not
+// a fixed five minutes, so a mutant that hangs a quick module's tests
+// costs about the floor.
+func TestMutantTestLimitIsThePackagesLimit(t *testing.T) {
+	pkg := func(d ...time.Duration) *testPackage {
+		tp := &testPackage{}
+		for _, x := range d {
+			tp.tests = append(tp.tests, &testCase{plain: x})
+		}
+		return tp
+	}
+	cfg := Config{TestLimit: time.Minute, TestLimitFactor: 20}
+	for _, c := range []struct {
+		pkgs []*testPackage
+		want time.Duration
+	}{
+		{nil, time.Minute},
+		{[]*testPackage{pkg(10 * time.Millisecond)}, time.Minute},
+		{[]*testPackage{pkg(2*time.Second, 3*time.Second), pkg(4 * time.Second)}, 100 * time.Second},
+		{[]*testPackage{pkg(time.Second), pkg(3*time.Second, 3*time.Second)}, 120 * time.Second},
+	} {
+		m := &moduleRun{r: &runner{cfg: cfg}, testPkgs: c.pkgs}
+		if got := m.mutantTestLimit(); got != c.want {
+			t.Errorf("mutantTestLimit = %v, want %v", got, c.want)
+		}
 	}
 }
