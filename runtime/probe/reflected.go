@@ -22,6 +22,16 @@ import (
 // maps of those) with EncodeReflected, and what the call may have written
 // through them with Written.
 
+// SentinelVar registers an exported variable of a package the reflecting package
+// imports (http.NoBody): a value of an unexported type that objects it
+// records can hold, recorded by the variable's name and replayed as the
+// variable's value (value.RegisterSentinelValue, which keeps only values
+// replay could not otherwise rebuild).
+func SentinelVar(name string, v any) struct{} {
+	value.RegisterSentinelValue(name, v)
+	return struct{}{}
+}
+
 // EncodeReflected appends v deeply: a pointer to another package's type is
 // written with its pointee, at every sight (the state external code gave
 // it since it last crossed), so that replay rebuilds the object it

@@ -564,8 +564,19 @@ func (d *Decoder) decodeIface(v reflect.Value, depth int, impl []string) {
 	case TagSentinel:
 		d.Off++
 		name := d.name()
+		if x, ok := valueSentinelByName(name); ok {
+			d.setIface(v, reflect.ValueOf(x))
+			return
+		}
 		err, ok := sentinelByName(name)
 		if !ok {
+			if !errorType.AssignableTo(t) {
+				// A variable of another kind than error that this build
+				// does not register (RegisterSentinelValue): no stand-in
+				// has its identity.
+				d.fail("variable %s (a value recorded by its name) is not registered in this build", name)
+				return
+			}
 			err = &Error{Type: "sentinel", Msg: name}
 		}
 		d.setIface(v, reflect.ValueOf(err))

@@ -459,6 +459,15 @@ func (e *Encoder) encodeIface(static reflect.Type, el reflect.Value, x any, dept
 			e.encodeError(x.(error), depth)
 			return
 		}
+		// A registered variable's value of a type replay cannot name
+		// (http.NoBody in a request's Body): by the variable's name.
+		if dpl.sentinelType() {
+			if name, ok := valueSentinelName(x); ok {
+				e.Buf = append(e.Buf, TagSentinel)
+				e.Buf = appendName(e.Buf, name)
+				return
+			}
+		}
 	}
 	name := dpl.name
 	if e.Objects != nil {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode"
+	"unicode/utf8"
 	"unsafe"
 )
 
@@ -20,18 +22,22 @@ var registry = struct {
 	own      map[reflect.Type]bool // types declared by observed packages
 	types    map[string]reflect.Type
 	byName   map[string]error // name -> sentinel value
+	values   map[string]any   // name -> sentinel value of another kind (RegisterSentinelValue)
 }{
 	observed: map[string]bool{},
 	own:      map[reflect.Type]bool{},
 	types:    map[string]reflect.Type{},
 	byName:   map[string]error{},
+	values:   map[string]any{},
 }
 
 // Read on every encoded value, from every goroutine that crosses the
 // boundary: sync.Maps, whose loads take no lock once registration is over.
 var (
-	sentinels     sync.Map // sentinel value (comparable) -> name
-	observedTypes sync.Map // reflect.Type -> IsObservedType's answer; cleared by the registrations it depends on
+	sentinels sync.Map // sentinel value (comparable) -> name
+	// valueSentinels: values of RegisterSentinelValue -> name.
+	valueSentinels sync.Map
+	observedTypes  sync.Map // reflect.Type -> IsObservedType's answer; cleared by the registrations it depends on
 	// observedGen counts the registrations IsObservedType depends on (under
 	// registry's write lock): its answers in recentObserved hold only for
 	// the generation they were made in.
@@ -171,6 +177,107 @@ var (
 	sentinelTypes sync.Map
 	sentinelGen   atomic.Uint64
 )
+
+// RegisterSentinelValue records an exported package-level variable of
+// another package whose value replay could not otherwise rebuild, e.g.
+// ("net/http.NoBody", http.NoBody): a value of an unexported type (noBody)
+// that reaches observed code inside an object it records (the Body of a
+// reflected *http.Request). Replay cannot name such a type, so without
+// the variable the value became a stand-in or ended the replay, and the
+// code that compares it with the variable (net/http's req.Body ==
+// NoBody) took another branch. A value identical to a registered one, in
+// an interface slot, is encoded by the variable's name (TagSentinel), and
+// replay answers with the variable's value: the same value, the same
+// identity. The value the variable holds when it is registered (during
+// the observed packages' initialisation, in capture and in replay alike)
+// is the one named.
+//
+// Only values without an identity of their own are registered: pointers,
+// maps, channels and functions are objects with IDs, and errors are
+// sentinels only where observed code compares them (RegisterSentinel), so
+// that recorded errors keep their messages. Values of types whose
+// comparison can panic (interface fields) and of types replay can name
+// (exported or registered: they are rebuilt by value) are not registered
+// either.
+func RegisterSentinelValue(name string, v any) {
+	if v == nil {
+		return
+	}
+	t := reflect.TypeOf(v)
+	if _, isErr := v.(error); isErr || !safeComparable(t) || !unnameable(t) {
+		return
+	}
+	registry.Lock()
+	if _, dup := registry.values[name]; dup {
+		registry.Unlock()
+		return
+	}
+	valueSentinels.LoadOrStore(v, name) // the first name stays
+	sentinelTypes.Store(t, true)
+	registry.values[name] = v
+	registry.Unlock()
+	sentinelGen.Add(1)
+}
+
+// safeComparable: values of t can be compared (and hashed as map keys)
+// without a panic: no interface inside, which may hold an incomparable
+// dynamic value, and no kind with an identity of its own.
+func safeComparable(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128, reflect.String:
+		return true
+	case reflect.Array:
+		return safeComparable(t.Elem())
+	case reflect.Struct:
+		for i := 0; i < t.NumField(); i++ {
+			if !safeComparable(t.Field(i).Type) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// unnameable: t is a named type that generated code cannot spell and
+// registration cannot make known by name (an unexported type of its
+// package), so that replay cannot rebuild a value of it from its fields.
+func unnameable(t reflect.Type) bool {
+	if t.Name() == "" || t.PkgPath() == "" || exportedName(t.Name()) {
+		return false
+	}
+	_, known := LookupType(TypeName(t))
+	return !known
+}
+
+func exportedName(n string) bool {
+	r, _ := utf8.DecodeRuneInString(n)
+	return unicode.IsUpper(r)
+}
+
+// valueSentinelName returns the name of the registered variable whose
+// value x is (RegisterSentinelValue).
+func valueSentinelName(x any) (string, bool) {
+	if !safeComparable(reflect.TypeOf(x)) {
+		return "", false
+	}
+	n, ok := valueSentinels.Load(x)
+	if !ok {
+		return "", false
+	}
+	return n.(string), true
+}
+
+// valueSentinelByName returns the value of a variable RegisterSentinelValue
+// registered.
+func valueSentinelByName(name string) (any, bool) {
+	registry.RLock()
+	v, ok := registry.values[name]
+	registry.RUnlock()
+	return v, ok
+}
 
 func sentinelName(err error) (string, bool) {
 	if !reflect.TypeOf(err).Comparable() {

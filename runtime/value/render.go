@@ -14,7 +14,7 @@ var tagNames = [...]string{
 	TagFloat: "float", TagComplex: "complex", TagString: "string", TagBytes: "bytes",
 	TagList: "list", TagMap: "map", TagStruct: "struct", TagRef: "reference",
 	TagObject: "observed object", TagIface: "interface value", TagError: "error",
-	TagSentinel: "sentinel error", TagTypedError: "typed error", TagTime: "time",
+	TagSentinel: "sentinel", TagTypedError: "typed error", TagTime: "time",
 	TagTruncated: "truncated value", TagOpaque: "opaque value", TagImplements: "implements prefix",
 	TagRecord: "struct", TagExported: "exported fields", TagRedacted: "redacted value",
 }

@@ -37,7 +37,7 @@ const (
 	TagObject                 // pointer to an observed type: type name, uvarint object ID, then TagNil or the pointee on first sight
 	TagIface                  // non-nil interface holding a non-error value: dynamic type name, value (a TagRef/TagObject of that type with an empty name, format 2 on)
 	TagError                  // error: dynamic type name, message string, uvarint n, n wrapped errors
-	TagSentinel               // an exported package-level error variable: its name, e.g. "io.EOF"
+	TagSentinel               // an exported package-level variable by its name: an error variable observed code compares with ("io.EOF"), or a registered value of a type replay cannot name ("net/http.NoBody", RegisterSentinelValue)
 	TagTypedError             // error of a registered type, rebuilt by value in replay: type name, value of the type (pointee for pointer types)
 	TagTime                   // time.Time: zigzag unix seconds, uvarint nanoseconds, zone name string, zigzag zone offset
 	TagTruncated              // a value nested deeper than MaxDepth

@@ -78,6 +78,7 @@ func (t *transformer) findOutsideReflection() {
 	}
 	if t.reflectsOutside() {
 		t.registerImportedTypes()
+		t.registerImportedVars()
 	}
 }
 
