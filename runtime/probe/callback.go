@@ -158,6 +158,14 @@ func callIn(site *Site, id uint64, passedAt *atomic.Uint64, orphan bool, fn refl
 		// code's copy: a call inside the set.
 		return call(fn, args)
 	}
+	if smpOn && len(s.frames) == 0 && sampleBegins(s) {
+		// Outside a sampled window (sample.go): counted, not recorded.
+		f := s.callIdle()
+		var out []reflect.Value
+		s.runIdle(f, func() { out = call(fn, args) })
+		s.returnIdle(f, true)
+		return out
+	}
 	s.begin(site, eventlog.KindCallIn)
 	s.enc.Objects = s.turnTable()
 	s.recvID, s.recvType = id, value.TypeName(fn.Type())

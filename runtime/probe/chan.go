@@ -23,7 +23,7 @@ import "github.com/rules-capture/rules_capture/runtime/eventlog"
 // replay is on, the goroutine runs observed code and ch crossed the
 // boundary. The caller records ch with Recv.
 func Chan(site *Site, ch any) *Stream {
-	if !enabled.Load() {
+	if !enabled.Load() || smpIdle.Load() { // outside a sampled window nothing is recorded
 		return nil
 	}
 	s := chanStream(site)
@@ -79,7 +79,7 @@ func (s *Stream) waitChanTurn(site *Site) {
 // or replay is on, the goroutine runs observed code and at least one of
 // the channels crossed the boundary. Crossed(i) tells which did.
 func Select(site *Site, chans ...any) *Stream {
-	if !enabled.Load() {
+	if !enabled.Load() || smpIdle.Load() {
 		return nil
 	}
 	s := chanStream(site)

@@ -58,6 +58,10 @@ func sameValue(a, b any) bool {
 // an event. After call returns, the caller encodes the results and calls
 // Return.
 func (s *Stream) Run(f int, call func()) {
+	if s.idleCall {
+		s.runIdle(f, call) // sample.go
+		return
+	}
 	if r, panicked := s.run(f, call); panicked {
 		// Outside any deferred call: a fresh panic. (r is nil only for
 		// panic(nil) with GODEBUG=panicnil=1, which recover cannot tell from

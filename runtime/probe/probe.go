@@ -98,6 +98,10 @@ type Stream struct {
 	inside   bool          // executing observed code
 	kind     eventlog.Kind // KindCallIn or KindCallOut: the call being built
 	inFields bool          // counted in fieldIncalls (writefields.go)
+	// idleCall: the stream's top-level incall runs outside a sampled
+	// window (sample.go): counted for quiescent points, nothing encoded
+	// or recorded.
+	idleCall bool
 
 	// Capture: the order of channel crossings (crossed.go). ordered sends
 	// the stream's next append through appendOrdered: it numbered channels
@@ -182,6 +186,9 @@ func in(site *Site) *Stream {
 	if s.inside && !initIncall(s) {
 		return nil
 	}
+	if smpOn && len(s.frames) == 0 && sampleBegins(s) {
+		return s // outside a sampled window (sample.go): counted, not recorded
+	}
 	if len(s.frames) == 0 && !replaying && !initializing.Load() {
 		checkWrites(s) // exported variables and fields of observed objects
 	}
@@ -193,7 +200,7 @@ func in(site *Site) *Stream {
 // goroutine is not executing observed code (code shared by observed and
 // external callers).
 func Out(site *Site) *Stream {
-	if !enabled.Load() {
+	if !enabled.Load() || smpIdle.Load() { // outside a sampled window nothing is recorded
 		return nil
 	}
 	return out(site)
@@ -279,13 +286,24 @@ func (s *Stream) Float(v float64) { s.enc.Buf = value.AppendFloat(s.enc.Buf, v) 
 func (s *Stream) Bool(v bool) { s.enc.Buf = value.AppendBool(s.enc.Buf, v) }
 
 // String appends a string value.
-func (s *Stream) String(v string) { s.enc.String(v) }
+func (s *Stream) String(v string) {
+	if !s.idleCall {
+		s.enc.String(v)
+	}
+}
 
 // Bytes appends a byte slice value.
-func (s *Stream) Bytes(v []byte) { s.enc.Bytes(v) }
+func (s *Stream) Bytes(v []byte) {
+	if !s.idleCall {
+		s.enc.Bytes(v)
+	}
+}
 
 // Error appends an error value (chain, sentinels, registered types).
 func (s *Stream) Error(err error) {
+	if s.idleCall {
+		return
+	}
 	s.enc.Objects = s.objectTable()
 	if s.varCheck.active {
 		s.checkVarError(err)
@@ -296,6 +314,9 @@ func (s *Stream) Error(err error) {
 
 // Encode appends v, of static type T, by reflection.
 func Encode[T any](s *Stream, v T) {
+	if s.idleCall {
+		return
+	}
 	s.enc.Objects = s.objectTable()
 	value.Encode(&s.enc, v)
 }
@@ -310,6 +331,9 @@ func (s *Stream) objectTable() value.Objects {
 // Recv appends the receiver of a method call, of static type T, and notes
 // its dynamic type and object ID for the event's receiver columns.
 func Recv[T any](s *Stream, v T) {
+	if s.idleCall {
+		return
+	}
 	s.enc.Objects = s.turnTable()
 	start := len(s.enc.Buf)
 	s.recvType = value.EncodeRecv(&s.enc, v) // the dynamic type's name
@@ -322,6 +346,9 @@ func Recv[T any](s *Stream, v T) {
 // Call emits the CALL_IN or CALL_OUT event of the call begun by In or Out
 // and returns its frame index for Return and Recover.
 func (s *Stream) Call() int {
+	if s.idleCall {
+		return s.callIdle() // sample.go
+	}
 	kind := s.kind
 	var seq uint64
 	if replaying {
@@ -332,7 +359,7 @@ func (s *Stream) Call() int {
 			parent = s.origin // a callback on external code's goroutine: the CALL_OUT that passed it
 		}
 		s.origin = 0
-		if ckptOn && kind == eventlog.KindCallIn && len(s.frames) == 0 {
+		if ckptOn && kind == eventlog.KindCallIn && len(s.frames) == 0 && !smpOn { // sampling counted it in sampleBegins
 			incallBegins()
 		}
 		seq = s.emit(kind, parent)
@@ -358,6 +385,10 @@ func (s *Stream) parent() uint64 {
 // Return emits the RETURN_IN or RETURN_OUT event of frame f with the values
 // appended since Call.
 func (s *Stream) Return(f int) {
+	if s.idleCall {
+		s.returnIdle(f, true) // sample.go
+		return
+	}
 	if replaying || f >= len(s.frames) {
 		s.returnSlow(f)
 		return
@@ -474,7 +505,7 @@ func (s *Stream) emit(kind eventlog.Kind, parent uint64) uint64 {
 	if site.Exit {
 		return s.emitExit(kind)
 	}
-	if sink != nil || s.ordered {
+	if sink != nil || s.ordered || smpIdle.Load() {
 		return s.emitSlow()
 	}
 	// A closed writer ignores the event (Append returns 0), so the hot path
@@ -487,12 +518,18 @@ func (s *Stream) emitSlow() uint64 {
 	e := &s.ev
 	if s.ordered {
 		return s.appendOrdered(func() uint64 {
+			if smpIdle.Load() {
+				return 0 // between sampled windows (sample.go)
+			}
 			if sink != nil {
 				e.Seq = 0
 				return sink(e)
 			}
 			return rec.w.Append(e)
 		})
+	}
+	if smpIdle.Load() {
+		return 0 // between sampled windows (sample.go)
 	}
 	e.Seq = 0
 	return sink(e)

@@ -62,6 +62,9 @@ func (r *recorder) append(e *eventlog.Event) uint64 {
 	if r.closed.Load() {
 		return 0
 	}
+	if smpIdle.Load() {
+		return sampleHold(e) // between sampled windows (sample.go)
+	}
 	seq := r.w.Append(e)
 	if rot.on && e.Kind == eventlog.KindCheckpoint {
 		noteCheckpointAppended(e)
@@ -95,6 +98,10 @@ func startCapture() {
 			warnf("capture disabled in this process: %s=%s is the log of process %s, which started this one (give the child process a %s of its own to capture it)", EnvLog, path, pid, EnvLog)
 			return
 		}
+	}
+	if err := configureSampling(os.Getenv); err != nil { // sample.go: windows as segments
+		warnf("capture disabled: %v", err)
+		return
 	}
 	getenv, err := flightEnv(os.Getenv) // flight.go: the ring's defaults
 	if err != nil {
@@ -294,6 +301,9 @@ func closeLog() {
 	}
 	if rot.on {
 		defer waitRotated(closeWait)
+	}
+	if smp.closedW {
+		return // the last sampled window's file, closed when the window ended
 	}
 	if rec.w.Policy() != eventlog.Drop {
 		if err := rec.w.Close(); err != nil {

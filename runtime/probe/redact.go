@@ -34,10 +34,18 @@ func RedactNames(edits ...string) struct{} {
 
 // Secret appends a string parameter marked secret, described by desc
 // ("parameter password of example.com/auth.Check"): as its keyed hash.
-func (s *Stream) Secret(v, desc string) { s.enc.Secret(v, desc) }
+func (s *Stream) Secret(v, desc string) {
+	if !s.idleCall {
+		s.enc.Secret(v, desc)
+	}
+}
 
 // SecretBytes is Secret for a []byte parameter.
-func (s *Stream) SecretBytes(v []byte, desc string) { s.enc.SecretBytes(v, desc) }
+func (s *Stream) SecretBytes(v []byte, desc string) {
+	if !s.idleCall {
+		s.enc.SecretBytes(v, desc)
+	}
+}
 
 // where describes the value replay decodes next, should it be a stand-in
 // for a redacted one: an argument of the incall being performed, or a

@@ -124,6 +124,9 @@ func configureRotation(getenv func(string) string) error {
 // rotationMeta is the metadata (eventlog.Meta.Rotation) of segment n,
 // which starts now (ckpt.mu held, or before capture starts).
 func rotationMeta(n int) string {
+	if smpOn {
+		return sampleMeta(n) // sample.go
+	}
 	return fmt.Sprintf("segment=%d limit=%s deferred=%d failed=%d", n, rot.limit, rot.deferred, rot.failed)
 }
 
@@ -148,6 +151,10 @@ func firstSegment(path string, opts eventlog.Options) string {
 // held): a checkpoint if one is due (CAPTURE_CHECKPOINT_EVERY) or a limit
 // was passed, and then the rotation if it was taken.
 func rotatePointLocked(s *Stream) {
+	if smpOn {
+		samplePointLocked(s) // sample.go: windows instead of limits
+		return
+	}
 	if !rot.due && rot.broken == "" && rec.w != nil {
 		rot.due = rot.maxBytes > 0 && rec.w.Size() >= rot.maxBytes ||
 			rot.every > 0 && rotNow().Sub(rot.started) >= rot.every
@@ -166,7 +173,7 @@ func rotatePointLocked(s *Stream) {
 		rot.stats.Deferred++ // refused: the NO_CHECKPOINT event says why; the next quiescent point retries
 		return
 	}
-	rotateLocked()
+	rotateLocked(rotationMeta(rot.n+1), false)
 }
 
 // noteCheckpointAppended keeps the CHECKPOINT event just appended (its seq
@@ -176,11 +183,13 @@ func noteCheckpointAppended(e *eventlog.Event) {
 	rot.lastCp.Values = append([]byte(nil), e.Values...)
 }
 
-// rotateLocked starts the next segment with the checkpoint just taken and
-// closes the current file (ckpt.mu held). If the next file cannot be
+// rotateLocked starts the next segment with the checkpoint just taken
+// (rot.lastCp), its metadata's rotation note meta, and closes the current
+// file unless closed says it was closed already (a sampled window that
+// ended before this one starts; ckpt.mu held). If the next file cannot be
 // started (a full disk), the current one goes on, nothing is lost, and the
 // next quiescent point tries again.
-func rotateLocked() {
+func rotateLocked(meta string, closed bool) {
 	fail := func(err error) {
 		rot.failed++
 		rot.stats.Failed++
@@ -218,7 +227,7 @@ func rotateLocked() {
 	now := rotNow()
 	seg.Meta.SegmentFrom = runSeq
 	seg.Meta.StartTime = now.UTC()
-	seg.Meta.Rotation = rotationMeta(rot.n + 1)
+	seg.Meta.Rotation = meta
 	path := segmentPath(rot.stem, rot.n+1)
 	w, err := eventlog.Create(path, seg.Meta, rot.opts)
 	if err != nil {
@@ -240,6 +249,7 @@ func rotateLocked() {
 	}
 	old, oldPath := rec.w, rec.path
 	rec.w, rec.path = w, path
+	smp.closedW = false
 	rec.mu.Unlock()
 
 	rot.n++
@@ -258,6 +268,10 @@ func rotateLocked() {
 	rot.closing.Add(1)
 	go func() {
 		defer rot.closing.Done()
+		if closed {
+			pruneSegments()
+			return
+		}
 		if err := closeWriter(old); err != nil {
 			warnf("capture: closing the log segment %s: %v", oldPath, err)
 		}

@@ -79,7 +79,7 @@ var plainTypes sync.Map // reflect.Type -> bool
 // capture its memory, in replay the slice itself, for recorded writes into
 // it. The incall wrapper calls it after encoding the results.
 func WatchSlice[S ~[]E, E any](s *Stream, f int, k int, r S) {
-	if len(r) == 0 || f >= len(s.frames) {
+	if len(r) == 0 || f >= len(s.frames) || s.idleCall {
 		return
 	}
 	et := reflect.TypeFor[E]()

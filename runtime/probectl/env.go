@@ -139,13 +139,25 @@ const (
 	// keep), written out as a dump folder on a panic leaving the observed
 	// set, on SIGUSR1 and on probe.Dump. Unset: an ordinary log.
 	EnvMode = "CAPTURE_MODE"
+	// EnvSample records a fraction of the run: at quiescent points the
+	// recorder draws, with this probability (0.05), whether to record a
+	// window of EnvSampleWindow quiescent points, which starts at a
+	// checkpoint and is a segment of its own; between windows the probes
+	// record nothing.
+	EnvSample = "CAPTURE_SAMPLE"
+	// EnvSampleWindow is a sampled window's length in quiescent points
+	// (default 100).
+	EnvSampleWindow = "CAPTURE_SAMPLE_WINDOW"
+	// EnvSampleSeed seeds the draws (a whole number); unset, they are
+	// random.
+	EnvSampleSeed = "CAPTURE_SAMPLE_SEED"
 )
 
-// FieldEnv are the variables that make a capture build's log a rotated or
-// flight-recorder log. Tools that choose each log themselves (capture
+// FieldEnv are the variables that make a capture build's log a rotated,
+// sampled or flight-recorder log. Tools that choose each log themselves (capture
 // test's per-test logs) clear them, since a ring or segments in place of
 // the one log they read back would be lost to them.
-var FieldEnv = []string{EnvRotate, EnvKeep, EnvMode}
+var FieldEnv = []string{EnvRotate, EnvKeep, EnvMode, EnvSample, EnvSampleWindow, EnvSampleSeed}
 
 // ParseRotate parses EnvRotate: a size as ParseBytes takes it and/or a Go
 // duration ("90s", "10m", "1h"), comma-separated. Sizes take B, kB, MB, GB,
