@@ -314,7 +314,13 @@ func (t *transformer) reflectResults(call *ast.CallExpr, c callee) bool {
 	if name == "" {
 		name = types.ExprString(call.Fun)
 	}
-	t.errorf(call.Pos(), "an outcall returning a "+r+" ("+name+") in a package whose reflection runs natively",
-		"make the "+r+" inside the observed set (reflect.ValueOf/TypeOf of a value it holds), or leave this package out of the observed set")
+	fix := "make the " + r + " inside the observed set (reflect.ValueOf/TypeOf of a value it holds), "
+	if c.fn != nil && c.fn.Pkg() != nil && !c.iface && !c.funcValue {
+		// A call of another package's function or concrete method stays
+		// inside the set when that package is observed too (expr's checker
+		// calling conf.New): no outcall, nothing for replay to answer.
+		fix += "observe " + c.fn.Pkg().Path() + " together with this package, "
+	}
+	t.errorf(call.Pos(), "an outcall returning a "+r+" ("+name+") in a package whose reflection runs natively", fix+"or leave this package out of the observed set")
 	return true
 }

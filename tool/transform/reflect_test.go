@@ -2,6 +2,11 @@ package transform_test
 
 import (
 	"bytes"
+	"go/ast"
+	"go/importer"
+	"go/parser"
+	"go/token"
+	"go/types"
 	"strings"
 	"testing"
 
@@ -125,5 +130,59 @@ func TestReflectRejects(t *testing.T) {
 	own := "package p\n\nimport \"reflect\"\n\ntype T struct{}\n\nfunc (T) M() {}\n\nfunc Run() { reflect.ValueOf(T{}).MethodByName(\"M\").Call(nil) }\n"
 	if _, err := instrumentSource(t, "p/p.go", own); err != nil {
 		t.Errorf("Call over an own value: %v", err)
+	}
+}
+
+// TestReflectTypeOutcallNamesTheWayOut: an outcall returning a reflect.Type
+// (expr's checker calling conf.New, whose Config holds them) stays
+// rejected; the message names the callee's package as the way out when
+// observing it too keeps the call inside the set, and not for an interface
+// method, whose dynamic type may be anywhere.
+func TestReflectTypeOutcallNamesTheWayOut(t *testing.T) {
+	fset := token.NewFileSet()
+	refl, err := importer.ForCompiler(fset, "source", nil).Import("reflect")
+	if err != nil {
+		t.Fatal(err)
+	}
+	conf := types.NewPackage("example.com/conf", "conf")
+	rtype := refl.Scope().Lookup("Type").Type()
+	sig := types.NewSignatureType(nil, nil, nil, nil, types.NewTuple(types.NewVar(0, conf, "", rtype)), false)
+	conf.Scope().Insert(types.NewFunc(0, conf, "Env", sig))
+	conf.SetImports([]*types.Package{refl})
+	conf.MarkComplete()
+	imp := importerFunc(func(path string) (*types.Package, error) {
+		if path == "reflect" {
+			return refl, nil
+		}
+		return conf, nil
+	})
+	for _, c := range []struct {
+		name, src, fix string
+	}{
+		{"function", "package p\n\nimport \"example.com/conf\"\n\nfunc Kind() string { return conf.Env().Kind().String() }\n", "observe example.com/conf together with this package"},
+		{"interface method", "package p\n\nimport \"reflect\"\n\ntype Typer interface{ T() reflect.Type }\n\nfunc Name(x Typer) string { return x.T().Name() }\n", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f, err := parser.ParseFile(fset, "p/p.go", c.src, parser.ParseComments)
+			if err != nil {
+				t.Fatal(err)
+			}
+			info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}, Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{}, Selections: map[*ast.SelectorExpr]*types.Selection{}}
+			pkg, err := (&types.Config{Importer: imp}).Check("example.com/p", fset, []*ast.File{f}, info)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = transform.Instrument(&transform.Package{Fset: fset, Files: []*ast.File{f}, Sources: [][]byte{[]byte(c.src)}, Types: pkg, Info: info}, transform.Options{})
+			errs, ok := err.(transform.Errors)
+			if !ok || len(errs) != 1 || !strings.Contains(errs[0].Construct, "an outcall returning a reflect.Type") {
+				t.Fatalf("want the reflect.Type outcall rejected, got %v", err)
+			}
+			if fix := errs[0].Fix; c.fix != "" && !strings.Contains(fix, c.fix) || c.fix == "" && strings.Contains(fix, "together with") {
+				t.Errorf("fix %q, want it to say %q", fix, c.fix)
+			}
+			if !strings.Contains(errs[0].Fix, "leave this package out of the observed set") {
+				t.Errorf("fix %q lacks the last way out", errs[0].Fix)
+			}
+		})
 	}
 }
