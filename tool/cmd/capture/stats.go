@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/rules-capture/rules_capture/runtime/eventlog"
@@ -57,6 +59,48 @@ type logStats struct {
 	// past the limit whose checkpoint was refused (deferred) and the
 	// next files that could not be created (failed) before it started.
 	Rotation string `json:"rotation,omitempty"`
+	// Sampling: the file is a segment of a sampled log (CAPTURE_SAMPLE),
+	// read from its rotation note.
+	Sampling *samplingStats `json:"sampling,omitempty"`
+}
+
+// samplingStats is what a sampled log's segment says about its window
+// (the rotation note "... rate=0.05 length=100 seed=7 window=3 point=5230
+// skipped=4123", runtime/probe sample.go).
+type samplingStats struct {
+	Rate   float64 `json:"rate"`   // CAPTURE_SAMPLE
+	Length uint64  `json:"length"` // CAPTURE_SAMPLE_WINDOW: quiescent points per window
+	Seed   uint64  `json:"seed"`
+	// Window is the window's number in its run, from 1; 0 for the startup
+	// segment (the run's initialisation and its events up to the first
+	// quiescent point).
+	Window int `json:"window"`
+	// Point is the run's quiescent point the window starts at (from 1),
+	// Skipped the quiescent points since the previous window (or the
+	// startup segment) whose spans were not recorded, and Refused the
+	// checkpoints refused at points where the window was due, which
+	// delayed its start.
+	Point   uint64 `json:"point,omitempty"`
+	Skipped uint64 `json:"skipped"`
+	Refused uint64 `json:"refused"`
+}
+
+// parseSampling reads the sampling part of a rotation note (nil for a
+// note of a rotated log that was not sampled).
+func parseSampling(note string) *samplingStats {
+	f := map[string]string{}
+	for _, kv := range strings.Fields(note) {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			f[k] = v
+		}
+	}
+	if f["limit"] != "sample" {
+		return nil
+	}
+	u := func(k string) uint64 { n, _ := strconv.ParseUint(f[k], 10, 64); return n }
+	sp := &samplingStats{Length: u("length"), Seed: u("seed"), Window: int(u("window")), Point: u("point"), Skipped: u("skipped"), Refused: u("deferred")}
+	sp.Rate, _ = strconv.ParseFloat(f["rate"], 64)
+	return sp
 }
 
 type reasonCount struct {
@@ -120,6 +164,7 @@ func collectStats(path string) (*logStats, error) {
 	m := r.Meta()
 	st.Start, st.End = m.StartTime, m.Status.EndTime
 	st.RunID, st.SegmentFrom, st.Rotation = m.RunID, m.SegmentFrom, m.Rotation
+	st.Sampling = parseSampling(m.Rotation)
 	if !st.End.IsZero() {
 		st.Span = st.End.Sub(st.Start).String()
 	}
@@ -190,7 +235,14 @@ func printStats(w io.Writer, st *logStats) {
 	if st.SegmentFrom != 0 {
 		fmt.Fprintf(w, "  segment     of run %s, from its event %d\n", st.RunID, st.SegmentFrom)
 	}
-	if st.Rotation != "" {
+	if sp := st.Sampling; sp != nil {
+		how := fmt.Sprintf("rate %g, windows of %d quiescent points, seed %d", sp.Rate, sp.Length, sp.Seed)
+		if sp.Window == 0 {
+			fmt.Fprintf(w, "  sampling    startup segment (%s): the run's initialisation and its events up to the first quiescent point; the windows are the later segments\n", how)
+		} else {
+			fmt.Fprintf(w, "  sampling    window %d (%s): from the run's quiescent point %d, after %d not recorded; %d checkpoints refused where it was due\n", sp.Window, how, sp.Point, sp.Skipped, sp.Refused)
+		}
+	} else if st.Rotation != "" {
 		fmt.Fprintf(w, "  rotation    %s (deferred: quiescent points past the limit whose checkpoint was refused, so the previous file went on; failed: next files that could not be created)\n", st.Rotation)
 	}
 	if n := len(st.Refused); st.Checkpoints > 0 || n > 0 {
