@@ -22,7 +22,7 @@ func (t *transformer) derefRead(x *ast.StarExpr, parent ast.Node, stack []ast.No
 		return
 	}
 	named, ok := types.Unalias(ptr.Elem()).(*types.Named)
-	if !ok || named.Obj().Pkg() == nil || t.observed[named.Obj().Pkg().Path()] {
+	if !ok || named.Obj().Pkg() == nil || t.observed[named.Obj().Pkg().Path()] || memoryHeader(named) {
 		return
 	}
 	if _, isStruct := named.Underlying().(*types.Struct); !isStruct {

@@ -569,7 +569,7 @@ func (t *transformer) fieldRead(x *ast.SelectorExpr, sel *types.Selection, stack
 		return
 	}
 	named, ok := types.Unalias(ptr.Elem()).(*types.Named)
-	if !ok || named.Obj().Pkg() == nil || t.observed[named.Obj().Pkg().Path()] {
+	if !ok || named.Obj().Pkg() == nil || t.observed[named.Obj().Pkg().Path()] || memoryHeader(named) {
 		return
 	}
 	// A field promoted through embedded structs (goldmark's n.Destination

@@ -41,7 +41,7 @@ func (t *transformer) externalTarget(lhs ast.Expr) (writeTarget, bool) {
 			return writeTarget{}, false
 		}
 		named, ok := types.Unalias(ptr.Elem()).(*types.Named)
-		if !ok || named.Obj().Pkg() == nil || t.observed[named.Obj().Pkg().Path()] {
+		if !ok || named.Obj().Pkg() == nil || t.observed[named.Obj().Pkg().Path()] || memoryHeader(named) {
 			return writeTarget{}, false
 		}
 		f := sel.Obj().(*types.Var)
