@@ -35,8 +35,12 @@ import (
 // one). Unset or 0: none, and the probes cost nothing for them.
 const EnvCheckpointEvery = probectl.EnvCheckpointEvery
 
-// checkpointFormat is the version of a CHECKPOINT event's Values layout.
-const checkpointFormat = 1
+// checkpointFormat is the version of a CHECKPOINT event's Values layout
+// written: 2 writes each live object by its type's name and a pointer of
+// that type (an interface value, format 1, writes an error type's object
+// by value, without its ID), and ends with the contents behind crossed
+// pointers to data (dataPointee). Replay reads 1 and 2.
+const checkpointFormat = 2
 
 // localIDs is the first of the IDs a checkpoint gives objects of the
 // observed set that no event numbered (reached only through its state):
@@ -140,7 +144,13 @@ func takeCheckpointLocked(s *Stream) {
 	reason := checkpointBlocked()
 	var vals []byte
 	if reason == "" {
-		vals, reason = encodeCheckpoint()
+		watchedSlices.mu.Lock()
+		slices := append([]*watchedSliceMem(nil), watchedSlices.list...)
+		watchedSlices.mu.Unlock()
+		vals, reason = encodeCheckpointWith(slices)
+		if reason == "" && len(slices) > 0 {
+			unwatchSlices(slices)
+		}
 	}
 	e := eventlog.Event{Stream: s.id, Kind: eventlog.KindCheckpoint, Site: "checkpoint", Values: vals}
 	if reason != "" {
@@ -164,12 +174,6 @@ func checkpointBlocked() string {
 	}
 	if turnChans.next.Load() > 0 {
 		return "channels of the observed set have turn counters (CHAN_TURN), which a checkpoint does not carry"
-	}
-	watchedSlices.mu.Lock()
-	nslices := len(watchedSlices.list)
-	watchedSlices.mu.Unlock()
-	if nslices > 0 {
-		return fmt.Sprintf("%d slice(s) that incalls returned are watched for the caller's writes (WRITE_IN into a result), which a checkpoint does not carry", nslices)
 	}
 	if site := livePassed(); site != "" {
 		return "a function value of observed code passed to external code (" + site + ") may still be called back, and a checkpoint cannot rebuild it"
@@ -301,6 +305,136 @@ func StateVars(pkg string, vars ...StateVarRef) {
 		stateVars.list = append(stateVars.list, v)
 		stateVars.byName[v.name] = v
 	}
+	if ckptOn && !replaying {
+		initFuncs.Lock()
+		if initFuncs.byCode == nil {
+			initFuncs.byCode = map[uintptr]initFunc{}
+		}
+		walkFuncs(vars, func(f reflect.Value) {
+			pc, c := f.Pointer(), closurePointer(f)
+			if old, ok := initFuncs.byCode[pc]; ok && old.closure != c {
+				// Two function values of one function literal (different
+				// captured variables): the name does not tell them apart.
+				old.closure = nil
+				initFuncs.byCode[pc] = old
+				return
+			}
+			initFuncs.byCode[pc] = initFunc{funcName(pc), c}
+		})
+		initFuncs.Unlock()
+	}
+}
+
+// initFuncs holds, in a capture with checkpoints on, the function values
+// of observed code that the package variables held right after their
+// package's initialisation (in a map or struct: semver's
+// `constraintOps map[string]cfunc`), by code pointer. Replay's
+// initialisation makes the same ones, so a checkpoint writes such a value
+// as a reference to the function's name, which replay finds in its own
+// variables after initialisation (initFuncsOf).
+var initFuncs struct {
+	sync.Mutex
+	byCode map[uintptr]initFunc
+}
+
+type initFunc struct {
+	name    string
+	closure unsafe.Pointer // the function value (nil: more than one, ambiguous)
+}
+
+// funcName is the symbol name of the function at pc.
+func funcName(pc uintptr) string {
+	if fn := runtime.FuncForPC(pc); fn != nil {
+		return fn.Name()
+	}
+	return ""
+}
+
+// walkFuncs calls f with every non-nil function value of observed code
+// that vars hold, through maps, slices, arrays, structs, pointers and
+// interfaces (each object once).
+func walkFuncs(vars []StateVarRef, f func(reflect.Value)) {
+	seen := map[unsafe.Pointer]bool{}
+	var walk func(v reflect.Value, depth int)
+	walk = func(v reflect.Value, depth int) {
+		if depth > 64 {
+			return
+		}
+		switch v.Kind() {
+		case reflect.Func:
+			if !v.IsNil() && v.CanInterface() && ObservedFunc(v.Interface()) {
+				f(v)
+			}
+		case reflect.Pointer:
+			if v.IsNil() || seen[v.UnsafePointer()] {
+				return
+			}
+			seen[v.UnsafePointer()] = true
+			walk(v.Elem(), depth+1)
+		case reflect.Interface:
+			if !v.IsNil() {
+				walk(v.Elem(), depth+1)
+			}
+		case reflect.Map:
+			if v.IsNil() || !holdsFuncs(v.Type()) {
+				return
+			}
+			it := v.MapRange()
+			for it.Next() {
+				walk(it.Key(), depth+1)
+				walk(it.Value(), depth+1)
+			}
+		case reflect.Slice, reflect.Array:
+			if !holdsFuncs(v.Type()) {
+				return
+			}
+			for i := range v.Len() {
+				walk(v.Index(i), depth+1)
+			}
+		case reflect.Struct:
+			for i := range v.NumField() {
+				f := v.Field(i)
+				if !f.CanInterface() && f.CanAddr() {
+					// An unexported field, read through its address.
+					f = reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem()
+				}
+				walk(f, depth+1)
+			}
+		}
+	}
+	for _, sv := range vars {
+		// Unexported fields are read through an addressable value of
+		// the variable's type (reflect.NewAt), not as interface values.
+		walk(reflect.NewAt(sv.t, sv.p).Elem(), 0)
+	}
+}
+
+// holdsFuncs reports whether a value of type t may hold a function value
+// (an interface may hold anything).
+func holdsFuncs(t reflect.Type) bool {
+	return holdsFuncsSeen(t, map[reflect.Type]bool{})
+}
+
+func holdsFuncsSeen(t reflect.Type, seen map[reflect.Type]bool) bool {
+	if seen[t] {
+		return false
+	}
+	seen[t] = true
+	switch t.Kind() {
+	case reflect.Func, reflect.Interface:
+		return true
+	case reflect.Pointer, reflect.Slice, reflect.Array:
+		return holdsFuncsSeen(t.Elem(), seen)
+	case reflect.Map:
+		return holdsFuncsSeen(t.Key(), seen) || holdsFuncsSeen(t.Elem(), seen)
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if holdsFuncsSeen(t.Field(i).Type, seen) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // notePackage records an observed package, which must register its
@@ -321,6 +455,48 @@ type ckptObjects struct {
 	seen    map[unsafe.Pointer]bool
 	local   map[unsafe.Pointer]uint64
 	refused string
+	// pointees are the crossed pointers to data of a type outside the
+	// observed set (dataPointee) that the state holds, in the order first
+	// met; their contents are written after the live objects.
+	pointees   []ckptPointee
+	pointeeIDs map[uint64]bool
+	// funcs are the function values of observed code that the variables
+	// held after initialisation (initFuncs), by the local IDs they are
+	// written with, and their names.
+	funcs   []ckptFunc
+	funcIDs map[unsafe.Pointer]uint64
+}
+
+type ckptFunc struct {
+	id   uint64
+	name string
+}
+
+type ckptPointee struct {
+	id uint64
+	v  reflect.Value // the pointer
+}
+
+// dataPointee reports whether a crossed pointer of type t, outside the
+// observed set, is written with its pointee's contents. Its pointee is
+// plain data (a slice, map, array, string, number or pointer: pflag's
+// StringSliceVar(&s) keeps the caller's *[]string), which observed code
+// reads and writes through it without an event: in a whole run's replay
+// the placeholder the reference made holds what the replayed code wrote,
+// and replay from a checkpoint must start with what it held. A struct's
+// fields are read and written through READ_OUT and WRITE_OUT events and
+// its methods are outcalls, so a placeholder answers for it as in any log;
+// so does one of a type with methods (pflag's tests' *triStateValue, an
+// int), which observed code uses through an interface.
+func dataPointee(t reflect.Type) bool {
+	if t.Kind() != reflect.Pointer || t.NumMethod() > 0 {
+		return false
+	}
+	switch t.Elem().Kind() {
+	case reflect.Struct, reflect.Interface, reflect.Func, reflect.Chan, reflect.UnsafePointer:
+		return false
+	}
+	return t.Elem().Size() > 0
 }
 
 func (c *ckptObjects) ID(v reflect.Value, name string, _ bool) (uint64, bool, string) {
@@ -329,7 +505,7 @@ func (c *ckptObjects) ID(v reflect.Value, name string, _ bool) (uint64, bool, st
 	if v.Kind() == reflect.Pointer && value.IsObservedType(v.Type().Elem()) {
 		if !known {
 			if id = c.local[p]; id == 0 {
-				id = localIDs + uint64(len(c.local)) + 1
+				id = localIDs + uint64(len(c.local)+len(c.funcIDs)) + 1
 				c.local[p] = id
 			}
 		}
@@ -339,7 +515,20 @@ func (c *ckptObjects) ID(v reflect.Value, name string, _ bool) (uint64, bool, st
 	}
 	// Written as a reference: replay makes a placeholder, which is right
 	// only for what crossed the boundary (its every use by observed code
-	// is an event).
+	// is an event, but for the contents of a pointer to data).
+	if known && dataPointee(v.Type()) && !c.pointeeIDs[id] {
+		if t := captureObjects.types[uintptr(p)]; t == nil || t.Kind() != reflect.Pointer || !value.IsObservedType(t.Elem()) {
+			// (An observed object at the same address, pflag's *int as
+			// an *intValue, is written with its contents as a live object.)
+			c.pointeeIDs[id] = true
+			c.pointees = append(c.pointees, ckptPointee{id, v})
+		}
+	}
+	if v.Kind() == reflect.Func && !v.IsNil() && v.CanInterface() && ObservedFunc(v.Interface()) {
+		if fid := c.initFunc(v, id, known); fid != 0 {
+			return fid, false, name
+		}
+	}
 	if c.refused == "" {
 		switch {
 		case v.Kind() == reflect.Chan:
@@ -353,23 +542,54 @@ func (c *ckptObjects) ID(v reflect.Value, name string, _ bool) (uint64, bool, st
 	return id, false, name
 }
 
+// initFunc returns the ID that function value v of observed code is
+// written with when the package variables held it after initialisation
+// (the table's, known, or a local one), or 0.
+func (c *ckptObjects) initFunc(v reflect.Value, tableID uint64, known bool) uint64 {
+	clo := closurePointer(v)
+	if id := c.funcIDs[clo]; id != 0 {
+		return id
+	}
+	initFuncs.Lock()
+	f, ok := initFuncs.byCode[v.Pointer()]
+	initFuncs.Unlock()
+	if !ok || f.closure != clo || f.name == "" {
+		return 0
+	}
+	id := localIDs + uint64(len(c.local)+len(c.funcIDs)) + 1
+	if known {
+		id = tableID
+	}
+	c.funcIDs[clo] = id
+	c.funcs = append(c.funcs, ckptFunc{id, f.name})
+	return id
+}
+
 func (c *ckptObjects) Recorded(unsafe.Pointer) (string, []byte, bool) { return "", nil, false }
 
 // encodeCheckpoint encodes the observed set's state (ckpt.mu held), or says
 // why it cannot. Layout (value encodings): the checkpoint format, the seq
 // of the last initialisation event, the object table's next ID, the
-// variables (count, then each: name, whether it holds its value after
+// function values of initialisation the state holds (count, then each:
+// its local ID, its function's name), the variables (count, then each: name, whether it holds its value after
 // initialisation (asInit), and if not the value), the live observed
-// objects the table numbers (count, then each as an interface value).
+// objects the table numbers (count, then each: its type's name and a
+// pointer of that type), then the pointees of the crossed pointers to data
+// the state holds (each: true, its ID, the pointee; then false).
 func encodeCheckpoint() ([]byte, string) {
+	return encodeCheckpointWith(nil)
+}
+
+// encodeCheckpointWith is encodeCheckpoint where slices are the watched
+// slices (slicewatch.go): it refuses if the state reaches the memory of
+// one of them (reachedSlice).
+func encodeCheckpointWith(slices []*watchedSliceMem) ([]byte, string) {
 	o := captureObjects
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	objs := &ckptObjects{seen: map[unsafe.Pointer]bool{}, local: map[unsafe.Pointer]uint64{}}
+	objs := &ckptObjects{seen: map[unsafe.Pointer]bool{}, local: map[unsafe.Pointer]uint64{},
+		pointeeIDs: map[uint64]bool{}, funcIDs: map[unsafe.Pointer]uint64{}}
 	enc := value.Encoder{Objects: objs}
-	enc.Buf = value.AppendUint(enc.Buf, checkpointFormat)
-	enc.Buf = value.AppendUint(enc.Buf, ckpt.initEnd)
-	enc.Buf = value.AppendUint(enc.Buf, o.next)
 	stateVars.Lock()
 	vars := stateVars.list
 	stateVars.Unlock()
@@ -385,7 +605,7 @@ func encodeCheckpoint() ([]byte, string) {
 	}
 	type live struct {
 		id  uint64
-		obj any
+		ptr reflect.Value
 	}
 	var lives []live
 	for i := range o.ids.slots {
@@ -407,17 +627,51 @@ func encodeCheckpoint() ([]byte, string) {
 			// declared types, not for a generic type's instantiations.
 			return nil, "the observed state holds an object of type " + value.TypeName(t) + ", which replay cannot make by name (a generic type's instantiation)"
 		}
-		lives = append(lives, live{sl.e.id, reflect.NewAt(t.Elem(), unsafe.Pointer(p)).Interface()})
+		lives = append(lives, live{sl.e.id, reflect.NewAt(t.Elem(), unsafe.Pointer(p))})
 	}
 	sort.Slice(lives, func(i, j int) bool { return lives[i].id < lives[j].id })
+	if len(slices) > 0 {
+		roots := make([]reflect.Value, 0, len(vars)+len(lives))
+		for i := range vars {
+			roots = append(roots, reflect.NewAt(vars[i].t, vars[i].p).Elem())
+		}
+		for i := range lives {
+			roots = append(roots, lives[i].ptr)
+		}
+		if n := reachedSlices(roots, slices); n > 0 {
+			return nil, fmt.Sprintf("%d slice(s) that incalls returned, watched for the caller's writes (WRITE_IN into a result), share memory with the observed state, which a checkpoint does not carry", n)
+		}
+	}
 	enc.Buf = value.AppendUint(enc.Buf, uint64(len(lives)))
 	for i := range lives {
-		enc.EncodeValue(reflect.ValueOf(&lives[i].obj).Elem())
+		// By its type's name and as a pointer, not as an interface value:
+		// in an interface, an object of an error type is written by value
+		// (TagTypedError), without the ID later events name it by.
+		enc.Buf = value.AppendString(enc.Buf, value.TypeName(lives[i].ptr.Type().Elem()))
+		enc.EncodeValue(lives[i].ptr)
 	}
+	// The pointees of crossed pointers to data; writing one may meet more.
+	for i := 0; i < len(objs.pointees); i++ {
+		pt := objs.pointees[i]
+		enc.Buf = value.AppendBool(enc.Buf, true)
+		enc.Buf = value.AppendUint(enc.Buf, pt.id)
+		enc.EncodeValue(pt.v.Elem())
+	}
+	enc.Buf = value.AppendBool(enc.Buf, false)
 	if objs.refused != "" {
 		return nil, objs.refused
 	}
-	return enc.Buf, ""
+	// The header, and the function values of initialisation that the
+	// state names (replay binds them before it decodes the rest).
+	b := value.AppendUint(nil, checkpointFormat)
+	b = value.AppendUint(b, ckpt.initEnd)
+	b = value.AppendUint(b, o.next)
+	b = value.AppendUint(b, uint64(len(objs.funcs)))
+	for _, f := range objs.funcs {
+		b = value.AppendUint(b, f.id)
+		b = value.AppendString(b, f.name)
+	}
+	return append(b, enc.Buf...), ""
 }
 
 // CheckpointStats reports the checkpoints this process took and refused.
@@ -432,4 +686,137 @@ func init() {
 	if buildMode != "replay" {
 		configureCheckpoints(os.Getenv)
 	}
+}
+
+// Watched slices (slicewatch.go) at a checkpoint. A slice an incall
+// returned is watched so that replay can write what the caller wrote into
+// it into the slice replay's incall returned, which the observed state may
+// share (a buffer's array). Where the state the checkpoint writes reaches
+// none of the watched slices' memory, observed code can no longer read
+// what a caller writes there (a slice passed back in crosses by value), so
+// the checkpoint is taken and the recorder stops watching them: no later
+// WRITE_IN names an incall before the checkpoint, which a segment's replay
+// did not perform. Where the state shares one's memory, the checkpoint is
+// refused (it would have to say which part of the restored state the
+// caller's writes go to).
+
+// reachedSlices returns how many of slices have memory that the values of
+// roots reach: through observed objects, maps, slices, arrays, structs,
+// interfaces and the pointees a checkpoint writes (dataPointee); a
+// reference to another external object is written as such, and its
+// memory is not the observed state's.
+func reachedSlices(roots []reflect.Value, slices []*watchedSliceMem) int {
+	reached := make([]bool, len(slices))
+	n := 0
+	mark := func(p, size uintptr) {
+		for i, m := range slices {
+			lo := uintptr(m.p)
+			if !reached[i] && p < lo+m.n && lo < p+size {
+				reached[i] = true
+				n++
+			}
+		}
+	}
+	seen := map[unsafe.Pointer]bool{}
+	var walk func(v reflect.Value, depth int)
+	walk = func(v reflect.Value, depth int) {
+		if depth > 256 || n == len(slices) {
+			return
+		}
+		switch v.Kind() {
+		case reflect.Pointer:
+			if v.IsNil() {
+				return
+			}
+			p := v.UnsafePointer()
+			mark(uintptr(p), max(v.Type().Elem().Size(), 1))
+			if seen[p] || !value.IsObservedType(v.Type().Elem()) && !dataPointee(v.Type()) {
+				return
+			}
+			seen[p] = true
+			walk(v.Elem(), depth+1)
+		case reflect.Interface:
+			if !v.IsNil() {
+				walk(v.Elem(), depth+1)
+			}
+		case reflect.Map:
+			if v.IsNil() {
+				return
+			}
+			it := v.MapRange()
+			for it.Next() {
+				walk(it.Key(), depth+1)
+				walk(it.Value(), depth+1)
+			}
+		case reflect.Slice:
+			if v.IsNil() || v.Cap() == 0 {
+				return
+			}
+			es := v.Type().Elem().Size()
+			mark(uintptr(v.UnsafePointer()), max(uintptr(v.Cap())*es, 1))
+			if hasPointers(v.Type().Elem()) {
+				for i := range v.Len() {
+					walk(v.Index(i), depth+1)
+				}
+			}
+		case reflect.Array:
+			if hasPointers(v.Type().Elem()) {
+				for i := range v.Len() {
+					walk(v.Index(i), depth+1)
+				}
+			}
+		case reflect.Struct:
+			for i := range v.NumField() {
+				f := v.Field(i)
+				if !f.CanInterface() && f.CanAddr() {
+					f = reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem()
+				}
+				walk(f, depth+1)
+			}
+		}
+	}
+	for _, r := range roots {
+		walk(r, 0)
+	}
+	return n
+}
+
+// hasPointers reports whether a value of type t may refer to other memory.
+func hasPointers(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128, reflect.String:
+		return false
+	case reflect.Array:
+		return hasPointers(t.Elem())
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if hasPointers(t.Field(i).Type) {
+				return true
+			}
+		}
+		return false
+	}
+	return true
+}
+
+// unwatchSlices stops watching slices (a checkpoint was taken and the
+// state reaches none of them).
+func unwatchSlices(slices []*watchedSliceMem) {
+	drop := make(map[*watchedSliceMem]bool, len(slices))
+	for _, m := range slices {
+		drop[m] = true
+	}
+	w := &watchedSlices
+	w.mu.Lock()
+	kept := w.list[:0]
+	for _, m := range w.list {
+		if !drop[m] {
+			kept = append(kept, m)
+		}
+	}
+	clear(w.list[len(kept):])
+	w.list = kept
+	w.mu.Unlock()
 }

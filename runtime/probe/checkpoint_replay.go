@@ -66,6 +66,24 @@ func (p *player) seedCheckpointNames(i int, n *objectNames) {
 	})
 }
 
+// initFuncsOf returns the function values of observed code that vars hold,
+// by name, less names that more than one value has.
+func initFuncsOf(vars []StateVarRef) map[string]reflect.Value {
+	m := map[string]reflect.Value{}
+	dup := map[string]bool{}
+	walkFuncs(vars, func(f reflect.Value) {
+		name := funcName(f.Pointer())
+		if old, ok := m[name]; ok && closurePointer(old) != closurePointer(f) {
+			dup[name] = true
+		}
+		m[name] = f
+	})
+	for name := range dup {
+		delete(m, name)
+	}
+	return m
+}
+
 // restoreSegment restores a segment's checkpoint (before any incall is
 // driven); it returns a report of the error if it cannot.
 func (p *player) restoreSegment() *Report {
@@ -81,15 +99,37 @@ func (p *player) restoreSegment() *Report {
 		return fail("the log holds no CHECKPOINT event")
 	}
 	d := value.Decoder{Buf: sg.values, Resolver: p}
-	if v := d.Uint(); v != checkpointFormat {
-		return fail("checkpoint format %d, this replay reads %d", v, checkpointFormat)
+	format := d.Uint()
+	if format != 1 && format != checkpointFormat {
+		return fail("checkpoint format %d, this replay reads 1 to %d", format, checkpointFormat)
 	}
 	d.Uint() // the end of package initialisation: for capture cut
 	next := d.Uint()
-	nv := d.Uint()
 	stateVars.Lock()
-	byName := stateVars.byName
+	byName, vars := stateVars.byName, stateVars.list
 	stateVars.Unlock()
+	if format >= 2 {
+		// Function values the variables held after initialisation, by
+		// name: replay's initialisation made the same ones, which the
+		// variables hold now, before the checkpoint sets them.
+		nf := d.Uint()
+		var mine map[string]reflect.Value
+		for i := uint64(0); i < nf && d.Err == nil; i++ {
+			id, name := d.Uint(), d.String()
+			if d.Err != nil {
+				break
+			}
+			if mine == nil {
+				mine = initFuncsOf(vars)
+			}
+			f, ok := mine[name]
+			if !ok {
+				return fail("the checkpoint holds function value %s, which this build's initialisation did not leave in a package variable (or left more than one of)", name)
+			}
+			p.Bind(id, f, value.TypeName(f.Type()))
+		}
+	}
+	nv := d.Uint()
 	for i := uint64(0); i < nv && d.Err == nil; i++ {
 		name := d.String()
 		v, ok := byName[name]
@@ -104,9 +144,38 @@ func (p *player) restoreSegment() *Report {
 	}
 	no := d.Uint()
 	for i := uint64(0); i < no && d.Err == nil; i++ {
-		var x any
 		d.Where = "an object of the checkpoint"
-		d.DecodeValue(reflect.ValueOf(&x).Elem())
+		if format == 1 {
+			// Format 1: an interface value.
+			var x any
+			d.DecodeValue(reflect.ValueOf(&x).Elem())
+			continue
+		}
+		name := d.String()
+		t, ok := value.LookupType(name)
+		if d.Err == nil && !ok {
+			return fail("the checkpoint holds an object of type %s, which this build does not register", name)
+		}
+		if d.Err == nil {
+			d.DecodeValue(reflect.New(reflect.PointerTo(t)).Elem())
+		}
+	}
+	// The pointees of crossed pointers to data (format 2): their
+	// placeholders, made by the references before, get the contents.
+	for format >= 2 && d.Err == nil && d.Bool() {
+		id := d.Uint()
+		obj, ok := p.Object(id)
+		if d.Err == nil && (!ok || obj.Kind() != reflect.Pointer || obj.IsNil()) {
+			return fail("the checkpoint holds the contents of object %d, which it does not name as a pointer", id)
+		}
+		if obj.Elem().Kind() == reflect.Struct {
+			// The stand-in of an interface (a reference held in an any): it
+			// holds no contents in a whole run's replay either.
+			d.Skip()
+			continue
+		}
+		d.Where = fmt.Sprintf("the contents of object %d", id)
+		d.DecodeValue(obj.Elem())
 	}
 	if d.Err != nil {
 		return fail("decoding the checkpoint: %v", d.Err)

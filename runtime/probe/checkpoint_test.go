@@ -19,11 +19,36 @@ type ckptNode struct {
 	next *ckptNode
 }
 
+// ckptHolder is an observed type that keeps a pointer the caller passed
+// in (pflag's StringSliceVar(&s)): observed code writes and reads its
+// pointee without an event.
+type ckptHolder struct {
+	vals *[]int
+	buf  []byte
+}
+
+// ckptErr is an observed error type, recorded by value in an interface.
+type ckptErr struct{ msg string }
+
+func (e *ckptErr) Error() string { return e.msg }
+
 var (
 	ckptCount int
 	ckptHead  *ckptNode
 	ckptChan  chan int
+	ckptHold  *ckptHolder
+	// ckptOps holds function values of observed code in a map, filled at
+	// initialisation (semver's constraintOps).
+	ckptOps map[string]func(int, int) int
 )
+
+func ckptAdd(a, b int) int { return a + b }
+func ckptSub(a, b int) int { return a - b }
+func ckptMul(a, b int) int { return a * b }
+
+func ckptInitOps() map[string]func(int, int) int {
+	return map[string]func(int, int) int{"+": ckptAdd, "-": ckptSub}
+}
 
 // withCheckpoints turns checkpoints on (every quiescent point) with the
 // test's package variables registered, captures to a slice, and restores
@@ -36,6 +61,8 @@ func withCheckpoints(t *testing.T) *[]eventlog.Event {
 func withCheckpointsB(t testing.TB) *[]eventlog.Event {
 	t.Helper()
 	value.RegisterOwnType(reflect.TypeFor[ckptNode]())
+	value.RegisterOwnType(reflect.TypeFor[ckptHolder]())
+	value.RegisterOwnType(reflect.TypeFor[ckptErr]())
 	oldOn, oldEvery, oldVars := ckptOn, ckpt.every, stateVars.list
 	oldPkgs, oldByName, oldObserved := stateVars.pkgs, stateVars.byName, stateVars.observed
 	captureObjects.mu.Lock()
@@ -45,12 +72,16 @@ func withCheckpointsB(t testing.TB) *[]eventlog.Event {
 	}
 	captureObjects.mu.Unlock()
 	ckptOn, ckpt.every = true, 1
+	oldInitFuncs := initFuncs.byCode
+	initFuncs.byCode = nil
 	stateVars.list, stateVars.pkgs, stateVars.byName, stateVars.observed = nil, nil, nil, nil
 	notePackage("example.com/ckpt")
 	StateVars("example.com/ckpt",
 		StateVar("example.com/ckpt.count", &ckptCount),
 		StateVar("example.com/ckpt.head", &ckptHead),
-		StateVar("example.com/ckpt.ch", &ckptChan))
+		StateVar("example.com/ckpt.ch", &ckptChan),
+		StateVar("example.com/ckpt.hold", &ckptHold),
+		StateVar("example.com/ckpt.ops", &ckptOps))
 	var got []eventlog.Event
 	CaptureTo(func(e *eventlog.Event) uint64 {
 		c := *e
@@ -66,7 +97,8 @@ func withCheckpointsB(t testing.TB) *[]eventlog.Event {
 		captureObjects.mu.Lock()
 		captureObjects.types = oldTypes
 		captureObjects.mu.Unlock()
-		ckptCount, ckptHead, ckptChan = 0, nil, nil
+		ckptCount, ckptHead, ckptChan, ckptHold, ckptOps = 0, nil, nil, nil, nil
+		initFuncs.byCode = oldInitFuncs
 	})
 	return &got
 }
@@ -160,6 +192,162 @@ func TestCheckpointRestoresVariablesAndObjects(t *testing.T) {
 	}
 	if _, _, _, ok := p.knownLocked(reflect.ValueOf(ckptHead.next), ""); ok {
 		t.Errorf("the object that never crossed has an ID after restore")
+	}
+}
+
+// A pointer to data that the caller passed in and observed code keeps is
+// written as a reference, but replay of a segment must find behind it what
+// observed code wrote there before the checkpoint (a whole run's replay
+// rebuilds that itself); and an observed object of an error type that a
+// caller made keeps its ID (in an interface it would be written by value).
+func TestCheckpointCarriesPointeesAndErrorObjects(t *testing.T) {
+	got := withCheckpoints(t)
+	site := &Site{Name: "example.com/ckpt.Keep", Pos: "ckpt/ckpt.go:3"}
+	var callers []int
+	errObj := &ckptErr{msg: "bad"}
+	s := In(site)
+	Encode(s, &callers) // crosses as a reference
+	Encode(s, errObj)   // numbered by its first crossing
+	f := s.Call()
+	ckptHold = &ckptHolder{vals: &callers}
+	*ckptHold.vals = append(*ckptHold.vals, 4, 5, 6) // no event
+	s.Return(f)
+	cp := lastOf(*got, eventlog.KindCheckpoint)
+	if cp == nil {
+		t.Fatalf("no CHECKPOINT: %+v", *got)
+	}
+	ids := map[string]uint64{}
+	_ = value.ObjectRefs(cp.Values, func(id uint64, name string) {
+		if id < localIDs && ids[name] == 0 {
+			ids[name] = id
+		}
+	})
+	sliceID, errID := ids["*[]int"], ids[value.TypeName(reflect.TypeFor[*ckptErr]())]
+	if sliceID == 0 || errID == 0 {
+		text, _ := value.Render(cp.Values)
+		t.Fatalf("checkpoint %s: want the *[]int and the *ckptErr by ID (%v)", text, ids)
+	}
+
+	ckptHold = nil
+	p := newPlayer()
+	p.seg = &segment{from: cp.Seq, values: cp.Values}
+	if r := p.restoreSegment(); r != nil {
+		t.Fatalf("restore: %+v", r)
+	}
+	if ckptHold == nil || ckptHold.vals == nil || fmt.Sprint(*ckptHold.vals) != "[4 5 6]" {
+		t.Fatalf("restored holder %+v: want its pointer to [4 5 6]", ckptHold)
+	}
+	if v, ok := p.byID[sliceID]; !ok || v.Interface() != any(ckptHold.vals) {
+		t.Errorf("object %d bound to %v, want the holder's pointer", sliceID, v)
+	}
+	v, ok := p.byID[errID]
+	if !ok {
+		t.Fatalf("the error object %d is not bound after restore", errID)
+	}
+	if e, _ := v.Interface().(*ckptErr); e == nil || e.msg != "bad" {
+		t.Errorf("object %d restored as %v, want *ckptErr{bad}", errID, v)
+	}
+	runtime.KeepAlive(errObj)
+}
+
+// Function values of observed code that a package variable's map held
+// after initialisation are written by name: replay finds them in its own
+// variables after its initialisation, and the restored map holds them. One
+// that the variables did not hold then (made later, or one of two closures
+// of the same function literal) still refuses the checkpoint.
+func TestCheckpointInitFunctionValues(t *testing.T) {
+	for _, fn := range []any{ckptAdd, ckptSub, ckptMul} {
+		markObservedFunc(t, fn)
+	}
+	ckptOps = ckptInitOps() // as the package's initialisation leaves it
+	got := withCheckpoints(t)
+	site := &Site{Name: "example.com/ckpt.Op", Pos: "ckpt/ckpt.go:4"}
+
+	delete(ckptOps, "+")
+	ckptOps["minus"] = ckptSub // the same function under another key
+	ckptIncall(t, site, nil)
+	cp := lastOf(*got, eventlog.KindCheckpoint)
+	if cp == nil {
+		t.Fatalf("no CHECKPOINT with the initialisation's function values in the state: %+v", *got)
+	}
+
+	ckptOps = ckptInitOps() // replay's initialisation
+	p := newPlayer()
+	p.seg = &segment{from: cp.Seq, values: cp.Values}
+	if r := p.restoreSegment(); r != nil {
+		t.Fatalf("restore: %+v", r)
+	}
+	if len(ckptOps) != 2 || ckptOps["+"] != nil || ckptOps["-"] == nil || ckptOps["minus"] == nil ||
+		ckptOps["-"](5, 3) != 2 || ckptOps["minus"](7, 3) != 4 {
+		t.Fatalf("restored ops %v, want - and minus, both ckptSub", ckptOps)
+	}
+	for id := range p.byID {
+		if id >= localIDs {
+			t.Errorf("checkpoint-local ID %d still bound after restore", id)
+		}
+	}
+
+	ckptOps["*"] = ckptMul // not held after initialisation
+	n := len(*got)
+	ckptIncall(t, site, nil)
+	e := lastOf((*got)[n:], eventlog.KindNoCheckpoint)
+	if e == nil {
+		t.Fatalf("no NO_CHECKPOINT with a function value made after initialisation: %+v", (*got)[n:])
+	}
+	d := value.Decoder{Buf: e.Values}
+	if why := d.String(); !strings.Contains(why, "function value of observed code") {
+		t.Errorf("reason %q", why)
+	}
+}
+
+// A slice an incall returned is watched for the caller's writes; where the
+// state a checkpoint writes does not reach its memory, the checkpoint is
+// taken and the slice no longer watched (no later WRITE_IN names an incall
+// before the checkpoint); where the state shares its memory (a buffer's
+// array), the checkpoint is refused.
+func TestCheckpointWatchedSlices(t *testing.T) {
+	got := withCheckpoints(t)
+	defer func() {
+		watchedSlices.mu.Lock()
+		watchedSlices.list = nil
+		watchedSlices.mu.Unlock()
+	}()
+	site := &Site{Name: "example.com/ckpt.Bytes", Pos: "ckpt/ckpt.go:5"}
+	returnSlice := func(r []byte) {
+		t.Helper()
+		s := In(site)
+		f := s.Call()
+		Encode(s, r)
+		WatchSlice(s, f, 0, r)
+		s.Return(f)
+	}
+	watching := func() int {
+		watchedSlices.mu.Lock()
+		defer watchedSlices.mu.Unlock()
+		return len(watchedSlices.list)
+	}
+
+	returnSlice(make([]byte, 8)) // the state keeps none of it
+	if lastOf(*got, eventlog.KindCheckpoint) == nil || lastOf(*got, eventlog.KindNoCheckpoint) != nil {
+		t.Fatalf("no CHECKPOINT after returning a slice the state does not keep: %+v", *got)
+	}
+	if n := watching(); n != 0 {
+		t.Errorf("%d slice(s) still watched after the checkpoint", n)
+	}
+
+	ckptHold = &ckptHolder{buf: make([]byte, 16)}
+	n := len(*got)
+	returnSlice(ckptHold.buf[4:8]) // the state's array
+	e := lastOf((*got)[n:], eventlog.KindNoCheckpoint)
+	if e == nil {
+		t.Fatalf("no NO_CHECKPOINT with a watched slice in the state's memory: %+v", (*got)[n:])
+	}
+	d := value.Decoder{Buf: e.Values}
+	if why := d.String(); !strings.Contains(why, "share memory with the observed state") {
+		t.Errorf("reason %q", why)
+	}
+	if n := watching(); n != 1 {
+		t.Errorf("%d slice(s) watched after a refused checkpoint, want 1", n)
 	}
 }
 

@@ -125,8 +125,8 @@ func (s *Segment) Write(path string) error {
 // runtime/probe checkpoint.go, docs/log-format.md).
 func InitEnd(vals []byte) (uint64, error) {
 	d := value.Decoder{Buf: vals}
-	if v := d.Uint(); d.Err == nil && v != 1 {
-		return 0, fmt.Errorf("checkpoint format %d, this version reads 1", v)
+	if v := d.Uint(); d.Err == nil && v != 1 && v != 2 {
+		return 0, fmt.Errorf("checkpoint format %d, this version reads 1 and 2", v)
 	}
 	end := d.Uint()
 	return end, d.Err
@@ -136,14 +136,15 @@ func InitEnd(vals []byte) (uint64, error) {
 // initialisation set to end.
 func WithInitEnd(vals []byte, end uint64) ([]byte, error) {
 	d := value.Decoder{Buf: vals}
-	if v := d.Uint(); d.Err == nil && v != 1 {
-		return nil, fmt.Errorf("checkpoint format %d, this version reads 1", v)
+	v := d.Uint()
+	if d.Err == nil && v != 1 && v != 2 {
+		return nil, fmt.Errorf("checkpoint format %d, this version reads 1 and 2", v)
 	}
 	d.Uint()
 	if d.Err != nil {
 		return nil, d.Err
 	}
-	b := value.AppendUint(nil, 1)
+	b := value.AppendUint(nil, v)
 	b = value.AppendUint(b, end)
 	return append(b, vals[d.Off:]...), nil
 }
