@@ -96,6 +96,39 @@ func startFlight() {
 	}()
 }
 
+// flightSignals are the signals the flight recorder catches besides SIGINT
+// and SIGTERM, which every capture build catches to close its log: SIGQUIT,
+// whose default action ends the process with every goroutine's stack (a
+// hung service's usual diagnosis), which the ring's last minutes complete.
+// Not SIGHUP: services commonly reload on it and go on, and a dump per
+// reload would be noise the recorder cannot tell from a hang-up.
+func flightSignals() []os.Signal {
+	if !flight.on {
+		return nil
+	}
+	return []os.Signal{syscall.SIGQUIT}
+}
+
+// flightSignal dumps the ring on sig, a signal that may end the process
+// (SIGINT, SIGTERM, SIGQUIT), before handleSignals lets it go on.
+func flightSignal(sig os.Signal) {
+	if !flight.on || rec.closed.Load() {
+		return
+	}
+	name := sig.String()
+	switch sig {
+	case syscall.SIGINT:
+		name = "SIGINT"
+	case syscall.SIGTERM:
+		name = "SIGTERM"
+	case syscall.SIGQUIT:
+		name = "SIGQUIT"
+	}
+	if _, err := Dump(name); err != nil {
+		warnf("capture: flight recorder dump on %s: %v", name, err)
+	}
+}
+
 // flightPanic is called when a panic has left observed code's outermost
 // frame on a stream (its PANIC_OUT appended and flushed). It may end the
 // process: the dump is written before the panic goes on.
@@ -138,6 +171,9 @@ func Dump(reason string) (paths []string, err error) {
 	rec.mu.Unlock()
 	if w == nil || closed {
 		return nil, errors.New("no log is being written")
+	}
+	if smpOn {
+		return nil, fmt.Errorf("the log is sampled (%s): its windows are on disk, each closed when it ends", EnvSample)
 	}
 	if !rot.on {
 		return nil, fmt.Errorf("the log is not a ring of segments: set %s=flight (or %s)", EnvMode, EnvRotate)

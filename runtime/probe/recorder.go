@@ -346,11 +346,18 @@ func Exit(code int) {
 // LogPath returns the path of the log being written ("" if none).
 func LogPath() string { return rec.path }
 
+// handleSignals closes the log on SIGINT and SIGTERM (in flight mode, and
+// on SIGQUIT, after dumping the ring: flight.go), then sends the signal
+// again with the recorder's handler gone, so that it does what it would
+// have done without capture: the default action (the process ends), or the
+// program's own signal.Notify channels receive it (docs/capture-command.md,
+// "Flight recorder", says what such a program sees).
 func handleSignals() {
 	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM)
+	signal.Notify(ch, append([]os.Signal{syscall.SIGINT, syscall.SIGTERM}, flightSignals()...)...)
 	go func() {
 		sig := <-ch
+		flightSignal(sig) // flight.go: the ring is dumped before the process may end
 		closeLog()
 		// Let the signal do what it would have done without us.
 		signal.Stop(ch)

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/rules-capture/rules_capture/runtime/eventlog"
@@ -142,6 +144,61 @@ func TestFlightRecorderDumps(t *testing.T) {
 	if out, segs, note := run(filepath.Join(work, "signal"), "signal"); !strings.Contains(out, "6000 served") ||
 		!strings.Contains(note, "reason: SIGUSR1") || strings.Contains(out, "no dump") {
 		t.Errorf("SIGUSR1 run (dumped %v):\n%s\nDUMP:\n%s", segs, out, note)
+	}
+}
+
+// SIGTERM in flight mode dumps the ring before it does what it would do
+// without capture. A program with its own signal.Notify for SIGTERM gets
+// it (twice: the delivery and the recorder's resend, see
+// docs/capture-command.md) and goes on to its end; one without is ended by
+// it, after the dump, whose segments replay and pass.
+func TestFlightRecorderDumpsOnSignals(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds programs with the go command")
+	}
+	work := t.TempDir()
+	mod := filepath.Join(work, "module")
+	copyDir(t, filepath.Join(repoRoot(t), "testdata", "flight"), mod)
+	const observe = "example.com/flight/svc"
+	bin := filepath.Join(work, "server")
+	if out, code := runCapture(t, mod, "build", "-observe", observe, "-o", bin, "./cmd/server"); code != 0 {
+		t.Fatalf("capture build: exit %d\n%s", code, out)
+	}
+	run := func(mode string) (string, *exec.ExitError, []string, string) {
+		t.Helper()
+		dir := filepath.Join(work, mode)
+		cmd := exec.Command(bin, "6000", mode)
+		cmd.Env = append(os.Environ(), probe.EnvLog+"="+filepath.Join(dir, "svc.arrow"), probe.EnvPolicy+"=block",
+			probe.EnvCompression+"=none", probe.EnvMode+"=flight", probe.EnvRotate+"=48KiB", probe.EnvKeep+"=3")
+		out, err := cmd.CombinedOutput()
+		var exit *exec.ExitError
+		if err != nil && !errors.As(err, &exit) {
+			t.Fatalf("%s: %v", mode, err)
+		}
+		notes, _ := filepath.Glob(filepath.Join(dir, "svc.dump-*", "DUMP"))
+		if len(notes) != 1 {
+			t.Fatalf("%s: dump notes %v, want one\n%s", mode, notes, out)
+		}
+		note, _ := os.ReadFile(notes[0])
+		segs, _ := filepath.Glob(filepath.Join(filepath.Dir(notes[0]), "svc.seg*.arrow"))
+		return string(out), exit, segs, string(note)
+	}
+
+	out, exit, segs, note := run("sigterm")
+	if exit != nil || !strings.Contains(out, "6000 served") || !strings.Contains(note, "reason: SIGTERM") ||
+		strings.Contains(out, "no dump") || !strings.Contains(out, "SIGTERM handled 2 times") {
+		t.Fatalf("the program handling SIGTERM (exit %v, dumped %v):\n%s\nDUMP:\n%s", exit, segs, out, note)
+	}
+	t.Logf("the program handling SIGTERM:\n%s", out)
+
+	out, exit, segs, note = run("sigterm-default")
+	if exit == nil || exit.Sys().(syscall.WaitStatus).Signal() != syscall.SIGTERM || strings.Contains(out, "not ended") ||
+		!strings.Contains(note, "reason: SIGTERM") {
+		t.Fatalf("the program without a handler: exit %v, want ended by SIGTERM after the dump (dumped %v):\n%s\nDUMP:\n%s", exit, segs, out, note)
+	}
+	out, code := runCapture(t, mod, "replay", "-observe", observe, filepath.Dir(segs[0]))
+	if code != 0 || strings.Count(out, "PASS ") != len(segs) {
+		t.Fatalf("replay of the %d segments dumped on SIGTERM: exit %d\n%s", len(segs), code, out)
 	}
 }
 
