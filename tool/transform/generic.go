@@ -212,51 +212,72 @@ func (t *transformer) ownedTypeSet(constraint types.Type, seen map[types.Type]bo
 // language version (langversion.go); nor can the source name the type
 // arguments, whose packages it may not import. pkgName is the package name
 // the call site qualified the function with, whose reference the site
-// loses. ok is false when the call is no such call (a function value, an
-// explicit instantiation, a dot-imported function: passed as before).
-func (t *transformer) inferredCallee(call *ast.CallExpr, c callee) (callee string, usesTP bool, pkgName *types.PkgName, ok bool, why string) {
+// loses, with any other package its explicit type arguments name (a
+// partial instantiation, pkg.F[T](x), is as much an implicit one). ok is
+// false when the call is no such call (a function value, a full explicit
+// instantiation, a dot-imported function: passed as before).
+func (t *transformer) inferredCallee(call *ast.CallExpr, c callee) (callee string, usesTP bool, ok bool, why string) {
 	if c.sel != nil || c.funcValue || c.fn == nil || c.fn.Pkg() == nil {
-		return "", false, nil, false, ""
+		return "", false, false, ""
 	}
-	sx, isSel := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	fun, explicit := ast.Unparen(call.Fun), 0
+	switch ix := fun.(type) {
+	case *ast.IndexExpr: // pkg.F[T](x) of an F with more type parameters
+		fun, explicit = ix.X, 1
+	case *ast.IndexListExpr:
+		fun, explicit = ix.X, len(ix.Indices)
+	}
+	sx, isSel := fun.(*ast.SelectorExpr)
 	if !isSel {
-		return "", false, nil, false, ""
+		return "", false, false, ""
 	}
 	x, isIdent := sx.X.(*ast.Ident)
 	if !isIdent {
-		return "", false, nil, false, ""
+		return "", false, false, ""
 	}
-	pn, isPkg := t.p.Info.Uses[x].(*types.PkgName)
-	if !isPkg {
-		return "", false, nil, false, ""
+	if _, isPkg := t.p.Info.Uses[x].(*types.PkgName); !isPkg {
+		return "", false, false, ""
 	}
 	inst, found := t.p.Info.Instances[sx.Sel]
-	if !found || inst.TypeArgs == nil || inst.TypeArgs.Len() == 0 {
-		return "", false, nil, false, ""
+	if !found || inst.TypeArgs == nil || inst.TypeArgs.Len() <= explicit {
+		// Not generic, or instantiated in full (pkg.F[int, string]): a
+		// function value like any other.
+		return "", false, false, ""
 	}
 	var as []string
 	for i := 0; i < inst.TypeArgs.Len(); i++ {
 		ta := inst.TypeArgs.At(i)
 		s, w := t.typeString(ta)
 		if w != "" {
-			return "", false, nil, false, w
+			return "", false, false, w
 		}
 		usesTP = usesTP || hasTypeParam(ta)
 		as = append(as, s)
 	}
-	return t.alias(c.fn.Pkg().Path(), c.fn.Pkg().Name()) + "." + c.fn.Name() + "[" + strings.Join(as, ", ") + "]", usesTP, pn, true, ""
+	return t.alias(c.fn.Pkg().Path(), c.fn.Pkg().Name()) + "." + c.fn.Name() + "[" + strings.Join(as, ", ") + "]", usesTP, true, ""
 }
 
-// dropRef notes that the file being walked no longer refers to the
-// package imported as pn at one place.
-func (t *transformer) dropRef(pn *types.PkgName) {
-	if t.droppedRefs == nil {
-		t.droppedRefs = map[int]map[*types.PkgName]int{}
-	}
-	if t.droppedRefs[t.file] == nil {
-		t.droppedRefs[t.file] = map[*types.PkgName]int{}
-	}
-	t.droppedRefs[t.file][pn]++
+// dropRefs notes that the file being walked no longer holds expression x,
+// and so its references to imported packages.
+func (t *transformer) dropRefs(x ast.Expr) {
+	ast.Inspect(x, func(n ast.Node) bool {
+		id, ok := n.(*ast.Ident)
+		if !ok {
+			return true
+		}
+		pn, ok := t.p.Info.Uses[id].(*types.PkgName)
+		if !ok {
+			return true
+		}
+		if t.droppedRefs == nil {
+			t.droppedRefs = map[int]map[*types.PkgName]int{}
+		}
+		if t.droppedRefs[t.file] == nil {
+			t.droppedRefs[t.file] = map[*types.PkgName]int{}
+		}
+		t.droppedRefs[t.file][pn]++
+		return true
+	})
 }
 
 // unusedImports are the edits that keep file i's imports whose every

@@ -17,10 +17,11 @@ import (
 // The helper used to take the function as its first argument, an
 // implicitly instantiated function as an argument, which the compiler
 // refuses below go1.21 ("implicitly instantiated function as argument
-// requires go1.21 or later"). The helper now calls the function
-// instantiated explicitly, and the instrumented package type-checks at
-// the module's go 1.18; a file whose only use of the package was such a
-// call keeps the import under the blank name.
+// requires go1.21 or later"), as a partial instantiation (F[T](x)) is.
+// The helper now calls the function instantiated explicitly, and the
+// instrumented package type-checks at the module's go 1.18; a file whose
+// only uses of a package were in such a call keeps its import under the
+// blank name.
 func TestInferredGenericOutcallAtGo118(t *testing.T) {
 	if testing.Short() {
 		t.Skip("needs the go command")
@@ -32,11 +33,13 @@ func TestInferredGenericOutcallAtGo118(t *testing.T) {
 		files[name] = string(out.Files[i])
 	}
 	for name, want := range map[string][]string{
-		"cache.go": {"_capture_out_0[K, V](k, v)", "_capture_out_1(a, b)", "_capture_out_2()(_capture_out_3(a, b))"},
-		"only.go":  {"import _ \"example.com/inferred118/lib\"", "return _capture_out_4(a, b)"},
+		"cache.go":   {"_capture_out_0[K, V](k, v)", "_capture_out_1(a, b)", "_capture_out_2()(_capture_out_3(a, b))"},
+		"only.go":    {"import _ \"example.com/inferred118/lib\"", "return _capture_out_4(a, b)"},
+		"partial.go": {"_ \"time\"", "_ \"example.com/inferred118/lib\"", "return len(_capture_out_5(v))"},
 		transform.GeneratedFile: {
 			"return lib.NewPair[K, V](p0, p1)", "return lib.Max[int](p0, p1)",
 			"func _capture_out_2() func(p0 string, p1 string) string", "lib.Max[string](p0, p1)",
+			"return lib.Keyed[time.Duration, string](p0)",
 		},
 	} {
 		for _, w := range want {

@@ -23,11 +23,10 @@ type outcallHelper struct {
 	pos     string // the call's site position
 	usesTP  bool   // the receiver's type names a type parameter
 	// inferred: a generic function whose type arguments the call leaves
-	// to inference, called by the helper instantiated explicitly
-	// (inferredCallee): the helper has no callee parameter, and the call
-	// site drops its reference to the function's package (pkgRef).
+	// (some of them) to inference, called by the helper instantiated
+	// explicitly (inferredCallee): the helper has no callee parameter, and
+	// the call site drops the function's expression.
 	inferred bool
-	pkgRef   *types.PkgName
 
 	// The callee.
 	recvDecl  string    // the helper's first parameter
@@ -113,11 +112,11 @@ func (t *transformer) outcallCallee(o *outcallHelper) bool {
 	info := t.p.Info
 	call, c := o.call, &o.c
 	o.editStart = call.Fun.Pos()
-	if callee, usesTP, pn, ok, why := t.inferredCallee(call, *c); why != "" {
+	if callee, usesTP, ok, why := t.inferredCallee(call, *c); why != "" {
 		t.errorf(call.Pos(), "an outcall whose type arguments involve "+why+" ("+c.name+")", "call it from an unobserved package and pass plain values in")
 		return false
 	} else if ok {
-		o.inferred, o.pkgRef, o.usesTP = true, pn, usesTP
+		o.inferred, o.usesTP = true, usesTP
 		o.callee = callee
 		return true
 	}
@@ -355,7 +354,7 @@ func (t *transformer) rewriteOutcall(o *outcallHelper, h string) {
 	if o.inferred {
 		// The helper calls the function itself: f(a) -> h[T](a), f(g()) ->
 		// h[T]()(g()).
-		t.dropRef(o.pkgRef)
+		t.dropRefs(call.Fun)
 		if o.curried {
 			t.add(call.Fun.Pos(), call.Fun.End(), h+o.tpArgs+"()", span)
 		} else {

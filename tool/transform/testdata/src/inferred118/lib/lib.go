@@ -24,3 +24,7 @@ func Max[T int | string](a, b T) T {
 	}
 	return b
 }
+
+// Keyed makes a map from keys of a type the caller names to values of the
+// type of v (a partial instantiation: Keyed[int](v)).
+func Keyed[K comparable, V any](v V) map[K]V { return map[K]V{} }
