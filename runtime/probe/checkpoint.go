@@ -169,12 +169,6 @@ func checkpointBlocked() string {
 	if n := liveGo.Load(); n > 0 {
 		return fmt.Sprintf("%d goroutine(s) started by observed code still running", n)
 	}
-	if lockNumbers.Load() > 0 {
-		return "locks of the observed set have turn counters (LOCK_TURN), which a checkpoint does not carry"
-	}
-	if turnChans.next.Load() > 0 {
-		return "channels of the observed set have turn counters (CHAN_TURN), which a checkpoint does not carry"
-	}
 	if site := livePassed(); site != "" {
 		return "a function value of observed code passed to external code (" + site + ") may still be called back, and a checkpoint cannot rebuild it"
 	}
@@ -574,8 +568,9 @@ func (c *ckptObjects) Recorded(unsafe.Pointer) (string, []byte, bool) { return "
 // its local ID, its function's name), the variables (count, then each: name, whether it holds its value after
 // initialisation (asInit), and if not the value), the live observed
 // objects the table numbers (count, then each: its type's name and a
-// pointer of that type), then the pointees of the crossed pointers to data
-// the state holds (each: true, its ID, the pointee; then false).
+// pointer of that type), the pointees of the crossed pointers to data the
+// state holds (each: true, its ID, the pointee; then false), and the turn
+// counters (appendTurnCounts).
 func encodeCheckpoint() ([]byte, string) {
 	return encodeCheckpointWith(nil)
 }
@@ -658,6 +653,7 @@ func encodeCheckpointWith(slices []*watchedSliceMem) ([]byte, string) {
 		enc.EncodeValue(pt.v.Elem())
 	}
 	enc.Buf = value.AppendBool(enc.Buf, false)
+	enc.Buf = appendTurnCounts(enc.Buf)
 	if objs.refused != "" {
 		return nil, objs.refused
 	}
@@ -819,4 +815,61 @@ func unwatchSlices(slices []*watchedSliceMem) {
 	clear(w.list[len(kept):])
 	w.list = kept
 	w.mu.Unlock()
+}
+
+// appendTurnCounts appends the turn counters of the locks and channels
+// that observed code acquired and received from at turn sites and that
+// are still alive (lockturn.go, chanturn.go): a count, then each lock's
+// number, writes and reads since the last write; a count, then each
+// channel's number and receives. Replay of a segment starts its counts
+// there, as replay of the whole log would have counted the turns before
+// the checkpoint.
+func appendTurnCounts(b []byte) []byte {
+	type lockCount struct{ num, writes, reads uint64 }
+	var locks []lockCount
+	for i := range turnLocks {
+		sh := &turnLocks[i]
+		sh.mu.Lock()
+		for _, e := range sh.m {
+			if e.wp.Value() != nil { // not collected
+				locks = append(locks, lockCount{e.st.id, e.st.writes.Load(), e.st.reads.Load()})
+			}
+		}
+		sh.mu.Unlock()
+	}
+	sort.Slice(locks, func(i, j int) bool { return locks[i].num < locks[j].num })
+	b = value.AppendUint(b, uint64(len(locks)))
+	for _, l := range locks {
+		b = value.AppendUint(b, l.num)
+		b = value.AppendUint(b, l.writes)
+		b = value.AppendUint(b, l.reads)
+	}
+	type chanCount struct{ num, n uint64 }
+	var chans []chanCount
+	t := &turnChans
+	t.mu.Lock()
+	var sts []*chanTurns
+	for _, e := range t.m {
+		if e.wp.Value() != nil {
+			sts = append(sts, e.st)
+		}
+	}
+	t.mu.Unlock()
+	for _, st := range sts {
+		// No receive is in progress at a quiescent point: its goroutine
+		// would still be running.
+		if st.mu.TryLock() {
+			if st.id != 0 {
+				chans = append(chans, chanCount{st.id, st.n})
+			}
+			st.mu.Unlock()
+		}
+	}
+	sort.Slice(chans, func(i, j int) bool { return chans[i].num < chans[j].num })
+	b = value.AppendUint(b, uint64(len(chans)))
+	for _, c := range chans {
+		b = value.AppendUint(b, c.num)
+		b = value.AppendUint(b, c.n)
+	}
+	return b
 }

@@ -177,6 +177,26 @@ func (p *player) restoreSegment() *Report {
 		d.Where = fmt.Sprintf("the contents of object %d", id)
 		d.DecodeValue(obj.Elem())
 	}
+	if format >= 2 && d.Err == nil {
+		// The turn counters: replay's counts start where the capture's
+		// were at the checkpoint.
+		p.mu.Lock()
+		if p.locks == nil {
+			p.locks = map[uint64]*replayLock{}
+		}
+		for n := d.Uint(); n > 0 && d.Err == nil; n-- {
+			num, writes, reads := d.Uint(), d.Uint(), d.Uint()
+			p.locks[num] = &replayLock{writes: writes, reads: reads}
+		}
+		if p.chanCount == nil {
+			p.chanCount = map[uint64]uint64{}
+		}
+		for n := d.Uint(); n > 0 && d.Err == nil; n-- {
+			num, count := d.Uint(), d.Uint()
+			p.chanCount[num] = count
+		}
+		p.mu.Unlock()
+	}
 	if d.Err != nil {
 		return fail("decoding the checkpoint: %v", d.Err)
 	}

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/rules-capture/rules_capture/runtime/eventlog"
@@ -349,6 +350,48 @@ func TestCheckpointWatchedSlices(t *testing.T) {
 	if n := watching(); n != 1 {
 		t.Errorf("%d slice(s) watched after a refused checkpoint, want 1", n)
 	}
+}
+
+// A checkpoint carries the turn counters of the locks observed code took
+// at turn sites (LOCK_TURN): replay of a segment counts on from them, so
+// the next acquisition's recorded turn (write 2) is reached at once, where
+// counting from zero it would wait for a write the segment never makes.
+func TestCheckpointCarriesLockTurns(t *testing.T) {
+	got := withCheckpoints(t)
+	site := &Site{Name: "example.com/ckpt.Locked", Pos: "ckpt/ckpt.go:6"}
+	lockSite := &Site{Name: "mu.Lock", Pos: "ckpt/ckpt.go:7"}
+	var mu sync.Mutex
+	s := In(site)
+	f := s.Call()
+	Lock(lockSite, &mu)
+	mu.Unlock()
+	s.Return(f)
+	var num uint64
+	for _, e := range *got {
+		if e.Kind == eventlog.KindLockTurn {
+			d := value.Decoder{Buf: e.Values}
+			num = d.Uint()
+		}
+	}
+	cp := lastOf(*got, eventlog.KindCheckpoint)
+	if num == 0 || cp == nil {
+		t.Fatalf("want a LOCK_TURN and then a CHECKPOINT: %+v", *got)
+	}
+
+	p := newPlayer()
+	p.seg = &segment{from: cp.Seq, values: cp.Values}
+	if r := p.restoreSegment(); r != nil {
+		t.Fatalf("restore: %+v", r)
+	}
+	l := p.locks[num]
+	if l == nil || l.writes != 1 || l.reads != 0 {
+		t.Fatalf("lock %d restored as %+v, want 1 write", num, l)
+	}
+	next := &lockWait{acquired: true, writes: 2}
+	if ok, extra := next.reached(l); !ok || extra {
+		t.Errorf("the next write's turn: reached %v, extra %v; want reached", ok, extra)
+	}
+	runtime.KeepAlive(&mu)
 }
 
 // Where a checkpoint cannot be taken the recorder writes NO_CHECKPOINT with

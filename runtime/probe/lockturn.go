@@ -347,6 +347,9 @@ func playerLockTurn(s *Stream, site *Site, lk unsafe.Pointer, read bool) *lockWa
 	if l == nil {
 		l = &replayLock{addr: weak.Make((*byte)(lk))}
 		p.locks[w.num] = l
+	} else if l.addr == (weak.Pointer[byte]{}) {
+		// Counted from a segment's checkpoint: taken for the first time.
+		l.addr = weak.Make((*byte)(lk))
 	}
 	if v := l.addr.Value(); v != nil && v != (*byte)(lk) {
 		p.mu.Unlock()
