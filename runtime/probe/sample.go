@@ -47,9 +47,11 @@ const (
 // defaultSampleWindow is a window's length in quiescent points where
 // CAPTURE_SAMPLE_WINDOW is unset: long enough that a window's fixed cost
 // (a checkpoint, the run's initialisation written again, a file created
-// and closed) is small against the incalls it records, short enough that
-// a rate of a few percent gives windows spread over the run.
-const defaultSampleWindow = 100
+// and closed: about a millisecond, BenchmarkRotation) is small against the
+// unrecorded incalls between windows it is spread over (at a rate of 0.05
+// a window starts every 20,000 points or so: 0.05 µs each), short enough
+// that a rate of a few percent gives windows spread over the run.
+const defaultSampleWindow = 1000
 
 // smpOn is set once, before capture starts, when sampling is on.
 var smpOn bool

@@ -12,9 +12,9 @@ import (
 // top-level incalls, each with its receiver, the request's context and an
 // outcall to the store; BenchmarkShopIncall's order) as the generated
 // wrappers pay it: with capture off, outside a sampled window
-// (CAPTURE_SAMPLE), and with everything captured into a log file. What
-// sampling saves a fleet is the difference between the last two, on
-// every request no window records.
+// (CAPTURE_SAMPLE), at a rate of 0.05 (windows included), and with
+// everything captured into a log file. What sampling saves a fleet is the
+// difference between the last two.
 func BenchmarkSampling(b *testing.B) {
 	inSite := &Site{Name: "(*example.com/shop/pricing.Pricer).Quote"}
 	outSite := &Site{Name: "(example.com/shop/pricing.Catalog).Product"}
@@ -102,6 +102,18 @@ func BenchmarkSampling(b *testing.B) {
 		if st := Sampling(); st.Windows != 0 || st.Incalls < uint64(3*b.N-1) {
 			b.Fatalf("sampling %+v: want no window", st)
 		}
+	})
+	// rate-0.05: the default window, so a window (its checkpoint, its file
+	// created and closed) every 20,000 quiescent points or so, each
+	// recording 1,000: the cost a fleet pays on average.
+	b.Run("rate-0.05", func(b *testing.B) {
+		withSampling(b, map[string]string{EnvSample: "0.05", EnvSampleSeed: "1"})
+		watchBenchSentinels(b)
+		order(b)
+		b.StopTimer()
+		st := Sampling()
+		b.ReportMetric(float64(st.Windows), "windows")
+		b.ReportMetric(float64(st.Sampled)/float64(max(st.Points, 1)), "sampled-fraction")
 	})
 	b.Run("full", func(b *testing.B) {
 		withCheckpointsB(b)

@@ -146,7 +146,7 @@ const (
 	// record nothing.
 	EnvSample = "CAPTURE_SAMPLE"
 	// EnvSampleWindow is a sampled window's length in quiescent points
-	// (default 100).
+	// (default 1000).
 	EnvSampleWindow = "CAPTURE_SAMPLE_WINDOW"
 	// EnvSampleSeed seeds the draws (a whole number); unset, they are
 	// random.
