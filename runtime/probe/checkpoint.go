@@ -620,7 +620,7 @@ func encodeCheckpointWith(slices []*watchedSliceMem) ([]byte, string) {
 			// Written as an interface value, it is made again by its type's
 			// name, which the transform registers for the package's own
 			// declared types, not for a generic type's instantiations.
-			return nil, "the observed state holds an object of type " + value.TypeName(t) + ", which replay cannot make by name (a generic type's instantiation)"
+			return nil, "the observed state holds an object of type " + value.TypeName(t) + ", which replay cannot make by name (a generic type's instantiation: the transform registers the package's declared types, and replay meets an instantiation only when the replayed code makes one)"
 		}
 		lives = append(lives, live{sl.e.id, reflect.NewAt(t.Elem(), unsafe.Pointer(p))})
 	}
