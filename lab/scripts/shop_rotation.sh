@@ -130,7 +130,7 @@ if [ "$CHECK_IN" -gt 0 ] && [ "$ok" = 1 ]; then
   for seg in "${segs[@]:1}"; do
     [ "$n" -lt "$CHECK_IN" ] || break
     [ "$(stat -c %s "$seg")" -le $((300 * 1024)) ] || continue
-    cp "$seg" "$dest/shop_rotated_seg${seg##*.seg}"
+    install -m 644 "$seg" "$dest/shop_rotated_seg${seg##*.seg}"
     n=$((n + 1))
   done
   echo "checked in $n segment(s) into $dest"
