@@ -23,7 +23,7 @@ import (
 // (the spec allows either).
 func SortedMap[M ~map[K]V, K cmp.Ordered, V any](m M) iter.Seq2[K, V] {
 	return func(yield func(K, V) bool) {
-		if !enabled.Load() {
+		if !enabled.Load() || smpIdle.Load() { // outside a sampled window nothing is recorded: native order
 			// Nothing is recorded or replayed: native order is as good.
 			for k, v := range m {
 				if !yield(k, v) {
@@ -53,7 +53,7 @@ func SortedMap[M ~map[K]V, K cmp.Ordered, V any](m M) iter.Seq2[K, V] {
 // interfaces) keep native order, the documented limitation.
 func SortedMapOf[M ~map[K]V, K comparable, V any](m M) iter.Seq2[K, V] {
 	compare := keyCompare[K]()
-	if !enabled.Load() || compare == nil {
+	if !enabled.Load() || smpIdle.Load() || compare == nil {
 		return func(yield func(K, V) bool) {
 			for k, v := range m {
 				if !yield(k, v) {
@@ -128,7 +128,7 @@ type MapIter[K comparable, V any] struct {
 // SortedMapIter returns the MapIter of a map with ordered keys.
 func SortedMapIter[M ~map[K]V, K cmp.Ordered, V any](m M) *MapIter[K, V] {
 	it := &MapIter[K, V]{m: m}
-	if !enabled.Load() {
+	if !enabled.Load() || smpIdle.Load() { // outside a sampled window nothing is recorded: native order
 		it.native = reflect.ValueOf(map[K]V(m)).MapRange()
 		return it
 	}
@@ -145,7 +145,7 @@ func SortedMapIter[M ~map[K]V, K cmp.Ordered, V any](m M) *MapIter[K, V] {
 func MapIterOf[M ~map[K]V, K comparable, V any](m M) *MapIter[K, V] {
 	it := &MapIter[K, V]{m: m}
 	compare := keyCompare[K]()
-	if !enabled.Load() || compare == nil {
+	if !enabled.Load() || smpIdle.Load() || compare == nil {
 		it.native = reflect.ValueOf(map[K]V(m)).MapRange()
 		return it
 	}

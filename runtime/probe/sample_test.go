@@ -2,6 +2,7 @@ package probe
 
 import (
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -202,5 +203,60 @@ func TestSampleConfigErrors(t *testing.T) {
 		if smpOn || rot.on {
 			t.Fatalf("%v: sampling turned on by a refused setting", c.env)
 		}
+	}
+}
+
+// Outside a window an incall that panics ends its frame (the next incall is
+// a top-level one again, and its return a quiescent point), a callback
+// from external code is counted like an incall and returns its results,
+// and an outcall is not seen.
+func TestOutsideWindowIncalls(t *testing.T) {
+	withSampling(t, map[string]string{EnvSample: "1e-12", EnvSampleSeed: "1"})
+	site := &Site{Name: "example.com/ckpt.Inc", Pos: "ckpt/ckpt.go:1"}
+	inc := func(fail bool) (r int) {
+		s := In(site)
+		s.Int(1)
+		f := s.Call()
+		s.Run(f, func() {
+			if fail {
+				panic("boom")
+			}
+			if smpIdle.Load() && Out(&Site{Name: "time.Now"}) != nil {
+				t.Error("an outcall outside a window was seen")
+			}
+			r = 7
+		})
+		s.Int(int64(r))
+		s.Return(f)
+		return r
+	}
+	inc(false) // ends the startup segment
+	func() {
+		defer func() {
+			if r := recover(); r != "boom" {
+				t.Errorf("recovered %v, want the incall's panic", r)
+			}
+		}()
+		inc(true)
+	}()
+	if s := current(); len(s.frames) != 0 || s.inside || s.idleCall {
+		t.Fatalf("after the panic the stream has %d frames, inside %v, idle call %v", len(s.frames), s.inside, s.idleCall)
+	}
+	if got := inc(false); got != 7 {
+		t.Errorf("incall returned %d", got)
+	}
+	double := func(x int) int { return 2 * x }
+	out := callIn(&Site{Name: "callback example.com/ckpt.double"}, 0, nil, false, reflect.ValueOf(double), []reflect.Value{reflect.ValueOf(21)})
+	if len(out) != 1 || out[0].Int() != 42 {
+		t.Errorf("callback returned %v", out)
+	}
+	ckpt.mu.Lock()
+	open := ckpt.open
+	ckpt.mu.Unlock()
+	st := Sampling()
+	// The startup segment's incall, then the panicking one (no quiescent
+	// point), the third incall and the callback, both outside windows.
+	if open != 0 || st.Windows != 0 || st.Points != 3 || st.Incalls != 3 {
+		t.Errorf("%d incalls open, stats %+v: want none open, 3 quiescent points, 3 incalls outside windows", open, st)
 	}
 }
