@@ -260,3 +260,56 @@ func TestOutsideWindowIncalls(t *testing.T) {
 		t.Errorf("%d incalls open, stats %+v: want none open, 3 quiescent points, 3 incalls outside windows", open, st)
 	}
 }
+
+// With incalls on several goroutines at once, every incall is wholly
+// inside a window or wholly outside: a window's file holds the CALL_IN of
+// every RETURN_IN it holds and the RETURN_IN of every CALL_IN, and the
+// incalls recorded and those outside windows add up.
+func TestSampledWindowsConcurrentIncalls(t *testing.T) {
+	stem := withSampling(t, map[string]string{EnvSample: "0.3", EnvSampleWindow: "4", EnvSampleSeed: "5"})
+	site := &Site{Name: "example.com/ckpt.Get", Pos: "ckpt/ckpt.go:3"}
+	const workers, each = 4, 1500
+	done := make(chan struct{})
+	for w := range workers {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for i := range each {
+				s := In(site)
+				s.Int(int64(w))
+				f := s.Call()
+				s.Int(int64(i))
+				s.Return(f)
+			}
+		}()
+	}
+	for range workers {
+		<-done
+	}
+	Close()
+	st := Sampling()
+	files := segmentFiles(t, stem)
+	recorded := 0
+	for i, f := range files {
+		events, _ := readLog(t, f)
+		open := map[uint64]bool{}
+		for _, e := range events {
+			switch e.Kind {
+			case eventlog.KindCallIn:
+				open[e.Seq] = true
+				recorded++
+			case eventlog.KindReturnIn:
+				if !open[e.Parent] {
+					t.Errorf("%s: RETURN_IN %d of an incall the file does not hold (parent %d)", f, e.Seq, e.Parent)
+				}
+				delete(open, e.Parent)
+			}
+		}
+		if len(open) != 0 && i < len(files)-1 {
+			t.Errorf("%s: %d incalls without their return", f, len(open))
+		}
+	}
+	if st.Windows < 5 || uint64(recorded)+st.Incalls != workers*each {
+		t.Errorf("%d windows, %d incalls recorded and %d outside windows: want at least 5 windows and %d incalls", st.Windows, recorded, st.Incalls, workers*each)
+	}
+	t.Logf("%d windows, %d of %d incalls recorded", st.Windows, recorded, workers*each)
+}
