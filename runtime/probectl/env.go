@@ -137,7 +137,8 @@ const (
 	// EnvMode "flight" makes the rotated log a flight recorder: a disk ring
 	// of the last few segments (rotation with a small default size and
 	// keep), written out as a dump folder on a panic leaving the observed
-	// set, on SIGUSR1 and on probe.Dump. Unset: an ordinary log.
+	// set, on SIGUSR1, SIGINT, SIGTERM and SIGQUIT and on probe.Dump.
+	// Unset: an ordinary log.
 	EnvMode = "CAPTURE_MODE"
 	// EnvSample records a fraction of the run: at quiescent points the
 	// recorder draws, with this probability (0.05), whether to record a
