@@ -22,11 +22,11 @@ import (
 // reads until something goes wrong needs the last few minutes, not the
 // whole week. Flight mode is rotation with a small segment and a small
 // CAPTURE_KEEP: a ring of segments on disk, each starting at a checkpoint.
-// On a trigger (a panic leaving the observed set, SIGUSR1, SIGINT, SIGTERM,
-// SIGQUIT, Dump) the ring
-// is written out as a dump folder: the current segment copied up to that
-// point into a closed log of its own, the earlier kept segments
-// hard-linked beside it, and a DUMP note with the reason. The ring itself
+// On a trigger (a panic leaving the observed set, SIGUSR1, SIGINT,
+// SIGTERM, SIGQUIT, Dump) the ring is written out as a dump folder: the
+// current segment copied up to that point into a closed log of its own,
+// the earlier kept segments hard-linked beside it, and a DUMP note with
+// the reason. The ring itself
 // goes on untouched, so later triggers dump again. Every dumped segment
 // replays alone, and the last one ends where the trigger happened: after a
 // panic, with the PANIC_OUT that replay reproduces.
