@@ -649,7 +649,7 @@ func (d *Decoder) decodeIface(v reflect.Value, depth int, impl []string) {
 				// stand-in is bound to no object and re-encodes as recorded.
 				r, err := d.stand(name, d.Buf[start:d.Off], t, impl)
 				if err != nil {
-					d.Err = err
+					d.noStandIn(err)
 					return
 				}
 				v.Set(r)
@@ -661,7 +661,7 @@ func (d *Decoder) decodeIface(v reflect.Value, depth int, impl []string) {
 			}
 			r, err := d.ref(id, rname, t, impl)
 			if err != nil {
-				d.Err = err
+				d.noStandIn(err)
 				return
 			}
 			v.Set(r)
@@ -673,7 +673,7 @@ func (d *Decoder) decodeIface(v reflect.Value, depth int, impl []string) {
 			}
 			r, err := d.stand(name, d.Buf[start:d.Off], t, impl)
 			if err != nil {
-				d.Err = err
+				d.noStandIn(err)
 				return
 			}
 			v.Set(r)
@@ -701,6 +701,21 @@ func (d *Decoder) decodeIface(v reflect.Value, depth int, impl []string) {
 		}
 		d.fail("cannot decode %s into interface %s", tagName(tag), TypeName(t))
 	}
+}
+
+// noStandIn handles err, the failure to make a stand-in for a value of a
+// dynamic type this build does not know (Unbuilt names it). Decoding a
+// reflected argument (Linked), the slot stays nil and decoding goes on:
+// the caller ends the replay with the type named (probe.DecodeReflected),
+// a limit of replay rather than a divergence (chi's reflected
+// *http.Server holding a *net/http.onceCloseListener, for which no
+// stand-in of net.Listener is generated). Elsewhere it is the decoding's
+// error.
+func (d *Decoder) noStandIn(err error) {
+	if d.Linked && d.Unbuilt != "" {
+		return
+	}
+	d.Err = err
 }
 
 func (d *Decoder) setIface(v, x reflect.Value) {

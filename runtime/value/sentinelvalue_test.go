@@ -81,3 +81,36 @@ func TestSentinelValuesNotRegistered(t *testing.T) {
 		t.Errorf("decoding an unregistered variable: %v", d.Err)
 	}
 }
+
+type listenerHolder struct {
+	L    io.Reader
+	Name string
+}
+
+// TestReflectedUnknownWithoutStandIn: decoding a reflected argument
+// (Linked), a value of a type this build neither registers nor links, for
+// whose interface no stand-in can be made, leaves the slot nil, names the
+// type in Unbuilt and reads on, so that replay ends with the type named
+// instead of a decoding error (a divergence); outside reflected arguments
+// it stays the decoding's error.
+func TestReflectedUnknownWithoutStandIn(t *testing.T) {
+	b := []byte{TagRecord, 2, TagIface}
+	b = appendName(b, "*example.com/nowhere.onceCloseListener")
+	b = append(b, TagRef)
+	b = appendName(b, "")
+	b = append(b, 7, TagString)
+	b = appendName(b, "srv")
+	for _, linked := range []bool{true, false} {
+		d := &Decoder{Buf: b, Resolver: newTable(), Linked: linked}
+		got := Decode[listenerHolder](d)
+		if !linked {
+			if d.Err == nil {
+				t.Errorf("not linked: no error (%+v)", got)
+			}
+			continue
+		}
+		if d.Err != nil || d.Off != len(b) || got.L != nil || got.Name != "srv" || d.Unbuilt != "*example.com/nowhere.onceCloseListener" {
+			t.Errorf("linked: %+v, err %v, off %d of %d, unbuilt %q", got, d.Err, d.Off, len(b), d.Unbuilt)
+		}
+	}
+}
