@@ -98,7 +98,13 @@ func (p *player) restoreSegment() *Report {
 	if sg.values == nil {
 		return fail("the log holds no CHECKPOINT event")
 	}
-	d := value.Decoder{Buf: sg.values, Resolver: p}
+	// Linked: an external object in an interface is made as its own type
+	// where the binary links it, as a value observed code reflects over
+	// is (DecodeReflected): the events after the checkpoint may write its
+	// contents into it (pflag's AddGoFlagSet keeps the *flag.FlagSet whose
+	// flags' values later incalls carry), which a stand-in of the
+	// interface could not hold.
+	d := value.Decoder{Buf: sg.values, Resolver: p, Linked: true}
 	format := d.Uint()
 	if format != 1 && format != checkpointFormat {
 		return fail("checkpoint format %d, this replay reads 1 to %d", format, checkpointFormat)

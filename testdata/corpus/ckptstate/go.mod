@@ -1,0 +1,3 @@
+module example.com/ckptstate
+
+go 1.26
