@@ -244,23 +244,45 @@ type StateVarRef struct {
 	name string
 	p    unsafe.Pointer
 	t    reflect.Type
-	// init is, for a variable of function or channel type, its value
-	// after the package's initialisation: while it holds that value, and a
-	// channel is empty, replay's initialisation made the same one, which a
-	// checkpoint need not (and for function values cannot) rebuild.
+	// init is, for a variable of function or channel type or a pointer to
+	// an external object (initRef), its value after the package's
+	// initialisation: while it holds that value, and a channel is empty,
+	// replay's initialisation made the same one, which a checkpoint need
+	// not (and for function values cannot) rebuild.
 	init unsafe.Pointer
 }
 
-// asInit reports whether v (of function or channel type) still holds the
-// value it had after initialisation, and an empty channel.
+// initRef reports whether a variable of type t is a pointer to an object
+// of a type outside the observed set that replay's initialisation makes
+// again (semver's `versionRegex = regexp.MustCompile(...)`): observed
+// code uses it through outcalls and READ_OUTs, which replay answers from
+// the log without changing it, so replay's own is as good as the
+// capture's. Not a pointer to data, whose pointee observed code changes
+// without events (dataPointee).
+func initRef(t reflect.Type) bool {
+	return t.Kind() == reflect.Pointer && !value.IsObservedType(t.Elem()) && !dataPointee(t)
+}
+
+// asInit reports whether v (of function or channel type, or initRef)
+// still holds the value it had after initialisation, and an empty
+// channel. A pointer that crossed the boundary since is not: later events
+// name it by the ID the capture gave it, which replay's own object does
+// not have (o.mu held).
 func (v *StateVarRef) asInit() bool {
 	k := v.t.Kind()
-	if k != reflect.Func && k != reflect.Chan {
+	if k != reflect.Func && k != reflect.Chan && !initRef(v.t) {
 		return false
 	}
 	cur := *(*unsafe.Pointer)(v.p)
 	if cur != v.init {
 		return false
+	}
+	if k == reflect.Pointer {
+		if cur == nil {
+			return true
+		}
+		_, known := captureObjects.knownLocked(cur)
+		return !known
 	}
 	return k == reflect.Func || cur == nil || reflect.NewAt(v.t, v.p).Elem().Len() == 0
 }
@@ -293,7 +315,7 @@ func StateVars(pkg string, vars ...StateVarRef) {
 	}
 	stateVars.pkgs[pkg] = true
 	for _, v := range vars {
-		if k := v.t.Kind(); k == reflect.Func || k == reflect.Chan {
+		if k := v.t.Kind(); k == reflect.Func || k == reflect.Chan || initRef(v.t) {
 			v.init = *(*unsafe.Pointer)(v.p)
 		}
 		stateVars.list = append(stateVars.list, v)

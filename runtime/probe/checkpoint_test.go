@@ -41,6 +41,9 @@ var (
 	// ckptOps holds function values of observed code in a map, filled at
 	// initialisation (semver's constraintOps).
 	ckptOps map[string]func(int, int) int
+	// ckptRepl holds an external object that initialisation made and that
+	// never crossed the boundary (semver's versionRegex).
+	ckptRepl *strings.Replacer
 )
 
 func ckptAdd(a, b int) int { return a + b }
@@ -82,7 +85,8 @@ func withCheckpointsB(t testing.TB) *[]eventlog.Event {
 		StateVar("example.com/ckpt.head", &ckptHead),
 		StateVar("example.com/ckpt.ch", &ckptChan),
 		StateVar("example.com/ckpt.hold", &ckptHold),
-		StateVar("example.com/ckpt.ops", &ckptOps))
+		StateVar("example.com/ckpt.ops", &ckptOps),
+		StateVar("example.com/ckpt.repl", &ckptRepl))
 	var got []eventlog.Event
 	CaptureTo(func(e *eventlog.Event) uint64 {
 		c := *e
@@ -98,7 +102,7 @@ func withCheckpointsB(t testing.TB) *[]eventlog.Event {
 		captureObjects.mu.Lock()
 		captureObjects.types = oldTypes
 		captureObjects.mu.Unlock()
-		ckptCount, ckptHead, ckptChan, ckptHold, ckptOps = 0, nil, nil, nil, nil
+		ckptCount, ckptHead, ckptChan, ckptHold, ckptOps, ckptRepl = 0, nil, nil, nil, nil, nil
 		initFuncs.byCode = oldInitFuncs
 	})
 	return &got
@@ -297,6 +301,43 @@ func TestCheckpointInitFunctionValues(t *testing.T) {
 	}
 	d := value.Decoder{Buf: e.Values}
 	if why := d.String(); !strings.Contains(why, "function value of observed code") {
+		t.Errorf("reason %q", why)
+	}
+}
+
+// A package variable that still holds the external object its package's
+// initialisation made, which never crossed the boundary, is written as
+// holding its value after initialisation: replay's initialisation made
+// the same one. Once it holds another, the checkpoint is refused.
+func TestCheckpointInitExternalObject(t *testing.T) {
+	ckptRepl = strings.NewReplacer("a", "b") // as the package's initialisation leaves it
+	got := withCheckpoints(t)
+	site := &Site{Name: "example.com/ckpt.Replace", Pos: "ckpt/ckpt.go:8"}
+	ckptIncall(t, site, nil)
+	cp := lastOf(*got, eventlog.KindCheckpoint)
+	if cp == nil || lastOf(*got, eventlog.KindNoCheckpoint) != nil {
+		t.Fatalf("no CHECKPOINT with the initialisation's external object in a variable: %+v", *got)
+	}
+	mine := strings.NewReplacer("a", "b") // replay's initialisation
+	ckptRepl = mine
+	p := newPlayer()
+	p.seg = &segment{from: cp.Seq, values: cp.Values}
+	if r := p.restoreSegment(); r != nil {
+		t.Fatalf("restore: %+v", r)
+	}
+	if ckptRepl != mine {
+		t.Fatalf("restore replaced the variable's object made by initialisation: %p, want %p", ckptRepl, mine)
+	}
+
+	ckptRepl = strings.NewReplacer("c", "d") // made later, never crossed
+	n := len(*got)
+	ckptIncall(t, site, nil)
+	e := lastOf((*got)[n:], eventlog.KindNoCheckpoint)
+	if e == nil {
+		t.Fatalf("no NO_CHECKPOINT with another external object in the variable: %+v", (*got)[n:])
+	}
+	d := value.Decoder{Buf: e.Values}
+	if why := d.String(); !strings.Contains(why, "never crossed the boundary") {
 		t.Errorf("reason %q", why)
 	}
 }
