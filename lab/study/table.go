@@ -75,7 +75,7 @@ func Table(w io.Writer, dir string, want []Subject) error {
 		t := s.Totals
 		tot.merge(t)
 		for _, set := range s.Sets {
-			mut.add(set.Mutation)
+			mut.add(set)
 		}
 		fmt.Fprintf(w, "| %s | %s | %s | %d | %d | %s | %d | %d | %s | %s | %d | %d | %d | %d | %d |\n", name, s.Subject.Version, r.commit, t.Sets, t.Rejected, bold(t.ToolErrors),
 			t.Passed+t.Diverged+t.Errors, t.Passed, bold(t.Diverged), bold(t.Errors), t.TimedOut, t.Capped, t.Mutants, t.ByReplay, t.ByTests)
@@ -93,8 +93,9 @@ func Table(w io.Writer, dir string, want []Subject) error {
 	}
 	fmt.Fprintf(w, ". Round trips are the replayed logs (capped and timed-out tests are not replayed); every divergence is on unchanged code, so false. Observed sets accepted: %s.\n", pct(tot.Sets-tot.Rejected, tot.Sets))
 	if mut.kept > 0 {
-		fmt.Fprintf(w, "\nMutants, each judged both ways (by replaying the set's logs that passed on the unchanged code, and by the module's tests that passed without capture): %d; caught by replay %d (%s), by the tests %d (%s); by both %d, by replay only %d, by the tests only %d, by neither %d.\n",
+		fmt.Fprintf(w, "\nMutants, each judged both ways (by replaying the set's logs that passed on the unchanged code, and by the module's tests that passed without capture): %d; caught by replay %d (%s), by the tests %d (%s); by both %d, by replay only %d, by the tests only %d, by neither %d.",
 			mut.kept, mut.byReplay, pct(mut.byReplay, mut.kept), mut.byTests, pct(mut.byTests, mut.kept), mut.both, mut.byReplay-mut.both, mut.byTests-mut.both, mut.neither)
+		fmt.Fprintf(w, " Where both apply, the tests counting only through a test whose log is among those replayed (a test whose round trip diverged, failed, was capped, timed out or was rejected has no log to replay the mutant from): caught by replay %d, by the tests %d.\n", mut.byReplay, mut.byTestsReplayed)
 	}
 	var missing []string
 	for _, s := range want {
@@ -114,11 +115,18 @@ func Table(w io.Writer, dir string, want []Subject) error {
 // with it, and every kept mutant is judged by replay and by the tests
 // alike, so the two counts compare like with like; the overlap says
 // whether either catches what the other misses.
+//
+// The tests judge a mutant with every test that passes without capture,
+// replay only with the logs that passed on the unchanged code, so
+// byTestsReplayed also counts the mutants the tests catch through a test
+// that has such a log (or through a whole package's failure): the two
+// judges on the same tests.
 type mutantTally struct {
-	kept, byReplay, byTests, both, neither int
+	kept, byReplay, byTests, both, neither, byTestsReplayed int
 }
 
-func (t *mutantTally) add(m *Mutation) {
+func (t *mutantTally) add(set *SetResult) {
+	m := set.Mutation
 	if m == nil {
 		return
 	}
@@ -127,6 +135,28 @@ func (t *mutantTally) add(m *Mutation) {
 	t.byTests += m.ByTests
 	t.both += m.Both
 	t.neither += m.Neither
+	noLog := map[string]bool{}
+	for _, f := range set.Failures {
+		noLog[f.Log] = true
+	}
+	for _, c := range set.Capped {
+		noLog[c] = true
+	}
+	for _, o := range set.TimedOut {
+		noLog[o.Test] = true
+	}
+	for _, r := range set.TestsRejected {
+		test, _, _ := strings.Cut(r, ": ")
+		noLog[test] = true
+	}
+	for _, mu := range m.Mutants {
+		for _, ft := range mu.FailedTests {
+			if strings.HasSuffix(ft, " (package)") || !noLog[ft] {
+				t.byTestsReplayed++
+				break
+			}
+		}
+	}
 }
 
 // cause is one cause of failed round trips, rejections or tool errors,

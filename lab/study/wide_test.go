@@ -125,7 +125,11 @@ func TestTableMergesPerModuleResults(t *testing.T) {
 	setsA := []*SetResult{
 		{Observed: []string{"example.com/a"}, Kind: "package", Logs: 10, Passed: 7, Diverged: 1, Errors: 2, Capped: []string{"example.com/a.TestBig"},
 			Failures: []replayOutcome{div, div}, TimedOut: []TimedOutTest{{Test: "example.com/a.TestSlow", Limit: 60}},
-			Mutation: &Mutation{Kept: 3, ByReplay: 2, ByTests: 1, Both: 1, Neither: 1}},
+			Mutation: &Mutation{Kept: 3, ByReplay: 2, ByTests: 2, Both: 1, Neither: 0, Mutants: []MutantOutcome{
+				{ByReplay: true, ByTests: true, FailedTests: []string{"example.com/a.TestX", "example.com/a.TestY"}},
+				{ByReplay: true},
+				{ByTests: true, FailedTests: []string{"example.com/a.TestX", "example.com/a.TestSlow"}},
+			}}},
 		{Observed: []string{"example.com/a/sub"}, Kind: "package", Rejected: []string{"sub/x.go:3:4: reflect.Value.Interface (reflect.ValueOf at sub/y.go:9) is not supported in an observed package: observe less"}},
 		{Observed: []string{"example.com/a/sub2"}, Kind: "package", Rejected: []string{"sub2/z.go:5:1: reflect.Value.Interface (reflect.ValueOf at sub2/w.go:12) is not supported in an observed package: observe less"}},
 	}
@@ -152,10 +156,14 @@ func TestTableMergesPerModuleResults(t *testing.T) {
 	got := out.String()
 	for _, want := range []string{
 		// The corpus's order; one row per module with its totals.
-		"| example.com/b (unfinished) | v0.2.0 | abc123b | 1 | 0 | **1** | 4 | 4 | 0 | 0 | 0 | 0 | 0 | 0 | 0 |\n| example.com/a | v1.0.0 | abc123a | 3 | 2 | 0 | 10 | 7 | **1** | **2** | 1 | 1 | 3 | 2 | 1 |",
+		"| example.com/b (unfinished) | v0.2.0 | abc123b | 1 | 0 | **1** | 4 | 4 | 0 | 0 | 0 | 0 | 0 | 0 | 0 |\n| example.com/a | v1.0.0 | abc123a | 3 | 2 | 0 | 10 | 7 | **1** | **2** | 1 | 1 | 3 | 2 | 2 |",
 		"| example.com/c | v3.0.0 | abc123c | not studied: fetching example.com/c@v3.0.0: not found |",
-		"| **all 2** | | | 4 | 2 | **1** | 14 | 11 | **1** | **2** | 1 | 1 | 3 | 2 | 1 |",
-		"Mutants, each judged both ways (by replaying the set's logs that passed on the unchanged code, and by the module's tests that passed without capture): 3; caught by replay 2 (67%), by the tests 1 (33%); by both 1, by replay only 1, by the tests only 0, by neither 1.",
+		"| **all 2** | | | 4 | 2 | **1** | 14 | 11 | **1** | **2** | 1 | 1 | 3 | 2 | 2 |",
+		"Mutants, each judged both ways (by replaying the set's logs that passed on the unchanged code, and by the module's tests that passed without capture): 3; caught by replay 2 (67%), by the tests 2 (67%); by both 1, by replay only 1, by the tests only 1, by neither 0.",
+		// TestX's round trip failed (div) and TestSlow timed out: the
+		// third mutant is caught by the tests only through tests with
+		// no log to replay it from.
+		"Where both apply, the tests counting only through a test whose log is among those replayed (a test whose round trip diverged, failed, was capped, timed out or was rejected has no log to replay the mutant from): caught by replay 2, by the tests 1.",
 		"Observed sets accepted: 50%",
 		"Not yet studied (or unfinished): example.com/b@v0.2.0, example.com/d@v1.1.0.",
 		"| 2 | error: replay can only start a logical goroutine at an incall | a |",
