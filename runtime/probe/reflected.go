@@ -74,9 +74,9 @@ func Written[T any](s *Stream, v T) {
 // itself when the replay binary links it (value.LinkedType).
 func DecodeReflected[T any](s *Stream) T {
 	s.dec.Unbuilt = ""
-	s.dec.Linked = true
+	s.dec.Linked, s.dec.NilUnbuilt = true, true
 	v := Decode[T](s)
-	s.dec.Linked = false
+	s.dec.Linked, s.dec.NilUnbuilt = false, false
 	if s.dec.Unbuilt != "" && s.dec.Err == nil && replaying && play != nil {
 		play.cannotRebuild(s, s.dec.Unbuilt)
 	}

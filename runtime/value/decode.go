@@ -62,6 +62,11 @@ type Decoder struct {
 	// is rebuilt as itself if the binary links the type (LinkedType), for
 	// values that observed code reflects over (probe.DecodeReflected).
 	Linked bool
+	// NilUnbuilt: a value of a dynamic type this build cannot rebuild, for
+	// whose interface no stand-in can be made either, is left nil and
+	// named in Unbuilt rather than failing the decoding: for a caller that
+	// ends on Unbuilt (probe.DecodeReflected).
+	NilUnbuilt bool
 }
 
 // refName reads the type name of a reference or observed object; empty
@@ -705,14 +710,14 @@ func (d *Decoder) decodeIface(v reflect.Value, depth int, impl []string) {
 
 // noStandIn handles err, the failure to make a stand-in for a value of a
 // dynamic type this build does not know (Unbuilt names it). Decoding a
-// reflected argument (Linked), the slot stays nil and decoding goes on:
+// reflected argument (NilUnbuilt), the slot stays nil and decoding goes on:
 // the caller ends the replay with the type named (probe.DecodeReflected),
 // a limit of replay rather than a divergence (chi's reflected
 // *http.Server holding a *net/http.onceCloseListener, for which no
 // stand-in of net.Listener is generated). Elsewhere it is the decoding's
-// error.
+// error. Only a caller that ends on Unbuilt sets NilUnbuilt.
 func (d *Decoder) noStandIn(err error) {
-	if d.Linked && d.Unbuilt != "" {
+	if d.NilUnbuilt && d.Unbuilt != "" {
 		return
 	}
 	d.Err = err

@@ -88,11 +88,11 @@ type listenerHolder struct {
 }
 
 // TestReflectedUnknownWithoutStandIn: decoding a reflected argument
-// (Linked), a value of a type this build neither registers nor links, for
+// (NilUnbuilt), a value of a type this build neither registers nor links, for
 // whose interface no stand-in can be made, leaves the slot nil, names the
 // type in Unbuilt and reads on, so that replay ends with the type named
 // instead of a decoding error (a divergence); outside reflected arguments
-// it stays the decoding's error.
+// (a checkpoint's restore, Linked alone) it stays the decoding's error.
 func TestReflectedUnknownWithoutStandIn(t *testing.T) {
 	b := []byte{TagRecord, 2, TagIface}
 	b = appendName(b, "*example.com/nowhere.onceCloseListener")
@@ -101,11 +101,11 @@ func TestReflectedUnknownWithoutStandIn(t *testing.T) {
 	b = append(b, 7, TagString)
 	b = appendName(b, "srv")
 	for _, linked := range []bool{true, false} {
-		d := &Decoder{Buf: b, Resolver: newTable(), Linked: linked}
+		d := &Decoder{Buf: b, Resolver: newTable(), Linked: true, NilUnbuilt: linked}
 		got := Decode[listenerHolder](d)
 		if !linked {
 			if d.Err == nil {
-				t.Errorf("not linked: no error (%+v)", got)
+				t.Errorf("without NilUnbuilt: no error (%+v)", got)
 			}
 			continue
 		}
