@@ -158,6 +158,15 @@ func (t *transformer) outcallCallee(o *outcallHelper) bool {
 	o.recvEnc = t.probe + ".Recv(s, _r)"
 	o.editStart = c.recvX.Pos()
 	c.iface = types.IsInterface(typ)
+	if _, isSlice := typ.Underlying().(*types.Slice); isSlice && !c.iface {
+		// A method of a slice type shares the caller's backing array and
+		// may write it (goldmark's renderer: r.config.NodeRenderers.Sort(),
+		// util.PrioritizedSlice sorting in place): the receiver is an
+		// out-parameter, as a slice argument is, recorded after the call
+		// and written back in replay.
+		o.outEncs = append(o.outEncs, t.probe+".Encode(s, _r)")
+		o.outDecs = append(o.outDecs, "copy(_r, "+t.probe+".Decode["+ts+"](s))")
+	}
 	return true
 }
 
