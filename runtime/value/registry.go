@@ -192,19 +192,31 @@ var (
 // the observed packages' initialisation, in capture and in replay alike)
 // is the one named.
 //
-// Only values without an identity of their own are registered: pointers,
-// maps, channels and functions are objects with IDs, and errors are
-// sentinels only where observed code compares them (RegisterSentinel), so
-// that recorded errors keep their messages. Values of types whose
-// comparison can panic (interface fields) and of types replay can name
-// (exported or registered: they are rebuilt by value) are not registered
-// either.
+// Registered are values of unexported types no registration names, and
+// non-nil pointers to such types (http.ServerContextKey, whose identity is
+// the variable's, as a sentinel error's is). Not registered: errors,
+// which are sentinels only where observed code compares them
+// (RegisterSentinel), so that recorded errors keep their messages; maps,
+// channels, functions and pointers to types replay can name, which are
+// objects with IDs and contents; values of types whose comparison can
+// panic (interface fields); values of types replay can name (exported or
+// registered: rebuilt by value).
 func RegisterSentinelValue(name string, v any) {
 	if v == nil {
 		return
 	}
 	t := reflect.TypeOf(v)
-	if _, isErr := v.(error); isErr || !safeComparable(t) || !unnameable(t) {
+	if _, isErr := v.(error); isErr {
+		return
+	}
+	if t.Kind() == reflect.Pointer {
+		// A pointer to a type replay cannot name (http.ServerContextKey, a
+		// *contextKey, the key of a context value every server's request
+		// holds): its identity is the variable's, as a sentinel error's.
+		if reflect.ValueOf(v).IsNil() || !unnameable(t.Elem()) {
+			return
+		}
+	} else if !safeComparable(t) || !unnameable(t) {
 		return
 	}
 	registry.Lock()
@@ -260,7 +272,7 @@ func exportedName(n string) bool {
 // valueSentinelName returns the name of the registered variable whose
 // value x is (RegisterSentinelValue).
 func valueSentinelName(x any) (string, bool) {
-	if !safeComparable(reflect.TypeOf(x)) {
+	if t := reflect.TypeOf(x); t.Kind() != reflect.Pointer && !safeComparable(t) {
 		return "", false
 	}
 	n, ok := valueSentinels.Load(x)

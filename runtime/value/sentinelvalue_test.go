@@ -51,6 +51,18 @@ func TestSentinelValuesKeepIdentity(t *testing.T) {
 	if got.Body != io.ReadCloser(quietBody{}) || got.Out != io.Discard || got.Any != any(level{1}) {
 		t.Errorf("round trip = %#v", got)
 	}
+	// A pointer to an unexported type (http.ServerContextKey, a context
+	// value's key) keeps its identity: the variable's own pointer.
+	key := &level{9}
+	RegisterSentinelValue("example.com/h.ServerKey", key)
+	if got := roundTrip(t, bodyHolder{Any: key}); got.Any != any(key) {
+		t.Errorf("pointer sentinel came back as %#v", got.Any)
+	}
+	e = &Encoder{Objects: newTable()}
+	Encode(e, bodyHolder{Any: &level{9}})
+	if bytes.IndexByte(e.Buf, TagSentinel) >= 0 {
+		t.Errorf("another *level recorded as a sentinel: % x", e.Buf)
+	}
 	// Another value of the type is no sentinel: its fields, by type name.
 	e = &Encoder{Objects: newTable()}
 	Encode(e, bodyHolder{Any: level{2}})
@@ -66,7 +78,7 @@ func TestSentinelValuesKeepIdentity(t *testing.T) {
 func TestSentinelValuesNotRegistered(t *testing.T) {
 	RegisterType(reflect.TypeFor[point]())
 	for name, v := range map[string]any{
-		"p.Ptr": &level{3}, "p.Err": io.ErrClosedPipe, "p.Exported": strings.NewReader(""),
+		"p.Ptr": &point{3, 4, ""}, "p.NilPtr": (*level)(nil), "p.Err": io.ErrClosedPipe, "p.Exported": strings.NewReader(""),
 		"p.Registered": point{1, 2, ""}, "p.Loud": loud{[]int{1}}, "p.Nil": nil,
 	} {
 		RegisterSentinelValue(name, v)

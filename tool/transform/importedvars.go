@@ -13,8 +13,8 @@ import (
 // Body of an *http.Request made with httptest.NewRequest is http.NoBody),
 // and replay could rebuild neither the value nor its identity, which code
 // of the other package tests (req.Body == http.NoBody). The runtime keeps
-// only the values that need it (probe.SentinelVar); pointers, errors and
-// values of exported types are left as they were. Reading the variables
+// only the values that need it (probe.SentinelVar); errors, values of
+// exported types and pointers to them are left as they were. Reading the variables
 // keeps them, and their types, linked in the replay binary.
 func (t *transformer) registerImportedVars() {
 	for _, imp := range t.p.Types.Imports() {
@@ -33,14 +33,17 @@ func (t *transformer) registerImportedVars() {
 }
 
 // sentinelVarType: a variable of type typ may hold a value of a type
-// replay cannot name: an interface type other than error, or an
-// unexported named type that is no pointer.
+// replay cannot name: an interface type other than error, an unexported
+// named type that is no pointer, or a pointer to one.
 func sentinelVarType(typ types.Type) bool {
 	if types.Identical(typ, types.Universe.Lookup("error").Type()) {
 		return false
 	}
 	if types.IsInterface(typ) {
 		return true
+	}
+	if p, ok := types.Unalias(typ).(*types.Pointer); ok {
+		typ = p.Elem() // http.ServerContextKey, a *contextKey
 	}
 	n, ok := types.Unalias(typ).(*types.Named)
 	if !ok || n.Obj().Exported() || n.TypeArgs() != nil {
