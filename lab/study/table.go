@@ -195,7 +195,7 @@ func (s *SubjectResult) causes(causes map[string]*cause) {
 	name := s.Subject.Name
 	for _, set := range s.Sets {
 		for _, f := range set.Failures {
-			countCause(causes, failureReason(f), name)
+			countCause(causes, unrebuiltKind(failureReason(f)), name)
 		}
 		if len(set.Rejected) > 0 {
 			countCause(causes, "rejected: "+position.ReplaceAllString(set.Rejected[0], ""), name)
@@ -212,6 +212,42 @@ func (s *SubjectResult) causes(causes map[string]*cause) {
 			countCause(causes, "test ran past its limit under capture", name)
 		}
 	}
+}
+
+// unrebuilt is replay's refusal of a log holding a reflected value whose
+// type it cannot make: the type's name, why (in parentheses) and where
+// the value was recorded.
+var unrebuilt = regexp.MustCompile(`^error: reflected value of type .+? cannot be rebuilt in replay \((.*)\), an argument of `)
+
+// rebuiltKinds are the reasons replay names for a type it cannot make.
+var rebuiltKinds = []string{
+	"a type literal without a name",
+	"declared in an external test package",
+	"declared inside a function",
+	"declared in a _test.go file",
+	"declared in a package the replay build does not contain",
+}
+
+// unrebuiltKind turns the refusal of a reflected value's type into one
+// cause per reason (the first the message names), without the type and
+// the call, which differ from log to log: one module's tests often pass
+// dozens of function-local types, each a cause of its own otherwise.
+// Other reasons are returned as they are.
+func unrebuiltKind(reason string) string {
+	m := unrebuilt.FindStringSubmatch(reason)
+	if m == nil {
+		return reason
+	}
+	first, at := "", len(m[1])
+	for _, k := range rebuiltKinds {
+		if i := strings.Index(m[1], k); i >= 0 && i < at {
+			first, at = k, i
+		}
+	}
+	if first == "" {
+		return reason
+	}
+	return "error: reflected value of a type replay cannot rebuild: " + first + " (docs/design/reflection.md)"
 }
 
 // writeCauses lists the most common causes, most frequent first.

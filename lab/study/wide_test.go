@@ -177,6 +177,27 @@ func TestTableMergesPerModuleResults(t *testing.T) {
 	}
 }
 
+// TestUnrebuiltTypesAreOneCausePerReason: replay's refusals of reflected
+// values of types it cannot make count by the reason, not by the type and
+// call; other reasons stay as they are.
+func TestUnrebuiltTypesAreOneCausePerReason(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"error: reflected value of type github.com/BurntSushi/toml.simple cannot be rebuilt in replay (github.com/BurntSushi/toml.simple is declared inside a function (decode_test.go:1, encode_test.go:2)), an argument of (*github.com/BurntSushi/toml.Encoder).Encode at seq 12 (stream 1): observed code would reflect natively over a stand-in, so the log is not replayed (docs/design/reflection.md)",
+			"error: reflected value of a type replay cannot rebuild: declared inside a function (docs/design/reflection.md)"},
+		{"error: reflected value of type github.com/BurntSushi/toml.Outer cannot be rebuilt in replay (github.com/BurntSushi/toml.Outer is declared inside a function (a.go:1) or in a _test.go file (b_test.go:2), which replay does not link), an argument of github.com/BurntSushi/toml.Decode at seq 8 (stream 1): observed code would reflect natively over a stand-in, so the log is not replayed (docs/design/reflection.md)",
+			"error: reflected value of a type replay cannot rebuild: declared inside a function (docs/design/reflection.md)"},
+		{"error: reflected value of type *struct { A int } cannot be rebuilt in replay (a type literal without a name (struct, func or chan), which replay does not make), an argument of github.com/BurntSushi/toml.DecodeFS at seq 8 (stream 1): observed code would reflect natively over a stand-in, so the log is not replayed (docs/design/reflection.md)",
+			"error: reflected value of a type replay cannot rebuild: a type literal without a name (docs/design/reflection.md)"},
+		{"error: reflected value of type testing.T cannot be rebuilt in replay (testing.T is declared in a package the replay build does not contain, inside a function, or in a _test.go file), an argument of github.com/spf13/cast.ToBool at seq 3 (stream 2): observed code would reflect natively over a stand-in, so the log is not replayed (docs/design/reflection.md)",
+			"error: reflected value of a type replay cannot rebuild: declared in a package the replay build does not contain (docs/design/reflection.md)"},
+		{"different results (expected RETURN_IN; at …)", "different results (expected RETURN_IN; at …)"},
+	} {
+		if got := unrebuiltKind(c.in); got != c.want {
+			t.Errorf("unrebuiltKind(%.60q…) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
 // TestCommitOfBuildSettings: the commit a study records is the revision
 // the go command stamped into the binary, shortened, marked when the tree
 // had uncommitted changes, and empty when there is none.
