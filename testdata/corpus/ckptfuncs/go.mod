@@ -1,0 +1,3 @@
+module example.com/ckptfuncs
+
+go 1.26
