@@ -39,11 +39,21 @@ import (
 
 // isReflect reports whether typ is reflect.Value or reflect.Type.
 func isReflect(typ types.Type) bool {
+	mapIter := false
+	if p, ok := types.Unalias(typ).(*types.Pointer); ok {
+		// *reflect.MapIter (rv.MapRange()), an iterator over a
+		// reflect.Value's map, is native as the value is: its Key and
+		// Value return reflect.Values (go-toml's marshaler).
+		typ, mapIter = p.Elem(), true
+	}
 	n, ok := types.Unalias(typ).(*types.Named)
 	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != "reflect" {
 		return false
 	}
-	return n.Obj().Name() == "Value" || n.Obj().Name() == "Type"
+	if mapIter {
+		return n.Obj().Name() == "MapIter"
+	}
+	return n.Obj().Name() == "Value" || n.Obj().Name() == "Type" || n.Obj().Name() == "MapIter"
 }
 
 // reflectsOutside: the package reflects over values from outside the
@@ -315,10 +325,11 @@ func (t *transformer) reflectResults(call *ast.CallExpr, c callee) bool {
 		name = types.ExprString(call.Fun)
 	}
 	fix := "make the " + r + " inside the observed set (reflect.ValueOf/TypeOf of a value it holds), "
-	if c.fn != nil && c.fn.Pkg() != nil && !c.iface && !c.funcValue {
+	if c.fn != nil && c.fn.Pkg() != nil && !c.iface && !c.funcValue && !StandardPath(c.fn.Pkg().Path()) {
 		// A call of another package's function or concrete method stays
 		// inside the set when that package is observed too (expr's checker
-		// calling conf.New): no outcall, nothing for replay to answer.
+		// calling conf.New): no outcall, nothing for replay to answer. The
+		// standard library is never observed.
 		fix += "observe " + c.fn.Pkg().Path() + " together with this package, "
 	}
 	t.errorf(call.Pos(), "an outcall returning a "+r+" ("+name+") in a package whose reflection runs natively", fix+"or leave this package out of the observed set")

@@ -186,3 +186,18 @@ func TestReflectTypeOutcallNamesTheWayOut(t *testing.T) {
 		})
 	}
 }
+
+// TestReflectMapIterIsNative: *reflect.MapIter (rv.MapRange()) is native as
+// reflect.Value is; its Value and Key, which return reflect.Values, were
+// outcalls rejected for their results (go-toml's marshaler: "an outcall
+// returning a reflect.Value ((*reflect.MapIter).Value)").
+func TestReflectMapIterIsNative(t *testing.T) {
+	src := "package p\n\nimport \"reflect\"\n\nfunc Keys(v any) []string {\n\tvar out []string\n\tit := reflect.ValueOf(v).MapRange()\n\tfor it.Next() {\n\t\t_ = it.Value()\n\t\tout = append(out, it.Key().String())\n\t}\n\treturn out\n}\n"
+	out, err := instrumentSource(t, "p/keys.go", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(out.Gen, []byte("(*reflect.MapIter).")) || bytes.Contains(out.Files[0], []byte("_capture_out")) {
+		t.Errorf("MapIter's methods were instrumented:\n%s\n%s", out.Files[0], out.Gen)
+	}
+}
