@@ -409,12 +409,7 @@ func walkFuncs(vars []StateVarRef, f func(reflect.Value)) {
 			}
 		case reflect.Struct:
 			for i := range v.NumField() {
-				f := v.Field(i)
-				if !f.CanInterface() && f.CanAddr() {
-					// An unexported field, read through its address.
-					f = reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem()
-				}
-				walk(f, depth+1)
+				walk(readableField(v, i), depth+1)
 			}
 		}
 	}
@@ -785,11 +780,7 @@ func reachedSlices(roots []reflect.Value, slices []*watchedSliceMem) int {
 			}
 		case reflect.Struct:
 			for i := range v.NumField() {
-				f := v.Field(i)
-				if !f.CanInterface() && f.CanAddr() {
-					f = reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem()
-				}
-				walk(f, depth+1)
+				walk(readableField(v, i), depth+1)
 			}
 		}
 	}
@@ -797,6 +788,17 @@ func reachedSlices(roots []reflect.Value, slices []*watchedSliceMem) int {
 		walk(r, 0)
 	}
 	return n
+}
+
+// readableField is the i-th field of struct v; an unexported field of an
+// addressable struct is read through its address, so that the walks over
+// the observed state see it as well as the exported ones.
+func readableField(v reflect.Value, i int) reflect.Value {
+	f := v.Field(i)
+	if !f.CanInterface() && f.CanAddr() {
+		return reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem()
+	}
+	return f
 }
 
 // hasPointers reports whether a value of type t may refer to other memory.
