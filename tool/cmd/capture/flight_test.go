@@ -24,17 +24,8 @@ import (
 // goroutine of observed code dumps likewise. probe.Dump and
 // SIGUSR1 dump too, and the service goes on.
 func TestFlightRecorderDumps(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds programs with the go command")
-	}
-	work := t.TempDir()
-	mod := filepath.Join(work, "module")
-	copyDir(t, filepath.Join(repoRoot(t), "testdata", "flight"), mod)
 	const observe = "example.com/flight/svc"
-	bin := filepath.Join(work, "server")
-	if out, code := runCapture(t, mod, "build", "-observe", observe, "-o", bin, "./cmd/server"); code != 0 {
-		t.Fatalf("capture build: exit %d\n%s", code, out)
-	}
+	work, mod, bin := buildTestService(t, "flight", observe, "./cmd/server", "server")
 	const keep = 3
 	run := func(dir, mode string) (string, []string, string) {
 		t.Helper()
@@ -153,17 +144,8 @@ func TestFlightRecorderDumps(t *testing.T) {
 // docs/capture-command.md) and goes on to its end; one without is ended by
 // it, after the dump, whose segments replay and pass.
 func TestFlightRecorderDumpsOnSignals(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds programs with the go command")
-	}
-	work := t.TempDir()
-	mod := filepath.Join(work, "module")
-	copyDir(t, filepath.Join(repoRoot(t), "testdata", "flight"), mod)
 	const observe = "example.com/flight/svc"
-	bin := filepath.Join(work, "server")
-	if out, code := runCapture(t, mod, "build", "-observe", observe, "-o", bin, "./cmd/server"); code != 0 {
-		t.Fatalf("capture build: exit %d\n%s", code, out)
-	}
+	work, mod, bin := buildTestService(t, "flight", observe, "./cmd/server", "server")
 	run := func(mode string) (string, *exec.ExitError, []string, string) {
 		t.Helper()
 		dir := filepath.Join(work, mode)

@@ -19,17 +19,8 @@ import (
 // holding that deposit diverges exactly there, and every later one
 // diverges at its first deposit. CAPTURE_KEEP bounds the files on disk.
 func TestRotatedCaptureReplays(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds programs with the go command")
-	}
-	work := t.TempDir()
-	mod := filepath.Join(work, "module")
-	copyDir(t, filepath.Join(repoRoot(t), "testdata", "rotate"), mod)
 	const observe = "example.com/rotate/ledger"
-	bin := filepath.Join(work, "ledger")
-	if out, code := runCapture(t, mod, "build", "-observe", observe, "-o", bin, "./cmd/ledger"); code != 0 {
-		t.Fatalf("capture build: exit %d\n%s", code, out)
-	}
+	work, mod, bin := buildTestService(t, "rotate", observe, "./cmd/ledger", "ledger")
 	run := func(dir string, env ...string) []string {
 		t.Helper()
 		cmd := exec.Command(bin, "4000")
@@ -146,4 +137,24 @@ func countDeposits(events []eventlog.Event, seq uint64) int {
 		}
 	}
 	return n
+}
+
+// buildTestService copies the test program testdata/<name> into a
+// temporary module and builds its package pkg with capture, observing
+// observe, as the field-mode tests (rotation, sampling, the flight
+// recorder) do: it returns the scratch directory, the module's copy and
+// the binary, named bin. Skipped under -short.
+func buildTestService(t *testing.T, name, observe, pkg, bin string) (work, mod, binPath string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds programs with the go command")
+	}
+	work = t.TempDir()
+	mod = filepath.Join(work, "module")
+	copyDir(t, filepath.Join(repoRoot(t), "testdata", name), mod)
+	binPath = filepath.Join(work, bin)
+	if out, code := runCapture(t, mod, "build", "-observe", observe, "-o", binPath, pkg); code != 0 {
+		t.Fatalf("capture build: exit %d\n%s", code, out)
+	}
+	return work, mod, binPath
 }

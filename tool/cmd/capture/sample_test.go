@@ -19,17 +19,8 @@ import (
 // request from the 3,000th on, exactly the windows that hold such a request
 // diverge, at their first. capture stats says which window a file is.
 func TestSampledCaptureReplays(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds programs with the go command")
-	}
-	work := t.TempDir()
-	mod := filepath.Join(work, "module")
-	copyDir(t, filepath.Join(repoRoot(t), "testdata", "flight"), mod)
 	const observe = "example.com/flight/svc"
-	bin := filepath.Join(work, "server")
-	if out, code := runCapture(t, mod, "build", "-observe", observe, "-o", bin, "./cmd/server"); code != 0 {
-		t.Fatalf("capture build: exit %d\n%s", code, out)
-	}
+	work, mod, bin := buildTestService(t, "flight", observe, "./cmd/server", "server")
 	const (
 		n      = 6000
 		window = 50
