@@ -767,13 +767,13 @@ func reachedSlices(roots []reflect.Value, slices []*watchedSliceMem) int {
 			}
 			es := v.Type().Elem().Size()
 			mark(uintptr(v.UnsafePointer()), max(uintptr(v.Cap())*es, 1))
-			if hasPointers(v.Type().Elem()) {
+			if !plainMemory(v.Type().Elem()) {
 				for i := range v.Len() {
 					walk(v.Index(i), depth+1)
 				}
 			}
 		case reflect.Array:
-			if hasPointers(v.Type().Elem()) {
+			if !plainMemory(v.Type().Elem()) {
 				for i := range v.Len() {
 					walk(v.Index(i), depth+1)
 				}
@@ -799,26 +799,6 @@ func readableField(v reflect.Value, i int) reflect.Value {
 		return reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem()
 	}
 	return f
-}
-
-// hasPointers reports whether a value of type t may refer to other memory.
-func hasPointers(t reflect.Type) bool {
-	switch t.Kind() {
-	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
-		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128, reflect.String:
-		return false
-	case reflect.Array:
-		return hasPointers(t.Elem())
-	case reflect.Struct:
-		for i := range t.NumField() {
-			if hasPointers(t.Field(i).Type) {
-				return true
-			}
-		}
-		return false
-	}
-	return true
 }
 
 // unwatchSlices stops watching slices (a checkpoint was taken and the
