@@ -418,8 +418,9 @@ func BenchmarkEncodeIface(b *testing.B) {
 // TestUnknownRefInInterfaceThenNil: a result pair (fs.File, error) whose file
 // is a pointer of a type replay cannot name (*fstest.openMapFile) and whose
 // error is nil. The reference carries no contents, so the TagNil after it is
-// the error's (study fault F30: the decoder took it for the reference's
-// contents and found no error: "cannot decode tag 255 into interface error").
+// the error's (the decoder once took it for the reference's contents and
+// found no error: "cannot decode tag 255 into interface error"; toml's
+// TestDecodeFS, study repro fsopen).
 func TestUnknownRefInInterfaceThenNil(t *testing.T) {
 	tab := newTable()
 	e := &Encoder{Objects: tab}
@@ -479,7 +480,7 @@ func (w wholeTable) Whole(id uint64) (reflect.Type, bool) {
 // TestFirstFieldThenWholeStruct: a log that names an object first as a
 // pointer to its first field, then as a pointer to the enclosing struct
 // (go-cmp's teststructs: s.PublicStruct.SetPrivate(2), then s.SetPrivate(4)
-// on the *ParentStructD; study fault F17, other direction). A resolver that
+// on the *ParentStructD; study repro firstfield). A resolver that
 // knows the whole struct's type (replay's player) gets the struct made at
 // the first sight, the first sight's contents in its first field, and the
 // later sight is the same object; one that does not gets the error naming
@@ -677,7 +678,7 @@ func TestHoldsAtStart(t *testing.T) {
 		outer, inner reflect.Type
 		want         bool
 	}{
-		{reflect.TypeFor[int](), reflect.TypeFor[intValue](), true},  // pflag's *int as *intValue (F33)
+		{reflect.TypeFor[int](), reflect.TypeFor[intValue](), true},  // pflag's *int as *intValue
 		{reflect.TypeFor[withPtr](), reflect.TypeFor[*int](), true},  // its first field
 		{reflect.TypeFor[plain](), reflect.TypeFor[int64](), true},   // its first field
 		{reflect.TypeFor[plain](), reflect.TypeFor[uint64](), false}, // another type at its start
