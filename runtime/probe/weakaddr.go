@@ -13,7 +13,7 @@ import (
 // there now.
 //
 // weak.Pointer.Value answers that too, but it is the largest part of an
-// identity check in place (study: shop_profile.sh, session 7): it pins the
+// identity check in place (profiled with lab/demo/shop_profile.sh): it pins the
 // M, finds the span (spanOfHeap), sweeps it if needed, and shades the
 // object during a collection's mark phase (which also keeps the object
 // alive through that collection). None of that is needed to compare
