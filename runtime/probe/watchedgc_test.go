@@ -12,7 +12,8 @@ import (
 
 // TestWatchedGarbageCollectedWhileIncallsRun: objects of an observed type
 // that crossed the boundary and were dropped are collected by a garbage
-// collection that runs while top-level incalls go on (study fault F96).
+// collection that runs while top-level incalls go on (the example shop's
+// loadgen.TestWorkloadFollowsMix kept ~18,000 dropped carts alive).
 // The checks of watched fields before and after every top-level incall
 // read each watched object; reading it through its weak pointer
 // (weak.Pointer.Value) during a collection's mark phase makes it reachable
