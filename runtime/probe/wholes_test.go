@@ -103,7 +103,7 @@ func TestWholeObjectFirstSeenAsFirstField(t *testing.T) {
 	if *whole != *o {
 		// The part's contents from the first sight, the whole's from the
 		// second: the capture gave them again when the object was seen as
-		// a larger type (study fault F71).
+		// a larger type (study repro firstfield, Total).
 		t.Errorf("contents %+v, want %+v", *whole, *o)
 	}
 }
