@@ -12,10 +12,11 @@ import (
 	"github.com/rules-capture/rules_capture/runtime/value"
 )
 
-// F62: a function value of the observed set called by external code (a
+// A function value of the observed set called by external code (a
 // returned handler) on a goroutine that makes incalls too: its outcall is
 // recorded, and the goroutine's later incalls are recorded as top-level
-// incalls, not taken for calls inside the observed set.
+// incalls, not taken for calls inside the observed set (before, they went
+// unrecorded: study repro fieldsoverlap, TestIncallAfterHandlerOnSameGoroutine).
 func TestIncallAfterOrphanOutcallOnSameGoroutine(t *testing.T) {
 	type rec struct {
 		kind   eventlog.Kind
@@ -67,11 +68,12 @@ func TestIncallAfterOrphanOutcallOnSameGoroutine(t *testing.T) {
 	}
 }
 
-// F61: an object first numbered by an orphan outcall (a returned handler
+// An object first numbered by an orphan outcall (a returned handler
 // decoding a request) is not watched: replay skips the orphan's events and
 // never makes it, so external writes to its fields are no WRITE_IN. Once an
 // incall replay does replay names it, it is watched from then on, with the
-// fields it holds at that moment as the shadow.
+// fields it holds at that moment as the shadow (before, the example shop's
+// api handlers gave spurious WRITE_INs: study repro fieldsoverlap).
 func TestOrphanBornObjectWatchedOnlyOnceAnIncallNamesIt(t *testing.T) {
 	var got []string
 	CaptureTo(func(e *eventlog.Event) uint64 {
@@ -113,7 +115,7 @@ func TestOrphanBornObjectWatchedOnlyOnceAnIncallNamesIt(t *testing.T) {
 		captureObjects.mu.Lock()
 		reqID, _ = captureObjects.knownLocked(unsafe.Pointer(req))
 		captureObjects.mu.Unlock()
-		incall(nil) // F61: recorded WRITE_IN Name on the request
+		incall(nil) // before the fix: a WRITE_IN of Name on the request
 		req.NoOpt = "orphan"
 		incall(nil)
 		incall(req)      // replay makes the request here: watched from now on
@@ -130,12 +132,12 @@ func TestOrphanBornObjectWatchedOnlyOnceAnIncallNamesIt(t *testing.T) {
 	}
 }
 
-// F100: an observed function value passed by orphan code's outcall (a
+// An observed function value passed by orphan code's outcall (a
 // returned handler's storage code handing its transaction to bolt's Batch)
 // and called back by external code on a goroutine of its own: replay skips
-// that callback as it skips the outcall that passed it (F37), so the
+// that callback as it skips the outcall that passed it, so the
 // objects the callback numbers are not watched either, until an incall
-// replay does replay names them.
+// replay does replay names them (study repro orphancallback).
 func TestObjectBornInCallbackOfOrphanOutcallWatchedOnlyOnceAnIncallNamesIt(t *testing.T) {
 	var got []string
 	CaptureTo(func(e *eventlog.Event) uint64 {
@@ -192,7 +194,7 @@ func TestObjectBornInCallbackOfOrphanOutcallWatchedOnlyOnceAnIncallNamesIt(t *te
 			<-ran
 			s.Return(f)
 		}
-		incall(nil) // F100: recorded WRITE_IN Name on the order
+		incall(nil) // before the fix: a WRITE_IN of Name on the order
 		order.NoOpt = "orphan"
 		incall(nil)
 		incall(order)      // replay makes the order here: watched from now on
