@@ -146,7 +146,7 @@ func appendNumberingEvent() { current().appendOrdered(func() uint64 { return 0 }
 // encoded has not crossed until that event is appended, and a decision on
 // crossed channels made meanwhile (holding the order, as Select and Chan
 // do until their CALL_OUT is appended) is appended first: the log's order
-// and the decision agree (study fault F55).
+// and the decision agree (study repro selectcross, corpus reaper).
 func TestChannelCrossesAtItsEvent(t *testing.T) {
 	ch := make(chan int)
 	s := current()
