@@ -185,7 +185,7 @@ func playerTurn(s *Stream, site *Site) *Stream {
 	sr := s.replay
 	if sr == nil || !p.hasTurns {
 		// A goroutine replay did not start, or a log written before
-		// channel turns (session 4): native, as then.
+		// channel turns (no CHAN_TURN events): native, as then.
 		return nil
 	}
 	i, e, d, actual := p.turnEvent(s, site, eventlog.KindChanTurn)
