@@ -13,7 +13,7 @@ import (
 // goroutine of observed code still runs probes, with nothing ordering the
 // two (golang-lru's expirable reaper never ends; the corpus program reaper's
 // would not either without its join). Under the race detector (go test
-// -race) this was a data race on the enabled flag (study fault F75).
+// -race) this was a data race on the enabled flag.
 func TestCloseWhileObservedGoroutinesRun(t *testing.T) {
 	CaptureTo(func(*eventlog.Event) uint64 { return 1 })
 	defer CaptureTo(nil)
