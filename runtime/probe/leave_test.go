@@ -11,7 +11,7 @@ import (
 	"github.com/rules-capture/rules_capture/runtime/value"
 )
 
-// leaveTestCache is shaped like corpus reaper's *Cache (study fault F150):
+// leaveTestCache is shaped like corpus reaper's *Cache:
 // unexported state a goroutine of the observed set writes under the
 // object's own lock, next to exported fields external code may read.
 type leaveTestCache struct {
@@ -129,8 +129,8 @@ func TestObjectLeavingCarriesExportedFieldsOnly(t *testing.T) {
 	}
 }
 
-// TestObjectLeavingNotReadWhileItsGoroutineWrites reproduces study fault
-// F150 deterministically enough: an incall returns a new observed object
+// TestObjectLeavingNotReadWhileItsGoroutineWrites reproduces the race of
+// corpus reaper (race build) deterministically enough: an incall returns a new observed object
 // whose goroutine (started by observed code) keeps writing the object's
 // map and counter under the object's own lock. The capture must not read
 // them: run under -race, reading them is a reported race; without -race,
