@@ -177,8 +177,8 @@ var mapSink int
 
 // TestSortedMapOfOrdersIntegerAndStringKinds: a map whose key type is a
 // type parameter iterates in key order when the keys' kind is an integer
-// or a string (study fault F51: golang-lru's LRU[K comparable, V any]
-// evicting in map order), and in native order otherwise.
+// or a string (golang-lru's LRU[K comparable, V any] once evicted in map
+// order: study repro genericmaporder), and in native order otherwise.
 func TestSortedMapOfOrdersIntegerAndStringKinds(t *testing.T) {
 	sortedOn(t)
 	ints := map[int64]bool{}
