@@ -285,10 +285,10 @@ func restoreWatched(t testing.TB) {
 type watchedSet struct{ n int }
 
 // An exported variable pointing at an observed object that external code
-// never assigns must not look changed (study fault F24: pflag's
-// CommandLine got a WRITE_IN before every test's first incall, a bare
-// reference to an object the log never introduced); one that external
-// code points at a new object is a WRITE_IN with the object's contents,
+// never assigns must not look changed (pflag's CommandLine once got a
+// WRITE_IN before every test's first incall, a bare reference to an object
+// the log never introduced: study repro cmdline); one that external code
+// points at a new object is a WRITE_IN with the object's contents,
 // once; and comparing numbers no objects, which replay would not number.
 func TestWriteInComparesLikeWithLike(t *testing.T) {
 	restoreWatched(t)
