@@ -257,9 +257,10 @@ func BenchmarkIncallWatchedFields(b *testing.B) {
 	}
 }
 
-// TestWatchedFieldsOfIncallBegunBeforeWatching (fault F120): an
-// incall that began while nothing was watched numbers a new object and its
-// callee writes the object's fields (freshids: &lv given to kv.Decode) —
+// TestWatchedFieldsOfIncallBegunBeforeWatching (corpus freshids, race
+// build): an incall that began while nothing was watched numbers a new
+// object and its callee writes the object's fields (freshids: &lv given to
+// kv.Decode) —
 // another goroutine's incall starting meanwhile is not alone, so it does
 // not compare the fields (which raced with the callee's writes) nor record
 // the callee's write as a WRITE_IN. Once both incalls have ended, a write
@@ -314,7 +315,7 @@ func TestWatchedFieldsOfIncallBegunBeforeWatching(t *testing.T) {
 // object in their incall and then write its fields, as freshids' callers
 // of stock.Available do with kv.Decode, record no WRITE_IN; under -race
 // (go test -race), the entry checks of other incalls must not race with
-// those writes (F120).
+// those writes (the race corpus freshids met).
 func TestWatchedFieldsConcurrentOutParams(t *testing.T) {
 	var mu sync.Mutex
 	var got []string
