@@ -9,7 +9,8 @@ import (
 )
 
 // A second log in one process names objects the first described without
-// their contents (F160): starting it must say so, once.
+// their contents, so it does not replay on its own: starting it must say
+// so, once.
 func TestSecondLogInProcessWarns(t *testing.T) {
 	dir := t.TempDir()
 	first, second := filepath.Join(dir, "first.arrow"), filepath.Join(dir, "second.arrow")
