@@ -13,8 +13,8 @@ import (
 // both write the report (a diverging goroutine exits while the main goroutine
 // reports the end of the log). Whenever the report file exists it must hold a
 // whole report; with one shared temporary file a writer could rename another
-// writer's truncated file into place, which os.Exit then left empty (study
-// fault F56: "unreadable report").
+// writer's truncated file into place, which os.Exit then left empty
+// (golang-lru's expirable.TestLRUWithPurge: "unreadable report").
 func TestConcurrentReportsStayWhole(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "run0.arrow.json")
 	t.Setenv(EnvReplayReport, path)
