@@ -46,9 +46,10 @@ func descend(levels int) (r any) {
 
 // BenchmarkDeepPanic measures a panic unwinding through n boundary levels
 // (2n boundary frames: Descend and its callback), with capture off and with
-// the probes on (events handed to a counting function). Study fault F60:
-// when every level re-panicked inside its deferred call, the Go runtime
-// nested n panics at a cost growing faster than n².
+// the probes on (events handed to a counting function). When every level
+// re-panicked inside its deferred call, the Go runtime nested n panics at a
+// cost growing faster than n² (go-cmp's cmp.TestDiff, through its recursive
+// transformers, did not finish in 30 minutes; study repro deeppanic).
 func BenchmarkDeepPanic(b *testing.B) {
 	for _, levels := range []int{100, 1000, 3000} {
 		b.Run(fmt.Sprintf("off/levels=%d", levels), func(b *testing.B) {
@@ -105,8 +106,8 @@ func panicSite(t *testing.T) string {
 // TestDeepPanicEvents: a panic through n levels records, innermost first,
 // a PANIC_IN (the callback, an outcall) and a PANIC_OUT (Descend) per level,
 // each ending its own call, all with the value and the site where the panic
-// was raised (study fault F80: every frame after the first recorded the
-// probe's own line), whether the frame re-panicked nested or not.
+// was raised (every frame after the first once recorded the probe's own
+// line instead), whether the frame re-panicked nested or not.
 func TestDeepPanicEvents(t *testing.T) {
 	site := panicSite(t)
 	for _, levels := range []int{1, 3, 50} {
@@ -163,8 +164,8 @@ func nestedPanics() int {
 // TestDeepPanicIsNotNested: where the recursion's caller recovers, a panic
 // that left a few boundary frames is still nested in one re-panic per
 // frame, the frames where it was raised still on the stack (what a crash's
-// traceback shows); one that left many is a single fresh panic (study
-// fault F60: nesting one per frame cost more than n²).
+// traceback shows); one that left many is a single fresh panic (nesting one
+// per frame cost more than n²: study repro deeppanic).
 func TestDeepPanicIsNotNested(t *testing.T) {
 	captureEvents()
 	defer probe.CaptureTo(nil)
@@ -268,8 +269,8 @@ const crashEnv = "CALCBENCH_CRASH_LEVELS"
 // a traceback. Through a few boundary frames it still shows the frame where
 // the panic was raised (the frames re-panic nested); through many, it
 // holds a bounded number of nested panics (one per frame made the runtime
-// pay more than n², study fault F60), and starts where the probe raised it
-// again (docs/limitations.md).
+// pay more than n², study repro deeppanic), and starts where the probe
+// raised it again (docs/limitations.md).
 func TestCrashTraceback(t *testing.T) {
 	if levels := os.Getenv(crashEnv); levels != "" {
 		n, _ := strconv.Atoi(levels)
@@ -318,8 +319,8 @@ func TestCrashTraceback(t *testing.T) {
 // TestDeepPanicFlushesOnce: a panic through many boundary frames flushes
 // the log once, when it leaves the goroutine's outermost frame (the process
 // can die of it only after that), not at every frame: one flush per frame
-// wrote one batch per PANIC_OUT (study fault F81: go-cmp's cmp.TestDiff,
-// 56.5 MB of log and 40% of its capture CPU). The log of a recursion that
+// wrote one batch per PANIC_OUT (go-cmp's cmp.TestDiff: 56.5 MB of log
+// and 40% of its capture CPU). The log of a recursion that
 // panics is about as large as the log of the same recursion returning.
 func TestDeepPanicFlushesOnce(t *testing.T) {
 	const levels = 500
