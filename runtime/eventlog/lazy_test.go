@@ -18,7 +18,7 @@ import (
 // goroutine, neither the encoder nor a flush ticker; Close writes the batch
 // and the end-of-stream marker itself, and the log reads back complete. A
 // goroutine started in a fresh process wakes an idle P and so starts an OS
-// thread, which a short capture process paid for nothing (F95).
+// thread, which a short capture process paid for nothing.
 func TestShortLogStartsNoGoroutine(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "log.arrows")
 	last := maxGoroutineID(t)
@@ -64,7 +64,8 @@ func TestShortLogStartsNoGoroutine(t *testing.T) {
 // maxGoroutineID is the highest ID of a live goroutine (not the runtime's
 // own). IDs grow, so a goroutine started later has a higher one. Counting
 // goroutines cannot tell: the previous test's goroutine may still be
-// exiting when the count is taken (under load: 24 of 400 runs, F151).
+// exiting when the count is taken (under load this test failed so in 24 of
+// 400 runs).
 func maxGoroutineID(t *testing.T) uint64 {
 	t.Helper()
 	buf := make([]byte, 1<<16)
@@ -174,9 +175,10 @@ func TestFlushTimerRearmsPerBatch(t *testing.T) {
 
 // TestLogFileNotPolled: creating and closing a log does not initialise the
 // runtime's network poller (an epoll instance, an eventfd, an epoll_ctl
-// that fails and four fcntl calls, F95): os.OpenFile offers every file to
-// it, although a regular file cannot be polled. (A log with events arms the
-// flush timer, and Go's timers start the poller themselves.)
+// that fails and four fcntl calls, all paid by a short capture process):
+// os.OpenFile offers every file to it, although a regular file cannot be
+// polled. (A log with events arms the flush timer, and Go's timers start
+// the poller themselves.)
 func TestLogFileNotPolled(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("reads /proc/self/fd")
