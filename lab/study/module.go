@@ -23,7 +23,7 @@ type Subject struct {
 	Observe  []string `json:"observe,omitempty"` // candidate observed packages (default: every non-main package Patterns matches)
 }
 
-// Corpus is the study's default corpus: issue 7's go-cmp with all its
+// Corpus is the study's default corpus: go-cmp with all its
 // packages, semver and this repository's examples, then three popular
 // modules whose tests need no network, for more round trips on code
 // nobody here wrote (toml has several packages, so random sets too).
