@@ -14,7 +14,7 @@ import (
 // build of the same observed set, created the parent's log again and wrote
 // its own events into it while the parent went on writing at its offsets:
 // the test's log held the child's header and events, or was corrupt
-// (study fault F101: "corrupt event log at offset 2336"). Now the child
+// ("corrupt event log at offset 2336"; study repro reexec). Now the child
 // captures nothing, says so on its standard error, and the log is the
 // parent's alone.
 func TestChildProcessLeavesTheParentsLogAlone(t *testing.T) {
