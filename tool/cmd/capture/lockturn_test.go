@@ -15,7 +15,7 @@ import (
 // detector on) captured with lock turns off (CAPTURE_LOCK_TURNS=off, a log
 // like those written before them) diverges in replay: its workers add to
 // the pool in the reverse order when nothing orders their acquisitions
-// (study fault F85, loadgen's order pool). The lock order is the only
+// (as the example shop's loadgen order pool did). The lock order is the only
 // thing the two logs differ in.
 func TestLockOrderWithoutTurns(t *testing.T) {
 	if testing.Short() {
