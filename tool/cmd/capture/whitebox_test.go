@@ -32,7 +32,7 @@ func whiteBoxPackage(t *testing.T, testSrc string) *load.ListedPackage {
 
 // TestWhiteBoxWrites: an in-package test writing an unexported field of an
 // observed type is rejected with file:line, the field and the fix (study
-// fault F11); exported fields and fields of test doubles are not.
+// repro clockfield); exported fields and fields of test doubles are not.
 func TestWhiteBoxWrites(t *testing.T) {
 	lp := whiteBoxPackage(t, "package p\n\nimport \"testing\"\n\ntype fake struct{ clock int }\n\nfunc TestX(t *testing.T) {\n\tx := New()\n\tx.N = 2\n\tvar f fake\n\tf.clock = 1\n\tx.clock = func() int { return f.clock }\n}\n")
 	pkgWide, tests, err := whiteBoxWrites(nil, lp)
@@ -116,7 +116,7 @@ func recurse(n int) {
 		t.Errorf("TestHelper's message does not name the helper's write: %s", m)
 	}
 	// Calling an unexported method that assigns to its receiver's fields
-	// (gorilla/mux's Router.useInterface: study fault F53); a read-only
+	// (gorilla/mux's Router.useInterface); a read-only
 	// one (peek) is harmless.
 	if m := tests["TestSetter"]; !strings.Contains(m, "a test calling the unexported method setClock of an observed *example.com/p.T") || !strings.Contains(m, "exported API") {
 		t.Errorf("TestSetter's message: %s", m)
