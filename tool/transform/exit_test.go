@@ -10,8 +10,8 @@ import (
 // TestInstrumentExit: os.Exit calls become the probe's Exit and main closes
 // the log, on the lines they were on; a file whose only use of os was
 // os.Exit keeps os imported for its initialisation only, under the blank
-// name, so that it still compiles (study fault F70: "os" imported and not
-// used), also when os was imported under another name; a file that uses os
+// name, so that it still compiles (else: "os" imported and not used; corpus
+// firstfield), also when os was imported under another name; a file that uses os
 // otherwise keeps its import as it was.
 func TestInstrumentExit(t *testing.T) {
 	cases := []struct {
