@@ -371,8 +371,8 @@ func TestHarnessInstances(t *testing.T) {
 
 // TestFieldReadUnderDereference: `*x.F` reads the external field x.F (a
 // READ_OUT), as `x.F.G` does; only the target is copied or written
-// (study fault F52: gorilla/mux's `url := *req.URL` dereferenced the nil
-// URL of replay's placeholder request). A write through it, `*x.F = v`,
+// (gorilla/mux's `url := *req.URL` once dereferenced the nil URL of
+// replay's placeholder request: study repro derefcopy). A write through it, `*x.F = v`,
 // is still no read of the field's target.
 func TestFieldReadUnderDereference(t *testing.T) {
 	src := "package p\n\nimport \"os\"\n\nfunc Copy(a *os.ProcAttr) bool {\n\ts := *a.Sys\n\t_ = s\n\treturn true\n}\n"
@@ -381,7 +381,7 @@ func TestFieldReadUnderDereference(t *testing.T) {
 		t.Fatal(err)
 	}
 	// a.Sys is a READ_OUT of the field; *a.Sys, a copy of the external
-	// struct it points to, a READ_OUT of the pointee (study fault F38).
+	// struct it points to, a READ_OUT of the pointee (study repro derefout).
 	if !bytes.Contains(out.Files[0], []byte("s := _capture_deref_0(_capture_field_")) || !bytes.Contains(out.Gen, []byte("reads (*os.ProcAttr).Sys")) ||
 		!bytes.Contains(out.Gen, []byte("reads *(*syscall.SysProcAttr)")) {
 		t.Errorf("*a.Sys is not a READ_OUT of a.Sys and of its pointee:\n%s\n%s", out.Files[0], out.Gen)
