@@ -1,8 +1,8 @@
-// Package cmdline reproduces study faults F24 and F22 (pflag, all 166
+// Package cmdline reproduces two faults the study found (pflag, all 166
 // logs): an exported variable pointing at an observed object (pflag's
 // CommandLine).
 //
-// F24: a test that never assigns CommandLine got a WRITE_IN of it before
+// First: a test that never assigns CommandLine got a WRITE_IN of it before
 // its first incall. The transform ended the package's initialisation in
 // its last source file's init (here cmdline.go), before the generated
 // file's init registered the variable, so the baseline was the first
@@ -12,7 +12,7 @@
 // in-package test file's variable initialiser, whose outcall numbered an
 // object first): "the recorded value does not fit the variable's type".
 //
-// F22: a test points CommandLine at a new set (ResetForTesting) and
+// Second: a test points CommandLine at a new set (ResetForTesting) and
 // calls a method on it; replay re-encoded the receiver with the contents
 // the WRITE_IN had given: "different arguments".
 package cmdline
