@@ -2,7 +2,7 @@
 // bytes.Buffer through a csv.Writer (pflag's stringToStringValue.String):
 // `w := csv.NewWriter(&buf)`, `w.Write(records)`, `w.Flush()`, then
 // `buf.String()`. The writer's calls were outcalls answered from the log, so
-// in replay nothing was written into the buffer: study fault F39.
+// in replay nothing was written into the buffer (pflag's GetStringToString).
 package csvbuffer
 
 import (
