@@ -1,11 +1,11 @@
-// Package deeppanic reproduces study fault F60 (go-cmp cmp/internal/diff
+// Package deeppanic reproduces a fault the study found (go-cmp cmp/internal/diff
 // observed, cmp.TestDiff's recursive transformers): observed code and an
 // external callback call each other thousands of levels deep, and a panic
 // raised at the bottom unwinds through every level. Under capture each
 // level's wrapper recovered the panic to record it and raised it again
 // inside its deferred call, so the Go runtime nested one panic per level,
 // at a cost growing faster than the square of the depth: go-cmp's TestDiff
-// ran for over 30 minutes, this test for 3.5 s of CPU. Fixed in session 6:
+// ran for over 30 minutes, this test for 3.5 s of CPU. Fixed:
 // past 8 boundary frames the probe raises it again outside the deferred
 // call, a fresh panic.
 package deeppanic
