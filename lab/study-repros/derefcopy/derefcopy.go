@@ -1,4 +1,4 @@
-// Package derefcopy reproduces study fault F52 (gorilla/mux's
+// Package derefcopy reproduces a fault the study found (gorilla/mux's
 // Router.ServeHTTP redirects with `url := *req.URL; url.Path = p;
 // p = url.String()`). The read of the external field req.URL under a
 // dereference was not a READ_OUT: in replay, where req is a placeholder
