@@ -1,7 +1,7 @@
 // Package derefout: observed code copies a struct out of a pointer that an
 // outcall returned (pflag's ipNetValue.Set and ipNetConv: `*n` after
 // `_, n, err := net.ParseCIDR(s)`). The pointer is a placeholder in replay,
-// so its contents were the zero net.IPNet: study fault F38.
+// so its contents were the zero net.IPNet: "different results".
 package derefout
 
 import "net"
