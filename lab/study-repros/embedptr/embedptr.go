@@ -1,4 +1,4 @@
-// Package embedptr reproduces study fault F17 (go-cmp
+// Package embedptr reproduces a fault the study found (go-cmp
 // cmp/internal/teststructs.ParentStructA.PrivateStruct and
 // privateStruct.SetPrivate): an exported method returns a pointer to the
 // first field of its receiver, the same address as the receiver; replay
