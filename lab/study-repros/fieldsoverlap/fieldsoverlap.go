@@ -1,4 +1,4 @@
-// Package fieldsoverlap reproduces study fault F61 (examples
+// Package fieldsoverlap reproduces a fault the study found (the shop's
 // app.TestShopUnderLoad with examples/shop/api observed): an observed
 // closure returned to external code (api's Server.Handler, an
 // http.HandlerFunc that net/http calls) runs outside any incall; it
@@ -9,7 +9,7 @@
 // between incalls: the next incall records a WRITE_IN of an object that
 // only orphan events (which replay skips) know.
 //
-// It also reproduces F62: the same kind of closure called by the test on
+// It also reproduces a second fault: the same kind of closure called by the test on
 // its own goroutine left the goroutine marked as running observed code,
 // so the test's later incalls were not recorded.
 package fieldsoverlap
@@ -31,7 +31,7 @@ func Handler() func(decode func(*Request)) string {
 }
 
 // Greeter returns a handler that gets a name through an outcall passing
-// no object of the observed set (F62 without F61).
+// no object of the observed set (the second fault without the first).
 func Greeter() func(name func() string) string {
 	return func(name func() string) string {
 		return "hello " + name()
