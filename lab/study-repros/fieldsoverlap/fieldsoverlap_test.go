@@ -8,7 +8,7 @@ import (
 
 func decode(r *fieldsoverlap.Request) { r.Customer = "cust-0030" }
 
-// F61 (fixed): the returned handler runs on a goroutine of its own, as
+// Fixed: the returned handler runs on a goroutine of its own, as
 // net/http runs handlers; the test's next incall found the decoded
 // request's field changed and recorded a WRITE_IN of an object only orphan
 // events know. Now such objects are not watched: the log replays.
@@ -22,7 +22,7 @@ func TestDecodeInHandlerGoroutine(t *testing.T) {
 	fieldsoverlap.Ping()
 }
 
-// F62 (fixed): the test calls a returned handler on its own goroutine;
+// Fixed: the test calls a returned handler on its own goroutine;
 // the handler's orphan outcall left the goroutine marked as running
 // observed code, so the test's later incall (Twice) was not recorded and
 // replay did not check it. Now it is recorded and checked.
@@ -37,7 +37,7 @@ func TestIncallAfterHandlerOnSameGoroutine(t *testing.T) {
 	}
 }
 
-// F61 (fixed) on the test's own goroutine (visible since F62's fix): the
+// The spurious WRITE_IN on the test's own goroutine (fixed): the
 // decoded request's field, changed by the handler's orphan outcall, gave
 // the next incall a WRITE_IN of an object only orphan events know.
 func TestDecodeInHandlerOnSameGoroutine(t *testing.T) {
