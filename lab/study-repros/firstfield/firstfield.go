@@ -1,4 +1,4 @@
-// Package firstfield reproduces the other direction of study fault F17
+// Package firstfield reproduces a fault the study found, embedptr reversed
 // (go-cmp v0.7.0 cmp/internal/teststructs, createStructD in cmp's tests):
 // a test calls a method of an embedded struct, s.Inner.SetPrivate(2), on a
 // *Inner that is the address of the first field of its *Outer, before it
@@ -31,7 +31,7 @@ func (s *Outer) SetPrivate(i int) { s.private = i }
 func (s *Outer) Sum() int { return s.Inner.private + s.private }
 
 // Total adds the public fields: Inner's, which the test set before the
-// *Inner crossed, and Outer's own, which it set after (study fault F71:
-// the capture recorded the object's contents as an Inner only, and replay
+// *Inner crossed, and Outer's own, which it set after (the capture once
+// recorded the object's contents as an Inner only, and replay
 // had 0 there).
 func (s *Outer) Total() int { return s.Inner.Public + s.Public }
