@@ -1,7 +1,8 @@
 // Package fsopen: observed code opens a file of an fs.FS from outside
 // (toml's DecodeFS with a testing/fstest.MapFS). fs.FS.Open returns an
 // fs.File whose dynamic type is unexported in testing/fstest
-// (*fstest.openMapFile) and a nil error: study fault F30.
+// (*fstest.openMapFile) and a nil error: replay once
+// decoded the nil error as the file's contents.
 package fsopen
 
 import (
