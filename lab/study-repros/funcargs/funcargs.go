@@ -1,4 +1,4 @@
-// Package funcargs reproduces study fault F18 (found while reducing F16):
+// Package funcargs reproduces a fault the study found (reducing zerosize):
 // several function values from outside passed to an exported function;
 // replay's stand-ins for them shared one code pointer (reflect.MakeFunc's),
 // so replay numbered three different functions as one object ("different
