@@ -1,4 +1,4 @@
-// Package genericmaporder reproduces study fault F51 (golang-lru/v2's
+// Package genericmaporder reproduces a fault the study found (golang-lru's
 // simplelru: `LRU[K comparable, V any].Purge` ranges over its map[K]...
 // calling the eviction callback, a function value from outside, per
 // entry). The transform sorts map ranges whose bodies make boundary events
