@@ -1,4 +1,4 @@
-// Package genericwrite reproduces study fault F50 (golang-lru/v2's
+// Package genericwrite reproduces a fault the study found (golang-lru's
 // expirable package: `ent.Value = value` in a method of the generic
 // LRU[K, V], ent an *internal.Entry[K, V] of an unobserved package). A
 // write of an external field is a WRITE_OUT through a generated helper,
