@@ -1,4 +1,4 @@
-// Package initlink reproduces study fault F15 (go-cmp cmp/internal/value,
+// Package initlink reproduces a fault the study found (go-cmp cmp/internal/value,
 // function, diff): an observed package whose initialisation makes an
 // outcall (time.Now in a variable initialiser). Every test of the module
 // runs under capture with it observed, also tests whose binaries do not
