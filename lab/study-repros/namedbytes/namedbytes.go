@@ -1,4 +1,4 @@
-// Package namedbytes reproduces study fault F14 (go-cmp
+// Package namedbytes reproduces a fault the study found (go-cmp
 // cmp/internal/diff.EditScript): a slice of a named byte type crosses the
 // boundary; replay decoded it with reflect.Copy from []byte and panicked
 // ("reflect.Copy: namedbytes.Op != uint8").
