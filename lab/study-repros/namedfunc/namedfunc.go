@@ -1,4 +1,4 @@
-// Package namedfunc reproduces study fault F13 (go-cmp cmp/internal/diff):
+// Package namedfunc reproduces a fault the study found (go-cmp cmp/internal/diff):
 // observed code calls a function value of a named func type it got from
 // outside; the call was not instrumented, so replay called the recorded
 // stand-in of the function value.
