@@ -1,6 +1,6 @@
-// Package orphancallback reproduces study fault F100 (examples random sets
-// observing examples/shop/api and examples/shop/storage, session 6):
-// F61's spurious WRITE_IN, one goroutine further. An observed closure
+// Package orphancallback reproduces a fault the study found (random sets
+// observing examples/shop/api and examples/shop/storage): fieldsoverlap's
+// spurious WRITE_IN, one goroutine further. An observed closure
 // returned to external code (api's handlers, which net/http calls) runs
 // outside any incall and passes another observed closure to external code
 // that calls it on a goroutine of its own (storage's db.update passes its
@@ -8,7 +8,7 @@
 // goroutine). That callback decodes into a fresh value of an observed
 // type with exported fields through an outcall (json.Unmarshal). Replay
 // skips the callback (its function value was passed by an outcall that
-// replay skips: F37), but capture watched the objects it numbered, so the
+// replay skips: returnedfunc), but capture watched the objects it numbered, so the
 // test's next incall recorded a WRITE_IN of the decoded fields on an
 // object replay does not know.
 package orphancallback
