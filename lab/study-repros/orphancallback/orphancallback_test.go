@@ -26,7 +26,7 @@ func batch(f func()) {
 	<-done
 }
 
-// F100: the returned handler runs on a goroutine of its own, as net/http
+// Fixed: the returned handler runs on a goroutine of its own, as net/http
 // runs handlers, and its function runs on batch's goroutine. Before the
 // fix the test's next incall (Ping) recorded a WRITE_IN of the decoded
 // order's ID, an object only skipped events know.
