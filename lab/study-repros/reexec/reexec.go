@@ -1,6 +1,6 @@
-// Package reexec reproduces study fault F101 (examples
+// Package reexec reproduces a fault the study found (the shop's
 // shop.TestBadFlagsExitWithUsage with examples/shop/api and
-// examples/shop/inventory observed, session 6: "corrupt event log"): a test
+// examples/shop/inventory observed: "corrupt event log"): a test
 // that runs its own test binary again as a child process (os.Args[0], to
 // run main without the go command, as examples/shop's tests do). The child
 // inherits the environment, CAPTURE_LOG included, and is a capture build
