@@ -24,7 +24,7 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// F101: the child process must not write into the parent's log.
+// The child process must not write into the parent's log.
 func TestChildProcess(t *testing.T) {
 	if g := reexec.Greet("parent"); g != "hello parent" {
 		t.Fatalf("Greet = %q", g)
