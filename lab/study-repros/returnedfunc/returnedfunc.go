@@ -1,4 +1,4 @@
-// Package returnedfunc reproduces study fault F37 (examples/shop with api
+// Package returnedfunc reproduces a fault the study found (the shop with api
 // and storage observed: api's Server.Handler returns an http.HandlerFunc
 // closure that net/http calls on its goroutines, and the handler passes
 // closures to bolt's Batch, which calls them on a goroutine of its own). A
