@@ -1,4 +1,4 @@
-// Package selectcross reproduces study fault F55 (golang-lru/v2 v2.0.7
+// Package selectcross reproduces a fault the study found (golang-lru/v2 v2.0.7
 // expirable.NewLRU): a constructor starts a reaper goroutine that selects on
 // done, a channel the constructor made and keeps in an unexported field of
 // the object it returns, and on a ticker's channel. done crosses the
