@@ -3,7 +3,7 @@
 // (pflag's flag_test.go: `testBool = Bool("test_bool", false, ...)` defines
 // flags on CommandLine). The capture's test binary ran them as if observed
 // code called itself, unrecorded; the replay harness links no test files,
-// so replay's registry lacked them: study fault F31.
+// so replay's registry lacked them (pflag's TestEverything).
 package testinit
 
 import (
