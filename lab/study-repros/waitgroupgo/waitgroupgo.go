@@ -1,4 +1,4 @@
-// Package waitgroupgo reproduces study fault F25 (examples/shop/loadgen
+// Package waitgroupgo reproduces a fault the study found (shop/loadgen's
 // run.go): workers started with sync.WaitGroup.Go that make outcalls. Before
 // the fix their events were on goroutines no GO event linked ("boundary event
 // on a goroutine that replay did not start"), and the workers diverging at
