@@ -1,4 +1,4 @@
-// Package writeinptr reproduces study fault F21 (pflag, 160 of 166 logs;
+// Package writeinptr reproduces a fault the study found (pflag;
 // fixed): an in-package test points an exported
 // variable at a new object whose interface field holds a value of an
 // unexported type of another package (`CommandLine = &FlagSet{...,
