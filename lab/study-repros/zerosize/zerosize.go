@@ -1,4 +1,4 @@
-// Package zerosize reproduces study fault F16 (go-cmp
+// Package zerosize reproduces a fault the study found (go-cmp
 // cmp/internal/function.NameOf): outcalls return pointers to a zero-size
 // type (*runtime.Func); replay's stand-ins for them shared one address, so
 // two different functions got the same object and a later call's receiver
