@@ -1,6 +1,6 @@
 // Package zonetag: observed code ranges over a map of values from outside
 // and tags each time.Time by comparing its *time.Location with zones that
-// another package defines (toml's internal/tag.Add: study fault F29). Each
+// another package defines (toml's internal/tag.Add). Each
 // Location() is an outcall whose argument is the time, so the order of the
 // outcalls is the map's iteration order.
 package zonetag
