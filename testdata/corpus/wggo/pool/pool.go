@@ -1,8 +1,8 @@
 // Package pool is the observed set of the wggo corpus program: it starts its
 // workers with sync.WaitGroup.Go (Go 1.25) — a function literal, a method
 // value, through a WaitGroup parameter and on a WaitGroup that external
-// code passed in — and the workers make outcalls of their own (study fault
-// F25: sync starts these goroutines, not a go statement).
+// code passed in — and the workers make outcalls of their own (study repro
+// waitgroupgo: sync starts these goroutines, not a go statement).
 package pool
 
 import (
