@@ -64,8 +64,8 @@ func Unbox(b *ext.Box[string]) string {
 
 // Refill writes v into external code's generic box and counts the refill:
 // WRITE_OUTs of fields of an external generic type from generic code, one
-// of a type-parameter type (study fault F50: golang-lru's expirable writes
-// `ent.Value = value` on an *internal.Entry[K, V]).
+// of a type-parameter type (golang-lru's expirable writes `ent.Value =
+// value` on an *internal.Entry[K, V]; study repro genericwrite).
 func Refill[T any](b *ext.Box[T], v T) {
 	b.V = v
 	b.Refills++
@@ -73,7 +73,7 @@ func Refill[T any](b *ext.Box[T], v T) {
 
 // Peek reads external code's generic box: READ_OUTs of fields of an
 // external generic type from generic code, one of a type-parameter type
-// (study fault F54: golang-lru's expirable reads ent.ExpiresAt and
+// (golang-lru's expirable reads ent.ExpiresAt and
 // ent.Value of an *internal.Entry[K, V] that external code made).
 func Peek[T any](b *ext.Box[T]) (T, int) {
 	return b.V, b.Refills
@@ -82,7 +82,7 @@ func Peek[T any](b *ext.Box[T]) (T, int) {
 // Each calls f for every entry of m: a range over a map whose key type is
 // a type parameter, with a boundary event per entry, iterates in key order
 // when the keys are integers or strings, in the capture and in replay alike
-// (study fault F51: golang-lru's LRU[K, V].Purge).
+// (study repro genericmaporder: golang-lru's LRU[K, V].Purge).
 func Each[K comparable, V any](m map[K]V, f func(K, V)) {
 	for k, v := range m {
 		f(k, v)
