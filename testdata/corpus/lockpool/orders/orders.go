@@ -1,5 +1,5 @@
-// Package orders is the observed set of the lockpool corpus program (study
-// fault F85, examples/shop/loadgen's order pool): workers append the orders
+// Package orders is the observed set of the lockpool corpus program (shaped
+// like examples/shop/loadgen's order pool): workers append the orders
 // they create to a pool under a lock, and later jobs pick from it by index,
 // so which order a job gets depends on the order the workers took the
 // lock in: an interleaving inside the observed set.
