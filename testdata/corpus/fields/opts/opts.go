@@ -1,8 +1,8 @@
 // Package opts is a small flag set shaped like github.com/spf13/pflag,
 // whose tests set exported fields of its objects between calls
 // (flag.NoOptDefVal = "true", fs.SortFlags = false, fs.Usage = ...,
-// fs.ParseErrorsAllowlist.UnknownFlags = true, flag.Hidden): study fault
-// F34, WRITE_IN of fields of observed objects.
+// fs.ParseErrorsAllowlist.UnknownFlags = true, flag.Hidden): pflag's tests,
+// WRITE_IN of fields of observed objects.
 package opts
 
 import (
@@ -20,7 +20,7 @@ type Flag struct {
 }
 
 // Sink receives notes. No exported function takes or returns one: only
-// the field crosses, so its stand-in comes from the field (F34).
+// the field crosses, so its stand-in comes from the field.
 type Sink interface{ Note(string) }
 
 // Allowlist says which parse errors are ignored.
