@@ -40,7 +40,7 @@ type TooDeep struct{ Depth int }
 // Nest calls visit with depth+1, which is to call Nest again (a recursion
 // through the boundary, as go-cmp's diff.Difference and its EqualFunc),
 // and panics once depth reaches limit: the panic unwinds through every
-// level (study fault F60).
+// level (study repro deeppanic).
 func Nest(depth, limit int, visit func(depth int)) {
 	if depth >= limit {
 		panic(TooDeep{Depth: depth})
