@@ -2,7 +2,7 @@
 // their own address (go-cmp's teststructs: ParentStructD embeds
 // PublicStruct). External code reaches the embedded part's methods before
 // the whole struct's, so a log names one object first by the part's type,
-// then by the whole's (study fault F17, other direction).
+// then by the whole's (study repro firstfield).
 package parts
 
 // Part is the first field of Whole and of Mid.
@@ -31,8 +31,8 @@ func (w *Whole) SetPrivate(i int) { w.private = i }
 func (w *Whole) Sum() int { return w.Part.private*10 + w.private }
 
 // Total adds the public fields: the part's and the whole's own, which
-// external code sets (study fault F71: the whole's fields set before the
-// whole crossed, and after).
+// external code sets (the whole's fields set before the whole crossed,
+// and after: both must replay).
 func (w *Whole) Total() int { return w.Part.Public + w.Public }
 
 // Mid holds a Part at its start, and Nest holds a Mid at its start: a
@@ -56,7 +56,7 @@ func (n *Nest) Bump() int {
 }
 
 // NewWhole makes a whole in observed code: replay numbers it when its
-// event's turn comes (study fault F36), between the objects the log makes.
+// event's turn comes (corpus freshids), between the objects the log makes.
 func NewWhole(i int) *Whole {
 	w := &Whole{}
 	w.Part.private = i
