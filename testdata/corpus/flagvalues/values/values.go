@@ -1,5 +1,5 @@
 // Package values holds flag values the way pflag does, with the three
-// constructs of pflag's study faults F38, F39 and F31: a struct copied out
+// constructs the study found replay faults in: a struct copied out
 // of a pointer an outcall returned (`*n` after net.ParseCIDR), records
 // formatted through a csv.Writer into the code's own buffer, and a registry
 // that an in-package test file's variable initialisers fill while the
