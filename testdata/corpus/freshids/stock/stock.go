@@ -1,5 +1,5 @@
-// Package stock is the observed set of the freshids corpus program (study
-// fault F36): its callers call it from several goroutines at once, and each
+// Package stock is the observed set of the freshids corpus program (IDs of
+// new objects under concurrency): its callers call it from several goroutines at once, and each
 // call gives a new object of the observed set (the address of a local
 // Level) to external code that decodes into it, as storage's callers give a
 // fresh *StockLevel to json.Unmarshal. The capture numbers such an object
