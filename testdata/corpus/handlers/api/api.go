@@ -1,5 +1,5 @@
 // Package api is the observed set: its handlers are method values that
-// net/http calls back on the server's goroutines (study fault F9).
+// net/http calls back on the server's goroutines (as the shop's api).
 package api
 
 import (
