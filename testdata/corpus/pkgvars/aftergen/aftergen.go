@@ -3,7 +3,7 @@
 // package's initialisation (the baseline of its exported variables) must
 // come after that init, in whatever order the build presents the files.
 // It initialises before flags (its path sorts first), so its EndInit does
-// not take flags' baseline again, which hid F24 there.
+// not take flags' baseline again, which hid flags' spurious WRITE_IN.
 package aftergen
 
 // A Bound is an upper limit.
