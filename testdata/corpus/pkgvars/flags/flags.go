@@ -37,7 +37,7 @@ type intValue int
 func (v *intValue) String() string { return strconv.Itoa(int(*v)) }
 
 // Default is the package's default set. No test of its own assigns it
-// before TestDefaultUntouched: before F24's fix its baseline was encoded
+// before TestDefaultUntouched: its baseline was once encoded
 // with contents and the first check as a bare reference, a WRITE_IN that
 // replay could not decode.
 var Default = New("default")
@@ -58,7 +58,7 @@ func (s *Set) Add() int {
 func Add() int { return Default.Add() }
 
 // IntVar defines a flag stored in *p: the flag's Value is p as an
-// *intValue, an address replay first saw as the test's *int (F33).
+// *intValue, an address replay first saw as the test's *int.
 func (s *Set) IntVar(p *int, name string) *Flag {
 	f := &Flag{Name: name, Value: (*intValue)(p)}
 	s.flags = append(s.flags, f)
@@ -69,5 +69,5 @@ func (s *Set) IntVar(p *int, name string) *Flag {
 func (s *Set) Describe(d *time.Duration) string { return d.String() }
 
 // Args returns the command line's arguments after the program name: a
-// read of os.Args (F32: replay read the harness's own).
+// read of os.Args (replay once read the harness's own).
 func Args() []string { return os.Args[1:] }
