@@ -34,7 +34,7 @@ func TestNewSets(t *testing.T) {
 
 // TestReset points Default at a new set (pflag's ResetForTesting), then
 // calls a method on it: the WRITE_IN holds the set's contents, the incall
-// a reference (F22: replay re-encoded the receiver with contents).
+// a reference (replay once re-encoded the receiver with contents).
 func TestReset(t *testing.T) {
 	saved := Default
 	defer func() { Default = saved }()
@@ -49,7 +49,7 @@ func TestReset(t *testing.T) {
 }
 
 // TestIntVar gets back, inside a Flag's Value, the address it passed as an
-// *int, now an *intValue (F33: replay named it *int).
+// *int, now an *intValue (replay once named it *int).
 func TestIntVar(t *testing.T) {
 	x := 7
 	s := New("ints")
