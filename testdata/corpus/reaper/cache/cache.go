@@ -1,9 +1,9 @@
 // Package cache is a cache whose constructor starts a reaper goroutine,
-// shaped like golang-lru/v2's expirable.NewLRU (study fault F55): the
+// shaped like golang-lru/v2's expirable.NewLRU (study repro selectcross): the
 // reaper selects on done, a channel the constructor made and keeps in an
 // unexported field of the *Cache it returns, and on a ticker's channel.
 // Since log format 3 the returned *Cache leaves with its exported fields only
-// (study fault F150), so done no longer crosses the boundary inside it: the
+// (its contents raced the reaper), so done no longer crosses the boundary inside it: the
 // reaper's done stays the set's own channel, operated natively.
 package cache
 
