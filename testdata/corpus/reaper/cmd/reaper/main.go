@@ -1,5 +1,5 @@
 // Command reaper makes caches whose reapers race their constructor's
-// return (corpus for study fault F55), lets some tick, and closes them.
+// return (as golang-lru's expirable does), lets some tick, and closes them.
 package main
 
 import (
