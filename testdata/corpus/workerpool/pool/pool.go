@@ -1,5 +1,5 @@
-// Package pool is the observed set of the workerpool corpus program (study
-// fault F35): worker pools whose workers receive jobs from a channel the
+// Package pool is the observed set of the workerpool corpus program (as the
+// shop's loadgen): worker pools whose workers receive jobs from a channel the
 // pool made, so which worker gets which job is decided inside the observed
 // set. Each worker tells the server its number, so a job given to another
 // worker in replay is a different outcall.
