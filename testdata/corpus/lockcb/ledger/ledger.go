@@ -1,5 +1,5 @@
-// Package ledger is the observed set of the lockcb corpus program (bolt's
-// Update, as the shop's storage): its callers call it from several goroutines at once, and each
+// Package ledger is the observed set of the lockcb corpus program (like shop's
+// storage): its callers call it from several goroutines at once, and each
 // call passes a closure to external code that runs every caller's closure on
 // a goroutine of its own, one at a time (bolt's Batch): the external code,
 // not the callers, decides which closure runs first, and each closure's
