@@ -310,6 +310,7 @@ func playerAnswer(s *Stream, f int) {
 // playerDone checks that the recorded results fitted the call's results.
 func playerDone(s *Stream, fr frame) {
 	if s.dec.Err != nil || s.dec.Off != len(s.dec.Buf) {
+		endAtUnbuiltType(s, fr)
 		p := play
 		why := "results left over"
 		if s.dec.Err != nil {

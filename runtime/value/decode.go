@@ -566,6 +566,8 @@ func (d *Decoder) decode(v reflect.Value, depth int) {
 func (d *Decoder) decodeIface(v reflect.Value, depth int, impl []string) {
 	t := v.Type()
 	switch tag := d.peek(); tag {
+	case TagReflectType:
+		d.decodeReflectType(v)
 	case TagSentinel:
 		d.Off++
 		name := d.name()

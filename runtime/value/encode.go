@@ -448,6 +448,10 @@ func ifaceData(x any) unsafe.Pointer {
 // implements prefix) comes from the type's plan: in place each separate
 // lookup is a cache miss.
 func (e *Encoder) encodeIface(static reflect.Type, el reflect.Value, x any, depth int) {
+	if el.Type() == reflectTypeImpl {
+		e.appendReflectType(el.Interface().(reflect.Type))
+		return
+	}
 	dpl := planFor(el.Type())
 	// Errors are recorded as errors whatever the static type (a recovered
 	// panic value, an any argument): replay rebuilds them the same way.

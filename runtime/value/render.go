@@ -17,6 +17,7 @@ var tagNames = [...]string{
 	TagSentinel: "sentinel", TagTypedError: "typed error", TagTime: "time",
 	TagTruncated: "truncated value", TagOpaque: "opaque value", TagImplements: "implements prefix",
 	TagRecord: "struct", TagExported: "exported fields", TagRedacted: "redacted value",
+	TagReflectType: "reflect.Type",
 }
 
 func tagName(t byte) string {
@@ -223,6 +224,10 @@ func render(sb *strings.Builder, d *Decoder, depth int) {
 		sb.WriteString(")")
 	case TagSentinel:
 		sb.WriteString(d.name())
+	case TagReflectType:
+		sb.WriteString("reflect.Type(")
+		sb.WriteString(d.name())
+		sb.WriteString(")")
 	case TagTypedError:
 		sb.WriteString("error(")
 		sb.WriteString(d.name())

@@ -58,7 +58,7 @@ func upgradeOne(out []byte, d *Decoder, depth int) []byte {
 	case TagComplex:
 		d.raw(16)
 		return copied()
-	case TagString, TagBytes, TagSentinel:
+	case TagString, TagBytes, TagSentinel, TagReflectType:
 		d.name()
 		return copied()
 	case TagRef:

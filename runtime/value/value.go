@@ -46,6 +46,9 @@ const (
 	TagRecord                 // struct value (format 2 on): uvarint n, n field values in declaration order; the type is the slot's static type
 	TagExported               // the pointee of an observed object of struct type leaving the set on first sight (format 3 on): uvarint n, n (field name, value) of its exported fields
 	TagRedacted               // a secret string or []byte (redact.go): RedactHashLen bytes of its keyed hash, never its content
+	// a reflect.Type, by the type it describes: its name (reflecttype.go);
+	// replay answers with the type of that name in its build
+	TagReflectType
 	numTags
 )
 
