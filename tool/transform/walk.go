@@ -55,6 +55,7 @@ func (t *transformer) walk(f *ast.File) {
 			t.rangeOut(x)
 			t.rangeChan(x, stack)
 			t.rangeMap(x)
+			t.rangeFunc(x, stack)
 		case *ast.SelectorExpr:
 			t.selector(x, parent, stack)
 		case *ast.StarExpr:

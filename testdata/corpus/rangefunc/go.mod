@@ -1,0 +1,3 @@
+module example.com/rangefunc
+
+go 1.26
