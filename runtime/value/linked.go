@@ -39,10 +39,13 @@ var linked sync.Map // type name -> reflect.Type (nil: not in the binary)
 // LinkedType returns the type a log names, as LookupType does, and
 // otherwise looks its named parts up in the binary's type table: a named
 // type of another package that the binary links, found through its
-// pointer type, and the unnamed types made of such types ("*flag.stringValue").
-// It refuses a name that two types of the binary share (a type declared
-// inside a function and a package-level type of one name, which the log
-// names alike) and generic instantiations.
+// pointer type, the unnamed types made of such types ("*flag.stringValue"),
+// and struct type literals the binary holds ("struct { V string }", which
+// the table lists by that very string). It refuses a name that two types
+// of the binary share (a type declared inside a function and a
+// package-level type of one name, which the log names alike) unless
+// reflection cannot tell them apart (interchangeable), and generic
+// instantiations.
 func LinkedType(name string) (reflect.Type, bool) {
 	if t, ok := LookupType(name); ok {
 		return t, true
@@ -55,6 +58,9 @@ func LinkedType(name string) (reflect.Type, bool) {
 		return t, t != nil
 	}
 	t := linkedNamed(name)
+	if t == nil && strings.HasPrefix(name, "struct {") {
+		t = linkedLiteral(name)
+	}
 	linked.Store(name, t)
 	return t, t != nil
 }
@@ -78,10 +84,12 @@ func linkedNamed(name string) reflect.Type {
 			if e.PkgPath() != path || e.Name() != tname {
 				continue
 			}
-			if found != nil && found != e {
-				return nil // two types of one name
+			if found != nil && !interchangeable(found, e) {
+				return nil // two types of one name that reflection tells apart
 			}
-			found = e
+			if found == nil {
+				found = e
+			}
 		}
 	}
 	return found
@@ -122,4 +130,73 @@ func packageNames(path string) []string {
 		names = append(names, s)
 	}
 	return names
+}
+
+// linkedLiteral finds the struct type literal whose reflect string is name
+// in the binary's type table, or returns nil. The compiler lists every
+// unnamed struct type a binary holds there (reflect.StructOf must return
+// the program's own type when it has one), so a value of a literal type
+// the test declared (toml.Decode(s, &struct{ A int }{})) is rebuilt as that
+// very type when the replay binary links the code that declared it. Field
+// types are spelled with package names, which two packages can share: a
+// name matching types that reflection tells apart is refused.
+func linkedLiteral(name string) reflect.Type {
+	var found reflect.Type
+	for _, p := range typesByString(name) {
+		t := typeOfDescriptor(p)
+		if t.Kind() != reflect.Struct || t.Name() != "" || t.String() != name {
+			continue
+		}
+		if found != nil && !interchangeable(found, t) {
+			return nil
+		}
+		if found == nil {
+			found = t
+		}
+	}
+	return found
+}
+
+// interchangeable reports whether a and b, two types of one reflect string
+// (type foo struct{} declared inside two test functions), look alike to
+// every reflection but identity: the same kind, size and layout, the same
+// field names, tags and types (or interchangeable ones), and no methods on
+// either type or its pointer, so that no method call, type assertion or
+// walk over fields can tell which of the two a value has. A value rebuilt
+// as either replays alike; only a comparison of the reflect.Type itself
+// with one the code kept could differ.
+func interchangeable(a, b reflect.Type) bool {
+	if a == b {
+		return true
+	}
+	if a.Kind() != b.Kind() || a.String() != b.String() || a.Size() != b.Size() ||
+		a.NumMethod() != 0 || b.NumMethod() != 0 {
+		return false
+	}
+	if a.Name() != "" && (reflect.PointerTo(a).NumMethod() != 0 || reflect.PointerTo(b).NumMethod() != 0) {
+		return false
+	}
+	switch a.Kind() {
+	case reflect.Struct:
+		if a.NumField() != b.NumField() {
+			return false
+		}
+		for i := range a.NumField() {
+			fa, fb := a.Field(i), b.Field(i)
+			if fa.Name != fb.Name || fa.PkgPath != fb.PkgPath || fa.Tag != fb.Tag ||
+				fa.Anonymous != fb.Anonymous || fa.Offset != fb.Offset || !interchangeable(fa.Type, fb.Type) {
+				return false
+			}
+		}
+		return true
+	case reflect.Array:
+		return a.Len() == b.Len() && interchangeable(a.Elem(), b.Elem())
+	case reflect.Pointer, reflect.Slice:
+		return interchangeable(a.Elem(), b.Elem())
+	case reflect.Map:
+		return interchangeable(a.Key(), b.Key()) && interchangeable(a.Elem(), b.Elem())
+	case reflect.Interface, reflect.Func, reflect.Chan, reflect.UnsafePointer:
+		return false
+	}
+	return a.PkgPath() == b.PkgPath() // a basic kind, the same size: the same underlying type
 }

@@ -20,8 +20,11 @@ import (
 // harness passes what it finds to replay (harnessgen.Declared), whose note
 // for such a value then says where the type is declared. Keys are the
 // names a log gives a type: "import/path.T", and "pkgname.T" as type
-// literals spell it.
-func declaredWhere(pkgs []*load.ListedPackage) map[string]string {
+// literals spell it. The in-package test files of the packages in
+// linkedTests are in the replay build (linkTestFiles): a type of theirs
+// that replay still cannot rebuild shares its name with another type of
+// the binary that reflection tells apart from it.
+func declaredWhere(pkgs []*load.ListedPackage, linkedTests map[string]bool) map[string]string {
 	const local, inTest = "inside a function", "in a _test.go file"
 	found := map[string]map[string][]string{} // key -> local or inTest -> positions
 	add := func(key, kind, pos string) {
@@ -69,6 +72,13 @@ func declaredWhere(pkgs []*load.ListedPackage) map[string]string {
 		scan(lp.TestGoFiles, true, lp.ImportPath, lp.Name)
 		scan(lp.XTestGoFiles, true, lp.ImportPath+"_test", lp.Name+"_test")
 	}
+	linkedKeys := map[string]bool{}
+	for _, lp := range pkgs {
+		if linkedTests[lp.ImportPath] {
+			linkedKeys[lp.ImportPath] = true
+			linkedKeys[lp.Name] = true
+		}
+	}
 	out := map[string]string{}
 	for k, kinds := range found {
 		var ws []string
@@ -79,7 +89,10 @@ func declaredWhere(pkgs []*load.ListedPackage) map[string]string {
 			}
 		}
 		out[k] = strings.Join(ws, " or ")
-		if len(kinds[inTest]) > 0 {
+		switch pkg := k[:strings.LastIndexByte(k, '.')]; {
+		case linkedKeys[pkg]:
+			out[k] += ", which the replay build links; other types of the binary have its name, and reflection tells them apart"
+		case len(kinds[inTest]) > 0:
 			out[k] += ", which replay does not link"
 		}
 	}

@@ -23,8 +23,9 @@ func TestDeclaredWhere(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	got := declaredWhere([]*load.ListedPackage{{ImportPath: "example.com/a", Name: "a", Dir: dir,
-		GoFiles: []string{"a.go"}, TestGoFiles: []string{"a_test.go"}, XTestGoFiles: []string{"x_test.go"}}})
+	pkgs := []*load.ListedPackage{{ImportPath: "example.com/a", Name: "a", Dir: dir,
+		GoFiles: []string{"a.go"}, TestGoFiles: []string{"a_test.go"}, XTestGoFiles: []string{"x_test.go"}}}
+	got := declaredWhere(pkgs, nil)
 	want := map[string]string{
 		"example.com/a.local":    "inside a function (a.go:6, a_test.go:6)",
 		"a.local":                "inside a function (a.go:6, a_test.go:6)",
@@ -35,5 +36,21 @@ func TestDeclaredWhere(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("declaredWhere = %q\nwant %q", got, want)
+	}
+	// With the package's test files linked (linkTestFiles), a type of
+	// theirs that replay still cannot rebuild is one of several of its
+	// name; the external test package stays unlinked.
+	got = declaredWhere(pkgs, map[string]bool{"example.com/a": true})
+	linked := ", which the replay build links; other types of the binary have its name, and reflection tells them apart"
+	want = map[string]string{
+		"example.com/a.local":    "inside a function (a.go:6, a_test.go:6)" + linked,
+		"a.local":                "inside a function (a.go:6, a_test.go:6)" + linked,
+		"example.com/a.fixture":  "in a _test.go file (a_test.go:3)" + linked,
+		"a.fixture":              "in a _test.go file (a_test.go:3)" + linked,
+		"example.com/a_test.Ext": "in a _test.go file (x_test.go:3), which replay does not link",
+		"a_test.Ext":             "in a _test.go file (x_test.go:3), which replay does not link",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("declaredWhere with a's tests linked = %q\nwant %q", got, want)
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"regexp"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 
@@ -583,8 +584,38 @@ func (s *Session) BuildHarnessFor(logs []string) (bin string, bad map[string]err
 	// rules_capture's, the observed packages); the modules it selects are
 	// written into the temporary go.mod (requireListed), so that the
 	// harness builds with -mod=readonly, offline.
-	if _, err := s.Instrument(false, transform.ProbeImport); err != nil {
+	// The packages of the module that the sites' type arguments name are
+	// part of it too (sitePackages), and so are the packages the observed
+	// packages' test files import, whose files the build links
+	// (linkTestFiles).
+	patterns := append([]string{transform.ProbeImport}, s.sitePackages(sites)...)
+	if _, err := s.Instrument(false, patterns...); err != nil {
 		return "", bad, err
+	}
+	imports := s.testImports()
+	var missing []string
+	for _, o := range sortedKeys(imports) {
+		for _, imp := range imports[o] {
+			if s.Listed[imp] == nil && !slices.Contains(missing, imp) {
+				missing = append(missing, imp)
+			}
+		}
+	}
+	if len(missing) > 0 {
+		// Listed again with what the test files import, on the module's
+		// own files: the overlay of the first listing would add the
+		// instrumented package's generated file to its files.
+		s.Overlay = map[string]string{}
+		if _, err := s.Instrument(false, append(patterns, missing...)...); err != nil {
+			return "", bad, err
+		}
+	}
+	linkedTests, notes, err := s.linkTestFiles(imports)
+	if err != nil {
+		return "", bad, err
+	}
+	for _, n := range notes {
+		fmt.Fprintln(os.Stderr, "capture replay: note:", n)
 	}
 	if err := s.requireListed(); err != nil {
 		return "", bad, err
@@ -599,7 +630,7 @@ func (s *Session) BuildHarnessFor(logs []string) (bin string, bad map[string]err
 		return "", bad, err
 	}
 	dir := filepath.Join(s.Dir, filepath.FromSlash(rel), HarnessDir)
-	if err := s.addHarness(dir, path.Join(modPath, filepath.ToSlash(rel), HarnessDir), sites, seen); err != nil {
+	if err := s.addHarness(dir, path.Join(modPath, filepath.ToSlash(rel), HarnessDir), sites, seen, linkedTests); err != nil {
 		return "", bad, err
 	}
 	bin = filepath.Join(s.Work, "replay-harness")

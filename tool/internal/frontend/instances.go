@@ -24,7 +24,7 @@ import (
 // file names only types of the packages the build already contains
 // (s.Listed, type-checked from their export data), so no log adds a package
 // to the build.
-func (s *Session) addHarness(dir, harness string, sites []string, logOf map[string]string) error {
+func (s *Session) addHarness(dir, harness string, sites []string, logOf map[string]string, linkedTests map[string]bool) error {
 	build := transform.TypesBuild(load.Importer(token.NewFileSet(), s.Listed, &load.ListedPackage{}))
 	files, err := harnessgen.Generate(harnessgen.Harness{Package: "main", ImportPath: harness, Observed: s.Observed}, sites, build)
 	if err != nil {
@@ -51,7 +51,7 @@ func (s *Session) addHarness(dir, harness string, sites []string, logOf map[stri
 			observed = append(observed, lp)
 		}
 	}
-	declared, err := harnessgen.Declared("main", declaredWhere(observed))
+	declared, err := harnessgen.Declared("main", declaredWhere(observed, linkedTests))
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,256 @@
+package frontend
+
+import (
+	"bytes"
+	"fmt"
+	"go/ast"
+	"go/format"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/rules-capture/rules_capture/tool/internal/load"
+	"github.com/rules-capture/rules_capture/tool/transform"
+)
+
+// The replay build links the observed packages' in-package test files.
+//
+// A log's values are the test's values: observed code that reflects over
+// values from outside is handed values of types the test declared, in a
+// _test.go file (toml's `type menu struct`), inside a test function
+// (`type table map[string]int` in TestDecodeIntOverflow) or as a struct
+// literal (`&struct{ A int }{}`). Native reflection in replay needs those
+// very types (docs/design/reflection.md), and the capture's binary held
+// them because go test compiles a package together with its _test.go
+// files. The replay harness does the same for the observed packages of the
+// module under test: each _test.go file of package P (not of P_test) is
+// added to P's replay build under another name (zz_capture_test_*.go, an
+// ordinary file of P), and a generated file refers to every function of
+// those files, so that the linker keeps them and with them the types they
+// declare. The types then have the capture's package path and name, the
+// binary's type table lists them, and replay rebuilds a reflected value of
+// such a type as that very type (value.LinkedType). No test function runs:
+// only the init functions and package-level variables of the test files,
+// as in the capture's test binary.
+//
+// Not linked: the files of an external test package (P_test is another
+// package, which no build can import), and the test files of a package
+// whose tests import a package that imports P (go test compiles such a
+// package again for the test; an ordinary build would be an import cycle).
+
+// testFilePrefix starts the overlay names of the copied test files.
+const testFilePrefix = "zz_capture_test_"
+
+// testFuncsFile is the generated file that refers to the test files'
+// functions.
+const testFuncsFile = "zz_capture_testfuncs.go"
+
+// testImports returns the packages the in-package test files of the
+// observed packages of the main module import (which the replay build
+// must then contain), by observed package.
+func (s *Session) testImports() map[string][]string {
+	out := map[string][]string{}
+	for _, o := range s.Observed {
+		lp := s.Listed[o]
+		if lp == nil || !s.inMainModule(lp) || len(lp.TestGoFiles) == 0 {
+			continue
+		}
+		seen := map[string]bool{}
+		fset := token.NewFileSet()
+		for _, f := range lp.TestGoFiles {
+			file, err := parser.ParseFile(fset, filepath.Join(lp.Dir, f), nil, parser.ImportsOnly)
+			if err != nil {
+				continue // the build of the copy reports it
+			}
+			for _, imp := range file.Imports {
+				p, err := strconv.Unquote(imp.Path.Value)
+				if err != nil || p == "C" || seen[p] {
+					continue
+				}
+				seen[p] = true
+				out[o] = append(out[o], p)
+			}
+		}
+		sort.Strings(out[o])
+	}
+	return out
+}
+
+func (s *Session) inMainModule(lp *load.ListedPackage) bool {
+	return lp.Module != nil && lp.Module.Path == s.ModPath && s.ModPath != "" && lp.Name != "main"
+}
+
+// linkTestFiles adds the in-package test files of the observed packages
+// (imports: testImports, whose packages s.Listed now holds) to the replay
+// build. It returns the packages whose test files it linked, and for each
+// package it could not, why.
+func (s *Session) linkTestFiles(imports map[string][]string) (linked map[string]bool, notes []string, err error) {
+	linked = map[string]bool{}
+	for _, o := range sortedKeys(imports) {
+		lp := s.Listed[o]
+		if why := s.testCycle(o, imports[o]); why != "" {
+			notes = append(notes, fmt.Sprintf("the test files of %s are not linked into the replay build: %s", o, why))
+			continue
+		}
+		var funcs []string
+		fset := token.NewFileSet()
+		for _, f := range lp.TestGoFiles {
+			path := filepath.Join(lp.Dir, f)
+			src, err := os.ReadFile(path)
+			if err != nil {
+				return nil, nil, err
+			}
+			file, err := parser.ParseFile(fset, path, src, parser.SkipObjectResolution)
+			if err != nil {
+				return nil, nil, fmt.Errorf("linking the test files of %s: %v", o, err)
+			}
+			funcs = append(funcs, topLevelFuncs(file)...)
+			// A //line directive keeps the file's own name and lines in
+			// positions (a panic in a test's method replayed natively).
+			copied := append([]byte(fmt.Sprintf("//line %s:1\n", f)), src...)
+			if err := s.AddFile(filepath.Join(lp.Dir, testFilePrefix+strings.TrimSuffix(f, "_test.go")+".go"), copied); err != nil {
+				return nil, nil, err
+			}
+		}
+		src, err := testFuncsSource(lp.Name, funcs)
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := s.AddFile(filepath.Join(lp.Dir, testFuncsFile), src); err != nil {
+			return nil, nil, err
+		}
+		linked[o] = true
+	}
+	return linked, notes, nil
+}
+
+// testCycle says why the test files of observed package o, which import
+// imports, cannot be compiled into o itself: one of them imports o, or a
+// package that depends on o. "" when they can.
+func (s *Session) testCycle(o string, imports []string) string {
+	for _, imp := range imports {
+		if imp == o {
+			return "they import the package itself"
+		}
+		lp := s.Listed[imp]
+		if lp == nil {
+			return fmt.Sprintf("they import %s, which is not in the build", imp)
+		}
+		if lp.Error != nil {
+			return fmt.Sprintf("they import %s: %s", imp, lp.Error.Err)
+		}
+		for _, d := range lp.Deps {
+			if d == o {
+				return fmt.Sprintf("they import %s, which imports %s (go test compiles it again for the test; an ordinary build cannot)", imp, o)
+			}
+		}
+	}
+	return ""
+}
+
+// topLevelFuncs are the functions of file that code of its package can
+// refer to by name: not methods (kept with their types), not generic
+// functions (which have no value without type arguments), not init or _.
+func topLevelFuncs(file *ast.File) []string {
+	var names []string
+	for _, d := range file.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Recv != nil || fd.Type.TypeParams != nil {
+			continue
+		}
+		if n := fd.Name.Name; n != "init" && n != "_" {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
+// testFuncsSource is the file that keeps the test files' functions (and
+// so the types declared in them) in the replay binary.
+func testFuncsSource(pkg string, funcs []string) ([]byte, error) {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "// Code generated by capture replay. DO NOT EDIT.\n\npackage %s\n\n", pkg)
+	b.WriteString("// _capture_testFuncs keeps the functions of the package's test files,\n")
+	b.WriteString("// and the types declared in them, in the replay binary: replay rebuilds\n")
+	b.WriteString("// values of those types that observed code reflects over.\n")
+	b.WriteString("var _capture_testFuncs []interface{}\n\nfunc init() {\n\t_capture_testFuncs = []interface{}{\n")
+	sort.Strings(funcs)
+	for _, f := range funcs {
+		fmt.Fprintf(&b, "\t\t%s,\n", f)
+	}
+	b.WriteString("\t}\n}\n")
+	return format.Source(b.Bytes())
+}
+
+// sitePackages returns the packages of the main module that the type
+// arguments of the generic sites name and the replay build does not
+// contain yet (go-toml's tests of package unstable call the observed
+// assert.Equal[unstable.Kind]). The build adds them, so that the harness
+// can instantiate those calls: they are the module's own packages, whose
+// tests wrote the logs; a package of any other module stays out.
+func (s *Session) sitePackages(sites []string) []string {
+	pkgs := map[string]bool{}
+	for _, site := range sites {
+		if !transform.IsInstanceSite(site) {
+			continue
+		}
+		is, err := transform.ParseInstanceSite(site)
+		if err != nil {
+			continue // BuildHarnessFor refuses the log
+		}
+		for _, a := range is.Args {
+			typeArgPackages(a, pkgs)
+		}
+	}
+	var out []string
+	for _, p := range sortedKeys(pkgs) {
+		if s.Listed[p] != nil || s.ModPath == "" || (p != s.ModPath && !strings.HasPrefix(p, s.ModPath+"/")) {
+			continue
+		}
+		rel := strings.TrimPrefix(strings.TrimPrefix(p, s.ModPath), "/")
+		if hasGoFiles(filepath.Join(s.Dir, filepath.FromSlash(rel))) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func typeArgPackages(t *transform.TypeArg, out map[string]bool) {
+	if t == nil {
+		return
+	}
+	if t.Kind == transform.KindNamed && t.Pkg != "" {
+		out[t.Pkg] = true
+	}
+	typeArgPackages(t.Key, out)
+	typeArgPackages(t.Elem, out)
+}
+
+// hasGoFiles reports whether dir holds a Go file that is not a test: a
+// package the go command can list without a network look-up.
+func hasGoFiles(dir string) bool {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		n := e.Name()
+		if !e.IsDir() && strings.HasSuffix(n, ".go") && !strings.HasSuffix(n, "_test.go") {
+			return true
+		}
+	}
+	return false
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
