@@ -22,8 +22,12 @@ import (
 // dictionary and record batch (MetaChecksum); its columns and values are
 // version 3's. Version 5 adds the CHECKPOINT and NO_CHECKPOINT kinds and
 // the segment metadata key (MetaSegmentFrom) of a log cut at a checkpoint;
-// a log without them reads as version 4's.
-const FormatVersion = 5
+// a log without them reads as version 4's. Version 6 writes a pointer to a
+// type of no package (`*[]float64`) or to a math/big number as an object
+// with its pointee at every sight, where earlier versions wrote a bare
+// reference; players of earlier logs encode such pointers bare
+// (value.LastBarePointeeFormat).
+const FormatVersion = 6
 
 // Column names, in schema order. They are part of the format.
 const (

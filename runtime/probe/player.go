@@ -136,6 +136,7 @@ func install(p *player) {
 	replaying = true
 	value.SetReplayRedaction()
 	leaveWhole = p.format <= value.LastWholeObjectFormat
+	value.SetBarePointees(p.format <= value.LastBarePointeeFormat)
 	enabled.Store(true)
 	s0 := &Stream{id: 0, replay: p.stream(0)}
 	bind(getg(), s0)

@@ -533,10 +533,21 @@ func (d *Decoder) decode(v reflect.Value, depth int) {
 					obj = d.newObject(id, t, name)
 				}
 			} else {
+				into := obj
 				if !known {
 					obj = d.newObject(id, t, name)
+					into = obj
+				} else if !obj.Type().AssignableTo(t) {
+					if obj.Kind() != reflect.Pointer || obj.IsNil() || !holdsAtStart(obj.Type().Elem(), t.Elem()) {
+						d.objectMismatch(id, obj, t, name)
+						return
+					}
+					// The contents of the smaller object at the start of
+					// the known one (a *big.Int that Rat.Num returns, at
+					// the address of its Rat) go into that object.
+					into = reflect.NewAt(t.Elem(), obj.UnsafePointer())
 				}
-				d.decode(obj.Elem(), depth+1)
+				d.decode(into.Elem(), depth+1)
 			}
 			if d.Err == nil {
 				if !obj.Type().AssignableTo(t) {

@@ -44,6 +44,9 @@ type encPlan struct {
 	// exported: structs, the fields exportedFields writes, made on first use
 	exported atomic.Pointer[[]exportedField]
 	direct   bool // pointers: t is the unnamed pointer type of its element
+	// everyTime: pointers, the pointee is written at every sight
+	// (pointee.go)
+	everyTime bool
 	// redact: values of this plan are secret (redact.go), described so.
 	redact string
 
@@ -246,6 +249,7 @@ func buildPlan(t reflect.Type, building map[reflect.Type]*encPlan) *encPlan {
 		pl.enc = encStruct
 	case reflect.Pointer:
 		pl.direct = t == reflect.PointerTo(t.Elem())
+		pl.everyTime = pointeeEveryTime(t.Elem())
 		pl.enc = encPointer
 	case reflect.Chan, reflect.UnsafePointer:
 		pl.enc = encRefWord
@@ -479,6 +483,10 @@ func encPointer(e *Encoder, pl *encPlan, p unsafe.Pointer, depth int) {
 // pointer encodes v, a non-nil pointer of plan pl to ptr: a reference, or
 // an observed object with its pointee on first sight.
 func (e *Encoder) pointer(pl *encPlan, v reflect.Value, ptr unsafe.Pointer, depth int) {
+	if pl.everyTime && !barePointees {
+		e.pointeeObject(pl, v, ptr, depth)
+		return
+	}
 	if e.Deep || pl.observedElem() {
 		first := e.refNamed(TagObject, v, pl.name, true)
 		if e.Refresh {

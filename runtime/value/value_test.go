@@ -310,11 +310,14 @@ func TestDeepPointersCarryContents(t *testing.T) {
 	if got.Limit == nil || *got.Limit != 5 || got.Again != got.Limit || got.Any.(*int) != got.Limit {
 		t.Fatalf("got %+v", got)
 	}
-	// Without Deep the same value is a reference only: contents are lost.
+	// Without Deep a pointer to a named type of a package outside the
+	// observed set is a reference only: contents are lost.
+	type hexes struct{ A, B *hexagon }
+	h := &hexagon{6}
 	e = &Encoder{Objects: newTable()}
-	Encode(e, v)
+	Encode(e, hexes{h, h})
 	d = &Decoder{Buf: e.Buf, Resolver: newTable()}
-	if got := Decode[cfg](d); d.Err != nil || got.Limit == nil || *got.Limit != 0 {
+	if got := Decode[hexes](d); d.Err != nil || got.A == nil || got.A.n != 0 || got.B != got.A {
 		t.Fatalf("shallow: got %+v, %v", got, d.Err)
 	}
 }

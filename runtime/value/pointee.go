@@ -1,0 +1,79 @@
+package value
+
+import (
+	"reflect"
+	"unsafe"
+)
+
+// Pointers whose pointee the observed code reads natively.
+//
+// A pointer to a type outside the observed set crosses the boundary as a
+// reference (TagRef): replay makes a placeholder for it, whose contents mean
+// nothing, and answers every outcall on it from the log. That holds while
+// the observed code only hands the pointer back to external code. It does
+// not when the code reads the pointee itself:
+//
+//   - a pointer to a type of no package (`percentiles *[]float64`, `*int`)
+//     has no methods: the code can only dereference it (`range *ps`), and no
+//     outcall reads it for the code;
+//   - a pointer to a math/big number (`*big.Int`) is read by the big
+//     methods the transform runs natively on values the code holds
+//     (`var q big.Int; q.QuoRem(x, y, &r)`: pure.go's pureMethodTypes) and
+//     by copies (`aa = *x`).
+//
+// Such a pointer is written as an object (TagObject) with its pointee at
+// every sight, not only the first: external code may have changed the
+// pointee since it last crossed (an outcall `z.Mul(x, y)` writes z, which
+// it returns), and replay writes the recorded pointee into its object for
+// the ID, placeholder or the replayed code's own, before the code reads it.
+// Leaving the set, the pointee is compared like any value, so replay also
+// checks what the code computed into such an object.
+
+// LastBarePointeeFormat is the last log format version that writes every
+// pointer to a type outside the observed set as a bare reference (TagRef),
+// pointees read natively included; a player of such a log encodes them so
+// too (SetBarePointees), so that its values compare equal.
+const LastBarePointeeFormat = 5
+
+// barePointees: pointers whose pointee is written at every sight are
+// written as bare references, as logs of LastBarePointeeFormat and before
+// hold them. Set by replay of such a log before any stream runs.
+var barePointees bool
+
+// SetBarePointees makes the encoders write pointers to types of no package
+// and to math/big numbers as bare references (bare true) or with their
+// pointee at every sight (false, the default).
+func SetBarePointees(bare bool) { barePointees = bare }
+
+// pointeeEveryTime reports whether a pointer to el is written with its
+// pointee at every sight: el is a type of no package that is not itself a
+// reference (a slice, array, map, unnamed struct or a predeclared scalar
+// type), or one of the math/big numbers.
+func pointeeEveryTime(el reflect.Type) bool {
+	if el.PkgPath() == "" {
+		switch el.Kind() {
+		case reflect.Pointer, reflect.Interface, reflect.Func, reflect.Chan, reflect.UnsafePointer:
+			return false
+		}
+		return true
+	}
+	return el.PkgPath() == "math/big" && bigNumbers[el.Name()]
+}
+
+// bigNumbers: the math/big types whose methods the transform runs natively
+// on values the observed code holds.
+var bigNumbers = map[string]bool{"Int": true, "Float": true, "Rat": true}
+
+// pointeeObject writes the non-nil pointer v (to ptr, of plan pl) as an
+// object with its pointee. A pointee that holds a pointer to itself (an
+// `[]any` holding its own address) is written down to MaxDepth, where the
+// encoding truncates it, as any value nested that deep.
+func (e *Encoder) pointeeObject(pl *encPlan, v reflect.Value, ptr unsafe.Pointer, depth int) {
+	e.refNamed(TagObject, v, pl.name, true)
+	el := pl.ptrEl.Load()
+	if el == nil {
+		el = planFor(pl.t.Elem())
+		pl.ptrEl.Store(el)
+	}
+	e.at(el, ptr, depth+1)
+}
