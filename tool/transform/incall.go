@@ -147,11 +147,13 @@ func (t *transformer) incallSignatureAllowed(w *incallWrapper) bool {
 				"keep reflect.Value and unsafe.Pointer off the observed set's exported API (pass the underlying values), or keep this package out of the observed set")
 			return false
 		}
-		if r := mentionsReflect(v.Type(), t.p.Types, map[types.Type]bool{}); r != "" && !unexportedRecv(w.sig, v) {
-			// Reflection runs natively (reflect.go): one from outside would
-			// be a placeholder in replay.
+		if r := mentionsReflectOf(v.Type(), t.p.Types, map[types.Type]bool{}, isReflectHandle); r != "" && !unexportedRecv(w.sig, v) {
+			// Reflection runs natively (reflect.go): a reflect.Value from
+			// outside would be a placeholder in replay. A reflect.Type
+			// crosses as the identity of its type and replays as that
+			// type (value.TagReflectType).
 			t.errorf(w.fd.Pos(), "an exported function whose signature holds a "+r+" ("+types.TypeString(v.Type(), fullQualifier)+")",
-				"keep reflect.Value and reflect.Type off the observed set's exported API (pass the underlying values), or keep this package out of the observed set")
+				"keep reflect.Value off the observed set's exported API (pass the underlying values), or keep this package out of the observed set")
 			return false
 		}
 	}

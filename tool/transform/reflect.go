@@ -32,10 +32,11 @@ import (
 //
 // Methods of external types reached through Interface() and a type
 // assertion are interface calls, outcalls like any other (walk.go).
-// Everything that makes a reflect.Value or reflect.Type other than the
-// package's own reflect calls is rejected: an outcall returning one, an
-// exported signature holding a reflect.Type (reflect.Value is rejected as
-// an unsafe.Pointer holder).
+// An outcall returning a reflect.Type is recorded by the identity of the
+// type it describes and replayed as that type (value.TagReflectType).
+// Rejected: an outcall returning a reflect.Value, whose memory the log does
+// not hold, and an exported signature holding a reflect.Type
+// (reflect.Value is rejected as an unsafe.Pointer holder).
 
 // isReflect reports whether typ is reflect.Value or reflect.Type.
 func isReflect(typ types.Type) bool {
@@ -268,25 +269,31 @@ func (t *transformer) reflectedParam(pn string, typ types.Type) (enc, written st
 // mentionsReflect returns the reflect type a value of type typ holds or
 // points to ("reflect.Value"), or "".
 func mentionsReflect(typ types.Type, own *types.Package, seen map[types.Type]bool) string {
+	return mentionsReflectOf(typ, own, seen, isReflect)
+}
+
+// mentionsReflectOf is mentionsReflect for the reflect types match
+// reports.
+func mentionsReflectOf(typ types.Type, own *types.Package, seen map[types.Type]bool, match func(types.Type) bool) string {
 	if typ == nil || seen[typ] {
 		return ""
 	}
 	seen[typ] = true
-	if isReflect(typ) {
+	if match(typ) {
 		return types.TypeString(typ, nil)
 	}
 	switch u := typ.Underlying().(type) {
 	case *types.Pointer:
-		return mentionsReflect(u.Elem(), own, seen)
+		return mentionsReflectOf(u.Elem(), own, seen, match)
 	case *types.Slice:
-		return mentionsReflect(u.Elem(), own, seen)
+		return mentionsReflectOf(u.Elem(), own, seen, match)
 	case *types.Array:
-		return mentionsReflect(u.Elem(), own, seen)
+		return mentionsReflectOf(u.Elem(), own, seen, match)
 	case *types.Map:
-		if r := mentionsReflect(u.Key(), own, seen); r != "" {
+		if r := mentionsReflectOf(u.Key(), own, seen, match); r != "" {
 			return r
 		}
-		return mentionsReflect(u.Elem(), own, seen)
+		return mentionsReflectOf(u.Elem(), own, seen, match)
 	case *types.Struct:
 		for i := 0; i < u.NumFields(); i++ {
 			if f := u.Field(i); !f.Exported() && f.Pkg() != own {
@@ -294,13 +301,13 @@ func mentionsReflect(typ types.Type, own *types.Package, seen map[types.Type]boo
 				// errorContext.Struct): the package's code cannot reach it.
 				continue
 			}
-			if r := mentionsReflect(u.Field(i).Type(), own, seen); r != "" {
+			if r := mentionsReflectOf(u.Field(i).Type(), own, seen, match); r != "" {
 				return r
 			}
 		}
 	case *types.Tuple:
 		for i := 0; i < u.Len(); i++ {
-			if r := mentionsReflect(u.At(i).Type(), own, seen); r != "" {
+			if r := mentionsReflectOf(u.At(i).Type(), own, seen, match); r != "" {
 				return r
 			}
 		}
@@ -309,14 +316,18 @@ func mentionsReflect(typ types.Type, own *types.Package, seen map[types.Type]boo
 }
 
 // reflectResults rejects an outcall (c) whose results hold a reflect.Value
-// or reflect.Type: reflection runs natively, and replay would answer the
-// call with a rebuilt value that native reflection cannot use.
+// (or a *reflect.MapIter): reflection runs natively, and replay would
+// answer the call with a rebuilt value that native reflection cannot use,
+// since the memory a reflect.Value describes is not in the log. A
+// reflect.Type is recorded by the identity of the type it describes and
+// replayed as that type (value.TagReflectType), so an outcall returning one
+// is an outcall like any other.
 func (t *transformer) reflectResults(call *ast.CallExpr, c callee) bool {
 	sig, ok := t.p.Info.TypeOf(call.Fun).Underlying().(*types.Signature)
 	if !ok {
 		return false
 	}
-	r := mentionsReflect(sig.Results(), t.p.Types, map[types.Type]bool{})
+	r := mentionsReflectOf(sig.Results(), t.p.Types, map[types.Type]bool{}, isReflectHandle)
 	if r == "" {
 		return false
 	}
@@ -334,4 +345,14 @@ func (t *transformer) reflectResults(call *ast.CallExpr, c callee) bool {
 	}
 	t.errorf(call.Pos(), "an outcall returning a "+r+" ("+name+") in a package whose reflection runs natively", fix+"or leave this package out of the observed set")
 	return true
+}
+
+// isReflectHandle reports whether typ is a reflect type that is a handle
+// into memory (reflect.Value, *reflect.MapIter), not a reflect.Type.
+func isReflectHandle(typ types.Type) bool {
+	if !isReflect(typ) {
+		return false
+	}
+	n, ok := types.Unalias(typ).(*types.Named)
+	return !ok || n.Obj().Name() != "Type"
 }

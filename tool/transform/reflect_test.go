@@ -133,21 +133,23 @@ func TestReflectRejects(t *testing.T) {
 	}
 }
 
-// TestReflectTypeOutcallNamesTheWayOut: an outcall returning a reflect.Type
-// (expr's checker calling conf.New, whose Config holds them) stays
-// rejected; the message names the callee's package as the way out when
-// observing it too keeps the call inside the set, and not for an interface
-// method, whose dynamic type may be anywhere.
-func TestReflectTypeOutcallNamesTheWayOut(t *testing.T) {
+// TestReflectOutcallResults: an outcall returning a reflect.Type (expr's
+// checker calling conf.New, whose Config holds them) is an outcall like any
+// other, its result recorded by the type's identity; one returning a
+// reflect.Value stays rejected, and the message names the callee's package
+// as the way out when observing it too keeps the call inside the set, not
+// for an interface method, whose dynamic type may be anywhere.
+func TestReflectOutcallResults(t *testing.T) {
 	fset := token.NewFileSet()
 	refl, err := importer.ForCompiler(fset, "source", nil).Import("reflect")
 	if err != nil {
 		t.Fatal(err)
 	}
 	conf := types.NewPackage("example.com/conf", "conf")
-	rtype := refl.Scope().Lookup("Type").Type()
-	sig := types.NewSignatureType(nil, nil, nil, nil, types.NewTuple(types.NewVar(0, conf, "", rtype)), false)
-	conf.Scope().Insert(types.NewFunc(0, conf, "Env", sig))
+	for name, typ := range map[string]string{"Env": "Type", "Val": "Value"} {
+		res := types.NewTuple(types.NewVar(0, conf, "", refl.Scope().Lookup(typ).Type()))
+		conf.Scope().Insert(types.NewFunc(0, conf, name, types.NewSignatureType(nil, nil, nil, nil, res, false)))
+	}
 	conf.SetImports([]*types.Package{refl})
 	conf.MarkComplete()
 	imp := importerFunc(func(path string) (*types.Package, error) {
@@ -158,9 +160,12 @@ func TestReflectTypeOutcallNamesTheWayOut(t *testing.T) {
 	})
 	for _, c := range []struct {
 		name, src, fix string
+		rejected       bool
 	}{
-		{"function", "package p\n\nimport \"example.com/conf\"\n\nfunc Kind() string { return conf.Env().Kind().String() }\n", "observe example.com/conf together with this package"},
-		{"interface method", "package p\n\nimport \"reflect\"\n\ntype Typer interface{ T() reflect.Type }\n\nfunc Name(x Typer) string { return x.T().Name() }\n", ""},
+		{"type function", "package p\n\nimport \"example.com/conf\"\n\nfunc Kind() string { return conf.Env().Kind().String() }\n", "", false},
+		{"type interface method", "package p\n\nimport \"reflect\"\n\ntype Typer interface{ T() reflect.Type }\n\nfunc Name(x Typer) string { return x.T().Name() }\n", "", false},
+		{"value function", "package p\n\nimport \"example.com/conf\"\n\nfunc Kind() string { return conf.Val().Kind().String() }\n", "observe example.com/conf together with this package", true},
+		{"value interface method", "package p\n\nimport \"reflect\"\n\ntype Valuer interface{ V() reflect.Value }\n\nfunc Name(x Valuer) string { return x.V().String() }\n", "", true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f, err := parser.ParseFile(fset, "p/p.go", c.src, parser.ParseComments)
@@ -173,9 +178,15 @@ func TestReflectTypeOutcallNamesTheWayOut(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, err = transform.Instrument(&transform.Package{Fset: fset, Files: []*ast.File{f}, Sources: [][]byte{[]byte(c.src)}, Types: pkg, Info: info}, transform.Options{})
+			if !c.rejected {
+				if err != nil {
+					t.Fatalf("want the reflect.Type outcall accepted, got %v", err)
+				}
+				return
+			}
 			errs, ok := err.(transform.Errors)
-			if !ok || len(errs) != 1 || !strings.Contains(errs[0].Construct, "an outcall returning a reflect.Type") {
-				t.Fatalf("want the reflect.Type outcall rejected, got %v", err)
+			if !ok || len(errs) != 1 || !strings.Contains(errs[0].Construct, "an outcall returning a reflect.Value") {
+				t.Fatalf("want the reflect.Value outcall rejected, got %v", err)
 			}
 			if fix := errs[0].Fix; c.fix != "" && !strings.Contains(fix, c.fix) || c.fix == "" && strings.Contains(fix, "together with") {
 				t.Errorf("fix %q, want it to say %q", fix, c.fix)
@@ -199,5 +210,20 @@ func TestReflectMapIterIsNative(t *testing.T) {
 	}
 	if bytes.Contains(out.Gen, []byte("(*reflect.MapIter).")) || bytes.Contains(out.Files[0], []byte("_capture_out")) {
 		t.Errorf("MapIter's methods were instrumented:\n%s\n%s", out.Files[0], out.Gen)
+	}
+}
+
+// TestReflectTypeInExportedSignature: a reflect.Type in an exported
+// signature crosses as the identity of the type it describes (a
+// registry's Register(t reflect.Type)), so it is instrumented like any
+// other parameter or result.
+func TestReflectTypeInExportedSignature(t *testing.T) {
+	src := "package p\n\nimport \"reflect\"\n\ntype Entry struct{ T reflect.Type }\n\nfunc Register(t reflect.Type) Entry { return Entry{T: t} }\n"
+	out, err := instrumentSource(t, "p/p.go", src)
+	if err != nil {
+		t.Fatalf("reflect.Type in an exported signature: %v", err)
+	}
+	if !strings.Contains(string(out.Files[0]), "_capture_Register") {
+		t.Fatalf("Register not instrumented:\n%s", out.Files[0])
 	}
 }
