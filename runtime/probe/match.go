@@ -214,6 +214,9 @@ func playerReturn(s *Stream, fr frame) {
 	p := play
 	s.site = fr.site
 	actual := func() string { return describeActual(eventlog.KindReturnIn, fr.site, s.enc.Buf) }
+	if p.unreturnedAtEnd(s) {
+		p.parkUnreturned(s, fr)
+	}
 	_, e := p.peek(s, actual)
 	switch {
 	case e.Kind == eventlog.KindReturnIn && e.Parent == fr.seq:

@@ -64,6 +64,7 @@ type player struct {
 	orphans      int             // events skipped: no incall encloses them
 	unanswered   []string        // sites of outcalls left blocked: the capture ended inside them (parkUnanswered)
 	drivenStuck  []string        // the same, on driven streams (goroutines external code started)
+	unreturned   []string        // sites of incalls left unreturned on driven streams: the capture ended inside them (parkUnreturned)
 	skipped      map[uint64]bool // CALL_OUTs among them
 	children     map[uint32]bool // streams of goroutines started by observed code (GO)
 	live         int             // such goroutines running in replay
@@ -265,6 +266,9 @@ func Replay() *Report {
 	}
 	if len(p.drivenStuck) > 0 {
 		p.report.Notes = append(p.report.Notes, fmt.Sprintf("%d goroutines that external code started were inside an outcall when the capture ended (the log has its CALL_OUT, not its outcome nor the incall's return: the process ended while they ran): replay left them blocked there (%s)", len(p.drivenStuck), strings.Join(p.drivenStuck, ", ")))
+	}
+	if len(p.unreturned) > 0 {
+		p.report.Notes = append(p.report.Notes, fmt.Sprintf("%d goroutines that external code started were inside an incall when the capture ended (the log has its CALL_IN, not its return: the process ended while they ran): replay left them there (%s)", len(p.unreturned), strings.Join(p.unreturned, ", ")))
 	}
 	if p.cut && !p.done {
 		p.report.Ended = p.describeCutLocked()
