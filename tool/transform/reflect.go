@@ -266,55 +266,6 @@ func (t *transformer) reflectedParam(pn string, typ types.Type) (enc, written st
 	return t.probe + ".EncodeReflected(s, " + pn + ")", t.probe + ".Written(s, " + pn + ")"
 }
 
-// mentionsReflect returns the reflect type a value of type typ holds or
-// points to ("reflect.Value"), or "".
-func mentionsReflect(typ types.Type, own *types.Package, seen map[types.Type]bool) string {
-	return mentionsReflectOf(typ, own, seen, isReflect)
-}
-
-// mentionsReflectOf is mentionsReflect for the reflect types match
-// reports.
-func mentionsReflectOf(typ types.Type, own *types.Package, seen map[types.Type]bool, match func(types.Type) bool) string {
-	if typ == nil || seen[typ] {
-		return ""
-	}
-	seen[typ] = true
-	if match(typ) {
-		return types.TypeString(typ, nil)
-	}
-	switch u := typ.Underlying().(type) {
-	case *types.Pointer:
-		return mentionsReflectOf(u.Elem(), own, seen, match)
-	case *types.Slice:
-		return mentionsReflectOf(u.Elem(), own, seen, match)
-	case *types.Array:
-		return mentionsReflectOf(u.Elem(), own, seen, match)
-	case *types.Map:
-		if r := mentionsReflectOf(u.Key(), own, seen, match); r != "" {
-			return r
-		}
-		return mentionsReflectOf(u.Elem(), own, seen, match)
-	case *types.Struct:
-		for i := 0; i < u.NumFields(); i++ {
-			if f := u.Field(i); !f.Exported() && f.Pkg() != own {
-				// Another package's unexported field (json.Decoder's
-				// errorContext.Struct): the package's code cannot reach it.
-				continue
-			}
-			if r := mentionsReflectOf(u.Field(i).Type(), own, seen, match); r != "" {
-				return r
-			}
-		}
-	case *types.Tuple:
-		for i := 0; i < u.Len(); i++ {
-			if r := mentionsReflectOf(u.At(i).Type(), own, seen, match); r != "" {
-				return r
-			}
-		}
-	}
-	return ""
-}
-
 // reflectResults rejects an outcall (c) whose results hold a reflect.Value
 // (or a *reflect.MapIter): reflection runs natively, and replay would
 // answer the call with a rebuilt value that native reflection cannot use,
@@ -327,7 +278,7 @@ func (t *transformer) reflectResults(call *ast.CallExpr, c callee) bool {
 	if !ok {
 		return false
 	}
-	r := mentionsReflectOf(sig.Results(), t.p.Types, map[types.Type]bool{}, isReflectHandle)
+	r := t.reflectValueHeld(sig.Results())
 	if r == "" {
 		return false
 	}

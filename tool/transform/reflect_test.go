@@ -227,3 +227,64 @@ func TestReflectTypeInExportedSignature(t *testing.T) {
 		t.Fatalf("Register not instrumented:\n%s", out.Files[0])
 	}
 }
+
+// TestReflectValueBehindPointer: a reflect.Value that a recorded value
+// carries is rejected where it crosses by value (a struct result, a field
+// read), not where only a pointer to another package's struct holding one
+// crosses, which replay answers with a reference without contents (expr's
+// checker calling conf.New, whose *Config holds ConstFns
+// map[string]reflect.Value).
+func TestReflectValueBehindPointer(t *testing.T) {
+	fset := token.NewFileSet()
+	refl, err := importer.ForCompiler(fset, "source", nil).Import("reflect")
+	if err != nil {
+		t.Fatal(err)
+	}
+	conf := types.NewPackage("example.com/conf", "conf")
+	fns := types.NewMap(types.Typ[types.String], refl.Scope().Lookup("Value").Type())
+	cfgName := types.NewTypeName(0, conf, "Config", nil)
+	cfg := types.NewNamed(cfgName, types.NewStruct([]*types.Var{types.NewField(0, conf, "Fns", fns, false)}, nil), nil)
+	conf.Scope().Insert(cfgName)
+	res := func(typ types.Type) *types.Signature {
+		return types.NewSignatureType(nil, nil, nil, nil, types.NewTuple(types.NewVar(0, conf, "", typ)), false)
+	}
+	conf.Scope().Insert(types.NewFunc(0, conf, "New", res(types.NewPointer(cfg))))
+	conf.Scope().Insert(types.NewFunc(0, conf, "Copy", res(cfg)))
+	conf.SetImports([]*types.Package{refl})
+	conf.MarkComplete()
+	imp := importerFunc(func(path string) (*types.Package, error) {
+		if path == "reflect" {
+			return refl, nil
+		}
+		return conf, nil
+	})
+	for _, c := range []struct{ name, body, want string }{
+		{"pointer", "c := conf.New()\n\treturn c != nil", ""},
+		{"field read", "return len(conf.New().Fns) > 0", "reading field Fns, which holds a reflect.Value"},
+		{"by value", "return len(conf.Copy().Fns) > 0", "an outcall returning a reflect.Value (example.com/conf.Copy)"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			src := "package p\n\nimport \"example.com/conf\"\n\nfunc F() bool {\n\t" + c.body + "\n}\n"
+			f, err := parser.ParseFile(fset, "p/p.go", src, parser.ParseComments)
+			if err != nil {
+				t.Fatal(err)
+			}
+			info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}, Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{}, Selections: map[*ast.SelectorExpr]*types.Selection{}}
+			pkg, err := (&types.Config{Importer: imp}).Check("example.com/p", fset, []*ast.File{f}, info)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = transform.Instrument(&transform.Package{Fset: fset, Files: []*ast.File{f}, Sources: [][]byte{[]byte(src)}, Types: pkg, Info: info}, transform.Options{})
+			if c.want == "" {
+				if err != nil {
+					t.Fatalf("want it accepted, got %v", err)
+				}
+				return
+			}
+			errs, ok := err.(transform.Errors)
+			if !ok || len(errs) != 1 || !strings.Contains(errs[0].Construct, c.want) {
+				t.Fatalf("want %q, got %v", c.want, err)
+			}
+		})
+	}
+}

@@ -464,6 +464,9 @@ func (t *transformer) readOut(x *ast.SelectorExpr, v *types.Var, name string) {
 		t.errorf(x.Pos(), "reading "+name+" of "+why, "read it in an unobserved package and pass the value in")
 		return
 	}
+	if t.reflectValueRead(x, name, v.Type()) {
+		return
+	}
 	t.placeholder(v.Type())
 	site := t.siteVar(name, t.sitePos(x.Pos()), false)
 	h := strings.Replace(site, "_site_", "_read_", 1)
@@ -603,6 +606,9 @@ func (t *transformer) fieldRead(x *ast.SelectorExpr, sel *types.Selection, stack
 	fts, why := t.typeString(f.Type())
 	if why != "" {
 		t.errorf(x.Pos(), "reading field "+f.Name()+" of "+why, "read it in an unobserved package")
+		return
+	}
+	if t.reflectValueRead(x, "field "+f.Name(), f.Type()) {
 		return
 	}
 	// An interface field (resp.Body) may hold a dynamic type replay cannot
