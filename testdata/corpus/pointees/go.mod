@@ -1,0 +1,3 @@
+module example.com/pointees
+
+go 1.26
