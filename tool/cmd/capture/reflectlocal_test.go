@@ -10,13 +10,21 @@ import (
 // TestReflectedTypesReplayCannotName: observed code reflects natively over
 // its callers' values, and replay must hand it each value with its own
 // type. testdata/reflectlocal's tests give codec.Fields values of a type of
-// the observed package (rebuilt: the log replays, and a mutant diverges at
-// the RETURN_IN), of a type declared in a _test.go file, of a type declared
-// inside a test function, and of a type of a package the replay build does
-// not contain. The last three cannot be rebuilt: replay must not report a
-// divergence of the unchanged code (a stand-in under native reflection
-// walks another value) but end those logs with its own outcome, an error
-// whose note names the type and where it is declared.
+// the observed package, of a type declared in a _test.go file, inside a
+// test function, of a struct type literal (with an unexported field, which
+// reflect.StructOf cannot make), of two alike types of one name declared in
+// two test functions, and of testing.T: the replay harness links the
+// observed package's in-package test files, so each is rebuilt as its own
+// type and the log replays (a mutant of the field walk diverges at the
+// RETURN_IN of one of them). pair's test calls the observed generic Same
+// with a type of its own package, which the observed package does not
+// import: the harness adds the module's package to the build and the call
+// replays. What the replay build still cannot rebuild — a type of the
+// external test package, two types of one name with other fields, a type of
+// a package no log's site names — must not be a divergence of the
+// unchanged code (a stand-in under native reflection walks another value)
+// but end those logs with replay's own outcome, an error whose note names
+// the type and where it is declared.
 func TestReflectedTypesReplayCannotName(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds programs with the go command")
@@ -36,12 +44,18 @@ func TestReflectedTypesReplayCannotName(t *testing.T) {
 	if code != 1 || strings.Contains(out, "DIVERGED") {
 		t.Fatalf("replay of the unchanged code: want exit 1 and no divergence, got exit %d\n%s", code, out)
 	}
-	if !strings.Contains(out, "PASS     "+log("codec", "TestOwn")) {
-		t.Errorf("the value of the observed package's own type does not replay:\n%s", out)
+	for _, l := range []string{log("codec", "TestOwn"), log("codec", "TestFileLevel"), log("codec", "TestLocal"),
+		log("codec", "TestLiteral"), log("codec", "TestTwinA"), log("codec", "TestTwinB"), log("codec", "TestTesting"),
+		log("pair", "TestSame")} {
+		if !strings.Contains(out, "PASS     "+l) {
+			t.Errorf("%s does not replay:\n%s", filepath.Base(l), out)
+		}
 	}
+	const shape = "reflected value of type example.com/reflectlocal/codec.shape cannot be rebuilt in replay (example.com/reflectlocal/codec.shape is declared inside a function (codec_test.go:62, codec_test.go:69), which the replay build links; other types of the binary have its name, and reflection tells them apart), an argument of example.com/reflectlocal/codec.Fields at seq 1"
 	for _, want := range []struct{ log, note string }{
-		{log("codec", "TestLocal"), "reflected value of type *example.com/reflectlocal/codec.local cannot be rebuilt in replay (example.com/reflectlocal/codec.local is declared inside a function (codec_test.go:25)), an argument of example.com/reflectlocal/codec.Fields at seq 1"},
-		{log("codec", "TestFileLevel"), "reflected value of type example.com/reflectlocal/codec.fileLevel cannot be rebuilt in replay (example.com/reflectlocal/codec.fileLevel is declared in a _test.go file (codec_test.go:7), which replay does not link)"},
+		{log("codec", "TestExternal"), "reflected value of type example.com/reflectlocal/codec_test.external cannot be rebuilt in replay (example.com/reflectlocal/codec_test.external is declared in a _test.go file (ext_test.go:11), which replay does not link)"},
+		{log("codec", "TestShapeA"), shape},
+		{log("codec", "TestShapeB"), shape},
 		{log("caller", "TestProfile"), "reflected value of type example.com/reflectlocal/caller.Profile cannot be rebuilt in replay (example.com/reflectlocal/caller.Profile is declared in a package the replay build does not contain"},
 	} {
 		if !strings.Contains(out, "ERROR    "+want.log+": ["+want.note) {
@@ -63,8 +77,10 @@ func TestReflectedTypesReplayCannotName(t *testing.T) {
 	if err := os.WriteFile(file, []byte(strings.Replace(string(b), old, "strconv.FormatInt(fv.Int()+1, 10)", 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, code = runCapture(t, mod, "replay", "-observe", observe, log("codec", "TestOwn"))
-	if code != 1 || !strings.Contains(out, "DIVERGED") || !strings.Contains(out, "different results") || !strings.Contains(out, "RETURN_IN example.com/reflectlocal/codec.Fields") {
-		t.Fatalf("mutant: want a divergence at Fields' RETURN_IN, got exit %d\n%s", code, out)
+	for _, l := range []string{log("codec", "TestOwn"), log("codec", "TestLocal")} {
+		out, code = runCapture(t, mod, "replay", "-observe", observe, l)
+		if code != 1 || !strings.Contains(out, "DIVERGED") || !strings.Contains(out, "different results") || !strings.Contains(out, "RETURN_IN example.com/reflectlocal/codec.Fields") {
+			t.Fatalf("mutant, %s: want a divergence at Fields' RETURN_IN, got exit %d\n%s", filepath.Base(l), code, out)
+		}
 	}
 }

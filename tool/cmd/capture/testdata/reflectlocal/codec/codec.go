@@ -36,3 +36,7 @@ func Fields(v any) string {
 	}
 	return strings.Join(parts, " ")
 }
+
+// Same is generic: replay instantiates it with the type arguments the log
+// names, which must be types the replay build contains.
+func Same[T comparable](a, b T) bool { return a == b }

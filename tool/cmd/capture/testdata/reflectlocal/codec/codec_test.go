@@ -2,8 +2,8 @@ package codec
 
 import "testing"
 
-// fileLevel is declared in a _test.go file: the replay build, which links
-// the observed package without its tests, cannot name it.
+// fileLevel is declared in a _test.go file, which the replay harness links
+// into the observed package: replay rebuilds values of it.
 type fileLevel struct {
 	A string
 	B int
@@ -24,6 +24,57 @@ func TestFileLevel(t *testing.T) {
 func TestLocal(t *testing.T) {
 	type local struct{ C int }
 	if got := Fields(&local{C: 3}); got != "C=3" {
+		t.Fatal(got)
+	}
+}
+
+// TestLiteral hands over a struct type literal with an unexported field,
+// which no reflect.StructOf can make: replay finds the test's own type in
+// the binary's type table.
+func TestLiteral(t *testing.T) {
+	if got := Fields(&struct {
+		D string
+		e int
+	}{D: "d", e: 1}); got != "D=d" {
+		t.Fatal(got)
+	}
+}
+
+// TestTwinA and TestTwinB declare one type name twice, alike: reflection
+// cannot tell which a value has, so replay takes either.
+func TestTwinA(t *testing.T) {
+	type twin struct{ E int }
+	if got := Fields(twin{E: 5}); got != "E=5" {
+		t.Fatal(got)
+	}
+}
+
+func TestTwinB(t *testing.T) {
+	type twin struct{ E int }
+	if got := Fields(twin{E: 6}); got != "E=6" {
+		t.Fatal(got)
+	}
+}
+
+// TestShapeA and TestShapeB declare one type name twice with other
+// fields: a log names both alike, and replay cannot choose.
+func TestShapeA(t *testing.T) {
+	type shape struct{ G int }
+	if got := Fields(shape{G: 7}); got != "G=7" {
+		t.Fatal(got)
+	}
+}
+
+func TestShapeB(t *testing.T) {
+	type shape struct{ G string }
+	if got := Fields(shape{G: "g"}); got != "G=g" {
+		t.Fatal(got)
+	}
+}
+
+// TestTesting hands over a testing.T by value.
+func TestTesting(t *testing.T) {
+	if got := Fields(testing.T{}); got != "" {
 		t.Fatal(got)
 	}
 }

@@ -1,0 +1,17 @@
+package codec_test
+
+import (
+	"testing"
+
+	"example.com/reflectlocal/codec"
+)
+
+// external is declared in the external test package, which no build but
+// go test's can link.
+type external struct{ H int }
+
+func TestExternal(t *testing.T) {
+	if got := codec.Fields(external{H: 8}); got != "H=8" {
+		t.Fatal(got)
+	}
+}
