@@ -54,6 +54,9 @@ type objects struct {
 	// each heap object in ids, as the largest type it was seen as: a
 	// checkpoint writes every live observed object with its contents.
 	types map[uintptr]reflect.Type
+
+	// arrays: the backing arrays of slices that crossed (arrays.go).
+	arrays captureArrays
 }
 
 // heapRegionShift: 4 MiB, the smallest heap arena of any platform

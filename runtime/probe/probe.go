@@ -295,7 +295,7 @@ func (s *Stream) String(v string) {
 // Bytes appends a byte slice value.
 func (s *Stream) Bytes(v []byte) {
 	if !s.idleCall {
-		s.enc.Bytes(v)
+		s.bytesView(v)
 	}
 }
 
@@ -596,6 +596,7 @@ func (s *Stream) DecodeString() string {
 
 // DecodeBytes reads the next replayed byte slice.
 func (s *Stream) DecodeBytes() []byte {
+	s.dec.Resolver = s.resolver()
 	if s.dec.NextRedacted() {
 		s.dec.Where = s.where()
 	}

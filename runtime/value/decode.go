@@ -251,6 +251,10 @@ func (d *Decoder) Bytes() []byte {
 	case TagRedacted:
 		d.Off++
 		return []byte(d.standIn())
+	case TagView:
+		var b []byte
+		d.decodeView(reflect.ValueOf(&b).Elem(), 0)
+		return b
 	}
 	if !d.expect(TagBytes) {
 		return nil
@@ -382,6 +386,11 @@ func (d *Decoder) decode(v reflect.Value, depth int) {
 		}
 		if t.Kind() == reflect.Array && t.Elem().Kind() == reflect.Uint8 {
 			copyBytes(v, d.Bytes())
+			return
+		}
+	case TagView:
+		if t.Kind() == reflect.Slice {
+			d.decodeView(v, depth)
 			return
 		}
 	case TagList:

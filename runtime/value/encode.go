@@ -364,11 +364,13 @@ func (e *Encoder) encode(v reflect.Value, depth int) {
 			if pl := planFor(v.Type()); pl.redact != "" {
 				e.SecretBytes(v.Bytes(), pl.redact)
 			} else {
+				e.view(v.UnsafePointer(), v.Cap(), v.Type().Elem())
 				e.Bytes(v.Bytes())
 			}
 			return
 		}
 		// The elements of a slice are addressable through its data pointer.
+		e.view(v.UnsafePointer(), v.Cap(), v.Type().Elem())
 		e.elements(planFor(v.Type()), v.UnsafePointer(), v.Len(), depth)
 	case reflect.Array, reflect.Struct:
 		// Copied into one of the plan's scratch values (cleared after use,

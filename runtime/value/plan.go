@@ -381,8 +381,10 @@ func encString(e *Encoder, _ *encPlan, p unsafe.Pointer, _ int) {
 
 // encByteSlice: a slice of any byte kind (named byte types included: the
 // same memory layout).
-func encByteSlice(e *Encoder, _ *encPlan, p unsafe.Pointer, _ int) {
-	e.Bytes(*(*[]byte)(p))
+func encByteSlice(e *Encoder, pl *encPlan, p unsafe.Pointer, _ int) {
+	b := *(*[]byte)(p)
+	e.view(unsafe.Pointer(unsafe.SliceData(b)), cap(b), pl.t.Elem())
+	e.Bytes(b)
 }
 
 func encSlice(e *Encoder, pl *encPlan, p unsafe.Pointer, depth int) {
@@ -391,6 +393,7 @@ func encSlice(e *Encoder, pl *encPlan, p unsafe.Pointer, depth int) {
 		e.Buf = append(e.Buf, TagNil)
 		return
 	}
+	e.view(h.data, h.cap, pl.t.Elem())
 	e.elements(pl, h.data, h.len, depth)
 }
 

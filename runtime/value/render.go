@@ -17,7 +17,7 @@ var tagNames = [...]string{
 	TagSentinel: "sentinel", TagTypedError: "typed error", TagTime: "time",
 	TagTruncated: "truncated value", TagOpaque: "opaque value", TagImplements: "implements prefix",
 	TagRecord: "struct", TagExported: "exported fields", TagRedacted: "redacted value",
-	TagReflectType: "reflect.Type",
+	TagReflectType: "reflect.Type", TagView: "slice view",
 }
 
 func tagName(t byte) string {
@@ -126,6 +126,9 @@ func render(sb *strings.Builder, d *Decoder, depth int) {
 			sb.WriteString(hex.EncodeToString(h[:]))
 			sb.WriteString(")")
 		}
+	case TagView:
+		renderView(sb, d)
+		render(sb, d, depth+1)
 	case TagBytes:
 		b := d.raw(d.uvarint())
 		sb.WriteString("[]byte(")

@@ -49,6 +49,9 @@ const (
 	// a reflect.Type, by the type it describes: its name (reflecttype.go);
 	// replay answers with the type of that name in its build
 	TagReflectType
+	// a slice as a view of its backing array (sliceview.go): uvarint array
+	// ID, uvarint capacity, then the slice's value (TagBytes or TagList)
+	TagView
 	numTags
 )
 

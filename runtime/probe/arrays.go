@@ -1,0 +1,338 @@
+package probe
+
+import (
+	"reflect"
+	"unsafe"
+	"weak"
+
+	"github.com/rules-capture/rules_capture/runtime/eventlog"
+	"github.com/rules-capture/rules_capture/runtime/value"
+)
+
+// Backing arrays of the slices that cross the boundary (value.TagView,
+// runtime/value/sliceview.go): a slice is recorded as a view of its array,
+// by the array's object ID and the slice's capacity, so that replay
+// rebuilds subslices of one array as subslices of one array.
+//
+// An array is known by its end (the address past its last element): every
+// subslice of a slice ends there too (s[i:j] keeps the end of its
+// capacity; only a three-index slice moves it), and two live arrays never
+// share an end. Arrays take their IDs from the object table's counter, so
+// that the machinery that keeps replay's numbering in step with the
+// capture's (numbering.go: an event's first appearances; events replay
+// skips; a checkpoint's next ID) covers them too.
+//
+// The capture's table holds no array alive: an entry keeps a weak pointer
+// into its array and goes when the array is collected (a queue checked two
+// entries per first sight, as the object table's). Arrays outside the heap
+// (package variables, read-only data) are static: their end is their
+// identity. A slice of stack memory, of zero capacity or of zero-size
+// elements is written by value, as before views.
+//
+// Replay holds every array it numbered alive (a log's worth) and makes the
+// array of a view it decodes first as large as that view's capacity. A
+// later view with a larger capacity than replay's array (the capture saw a
+// short subslice of an array first, then a longer one) gets a new array
+// under the same ID: later views alias it, earlier ones keep their memory.
+
+// arrayEntry is the capture's entry for an array, by its end.
+type arrayEntry struct {
+	wp     weak.Pointer[byte] // into the array; zero for a static array
+	static bool
+	id     uint64
+	elem   reflect.Type
+}
+
+// captureArrays is guarded by captureObjects.mu (its counter numbers them).
+type captureArrays struct {
+	ends  map[uintptr]*arrayEntry
+	queue []uintptr // ends of entries with a weak pointer, oldest first from head
+	head  int
+}
+
+// array is value.Arrays for the capture's object table.
+func (o *objects) array(data unsafe.Pointer, c int, elem reflect.Type) uint64 {
+	size := elem.Size()
+	if data == nil || c <= 0 || size == 0 {
+		return 0
+	}
+	end := uintptr(data) + uintptr(c)*size
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	a := &o.arrays
+	if e := a.ends[end]; e != nil {
+		if e.static || e.wp.Value() != nil {
+			if e.elem != elem {
+				// The same memory as elements of another type (unsafe):
+				// replay could not make one array of both.
+				return 0
+			}
+			return e.id
+		}
+		delete(a.ends, end) // collected; the memory holds a new array
+	}
+	var wp weak.Pointer[byte]
+	static := false
+	switch {
+	case onStack(data):
+		return 0
+	case o.inHeapRegion(data):
+		wp = weak.Make((*byte)(data))
+	default:
+		ok, heap := addCleanup(data, &objCell{o: o})
+		switch {
+		case heap:
+			o.heapRegions[uintptr(data)>>heapRegionShift] = struct{}{}
+			o.lastRegion = uintptr(data)>>heapRegionShift + 1
+			wp = weak.Make((*byte)(data))
+		case ok: // a package variable
+			static = true
+		default: // read-only data, memory outside Go's heap
+			static = true
+		}
+	}
+	if a.ends == nil {
+		a.ends = map[uintptr]*arrayEntry{}
+	}
+	o.next++
+	a.ends[end] = &arrayEntry{wp: wp, static: static, id: o.next, elem: elem}
+	if !static {
+		a.queue = append(a.queue, end)
+		a.sweepSome()
+	}
+	return o.next
+}
+
+// sweepSome removes the entries of collected arrays among the two oldest
+// queued, and queues again those still alive.
+func (a *captureArrays) sweepSome() {
+	for range 2 {
+		if a.head == len(a.queue) {
+			break
+		}
+		end := a.queue[a.head]
+		a.queue[a.head] = 0
+		a.head++
+		e := a.ends[end]
+		if e == nil {
+			continue
+		}
+		if e.wp.Value() != nil {
+			a.queue = append(a.queue, end)
+			continue
+		}
+		delete(a.ends, end)
+	}
+	if a.head > 1024 && a.head > len(a.queue)/2 {
+		n := copy(a.queue, a.queue[a.head:])
+		a.queue = a.queue[:n]
+		a.head = 0
+	}
+}
+
+// Array implements value.Arrays for the capture's object table.
+func (o *objects) Array(data unsafe.Pointer, c int, elem reflect.Type) uint64 {
+	return o.array(data, c, elem)
+}
+
+// Array implements value.Arrays for a stream's encodings in the capture.
+func (c *objectPins) Array(data unsafe.Pointer, n int, elem reflect.Type) uint64 {
+	return captureObjects.array(data, n, elem)
+}
+
+// replayArray is an array replay numbered: whole is a slice of all of it
+// (which keeps it alive), end its end.
+type replayArray struct {
+	whole reflect.Value
+	end   uintptr
+}
+
+// replayArrays is a player's table of arrays, guarded by its objMu.
+type replayArrays struct {
+	owner *player
+	byID  map[uint64]*replayArray
+	ends  map[uintptr]uint64
+}
+
+var playArrays replayArrays
+
+// arrays returns p's table (p.objMu held).
+func (p *player) arrays() *replayArrays {
+	a := &playArrays
+	if a.owner != p {
+		*a = replayArrays{owner: p, byID: map[uint64]*replayArray{}, ends: map[uintptr]uint64{}}
+	}
+	return a
+}
+
+// views reports whether p's log records slices as views.
+func (p *player) views() bool { return p.format > value.LastPlainSliceFormat }
+
+// knownArrayLocked returns the ID of the array that the slice at data of
+// capacity c and element type elem ends in, if replay numbered it; a
+// slice reaching further back than the array replay holds becomes the
+// array of that ID (p.objMu held).
+func (p *player) knownArrayLocked(data unsafe.Pointer, c int, elem reflect.Type) (uint64, bool) {
+	a := p.arrays()
+	end := uintptr(data) + uintptr(c)*elem.Size()
+	id, ok := a.ends[end]
+	if !ok {
+		return 0, false
+	}
+	r := a.byID[id]
+	if r.whole.Type().Elem() != elem {
+		return 0, true
+	}
+	if c > r.whole.Cap() {
+		r.whole = reflect.SliceAt(elem, data, c)
+	}
+	return id, true
+}
+
+// bindArrayLocked numbers the array of the slice at data (p.objMu held).
+func (p *player) bindArrayLocked(id uint64, data unsafe.Pointer, c int, elem reflect.Type) {
+	a := p.arrays()
+	if old, ok := a.byID[id]; ok && a.ends[old.end] == id {
+		delete(a.ends, old.end)
+	}
+	r := &replayArray{whole: reflect.SliceAt(elem, data, c), end: uintptr(data) + uintptr(c)*elem.Size()}
+	a.byID[id] = r
+	a.ends[r.end] = id
+	if _, bound := p.byID[id]; !bound {
+		// Taken, for the numbering of objects (numbering.go).
+		p.byID[id] = r.whole
+	}
+	if id > p.maxID && id < varIDs {
+		p.maxID = id
+	}
+}
+
+// arrayID numbers, outside the events being built, the array the slice
+// ends in: the next number, as the capture's counter gave it.
+func (p *player) arrayID(data unsafe.Pointer, c int, elem reflect.Type) uint64 {
+	if !p.views() || data == nil || c <= 0 || elem.Size() == 0 || onStack(data) {
+		return 0
+	}
+	p.objMu.Lock()
+	defer p.objMu.Unlock()
+	if id, ok := p.knownArrayLocked(data, c, elem); ok {
+		return id
+	}
+	id := p.maxID + 1
+	for p.first.names.has(id) {
+		id++
+	}
+	p.bindArrayLocked(id, data, c, elem)
+	return id
+}
+
+// Array implements value.Arrays for replay's object table.
+func (p *player) Array(data unsafe.Pointer, c int, elem reflect.Type) uint64 {
+	return p.arrayID(data, c, elem)
+}
+
+// Array implements value.Arrays for a stream's encodings of boundary
+// events in replay: a new array is numbered at the turn of the stream's
+// next event, by the IDs that first appear in the log's event (as
+// idAtTurn numbers objects).
+func (t *turnObjects) Array(data unsafe.Pointer, c int, elem reflect.Type) uint64 {
+	p, s := play, t.s
+	if !p.views() || data == nil || c <= 0 || elem.Size() == 0 || onStack(data) {
+		return 0
+	}
+	p.objMu.Lock()
+	id, ok := p.knownArrayLocked(data, c, elem)
+	p.objMu.Unlock()
+	if ok {
+		return id
+	}
+	sr := s.replay
+	if sr != nil && sr.cur >= sr.total && p.cut {
+		p.parkAtEnd(s)
+	}
+	if sr == nil || sr.cur >= sr.total {
+		return p.arrayID(data, c, elem)
+	}
+	i, e := p.at(sr, sr.cur)
+	p.waitTurn(i)
+	p.first.once.Do(p.computeFirstAppearances)
+	p.objMu.Lock()
+	defer p.objMu.Unlock()
+	if id, ok := p.knownArrayLocked(data, c, elem); ok {
+		return id
+	}
+	call := e.Kind == eventlog.KindCallIn || e.Kind == eventlog.KindCallOut
+	if !call || (s.site != nil && e.Site == s.site.Name) {
+		ids, taken := p.firstIDs(i)
+		for *taken < len(ids) {
+			id := ids[*taken]
+			*taken++
+			if _, bound := p.byID[id]; !bound {
+				p.bindArrayLocked(id, data, c, elem)
+				return id
+			}
+		}
+	}
+	id = p.maxID + 1
+	for p.first.names.has(id) {
+		id++
+	}
+	p.bindArrayLocked(id, data, c, elem)
+	return id
+}
+
+// View implements value.ArrayResolver: s, just decoded, as a view of the
+// array numbered id, which replay makes on its first view.
+func (p *player) View(id uint64, c int, s reflect.Value) reflect.Value {
+	t := s.Type()
+	elem := t.Elem()
+	if elem.Size() == 0 {
+		return s
+	}
+	p.objMu.Lock()
+	defer p.objMu.Unlock()
+	a := p.arrays()
+	r, ok := a.byID[id]
+	if !ok || r.whole.Type().Elem() != elem || c > r.whole.Cap() {
+		arr := reflect.MakeSlice(reflect.SliceOf(elem), c, c)
+		p.bindArrayLocked(id, arr.UnsafePointer(), c, elem)
+		r = a.byID[id]
+	}
+	start := unsafe.Add(r.whole.UnsafePointer(), uintptr(r.whole.Cap()-c)*elem.Size())
+	v := reflect.SliceAt(elem, start, c).Slice(0, s.Len())
+	reflect.Copy(v, s)
+	return v.Convert(t)
+}
+
+// bytesView appends v (Stream.Bytes) as a view of its array, except among
+// an outcall's results and out-parameters (RETURN_OUT), which are written
+// by value: a Read-like outcall's buffer crosses its CALL_OUT as a length
+// only, so its array would be numbered first by the RETURN_OUT that replay
+// decodes into a copy, never binding the number to replay's own buffer.
+// The generated code copies those bytes into the caller's slice, which
+// keeps its array.
+func (s *Stream) bytesView(v []byte) {
+	if n := len(s.frames); n > 0 && s.frames[n-1].kind == eventlog.KindCallOut {
+		s.enc.Bytes(v)
+		return
+	}
+	s.enc.Objects = s.objectTable()
+	s.enc.SliceBytes(v)
+}
+
+// Array implements value.Arrays for a checkpoint's encoding of the observed
+// state (captureObjects.mu held): a slice of an array that crossed the
+// boundary is written as its view, so that a segment cut there rebuilds
+// the state's slice in the array that the segment's later views name; the
+// others by value. A checkpoint numbers nothing.
+func (c *ckptObjects) Array(data unsafe.Pointer, n int, elem reflect.Type) uint64 {
+	size := elem.Size()
+	if data == nil || n <= 0 || size == 0 {
+		return 0
+	}
+	e := captureObjects.arrays.ends[uintptr(data)+uintptr(n)*size]
+	if e == nil || e.elem != elem || !e.static && e.wp.Value() == nil {
+		return 0
+	}
+	return e.id
+}

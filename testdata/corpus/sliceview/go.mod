@@ -1,0 +1,3 @@
+module example.com/sliceview
+
+go 1.26
