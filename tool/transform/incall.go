@@ -147,7 +147,7 @@ func (t *transformer) incallSignatureAllowed(w *incallWrapper) bool {
 				"keep reflect.Value and unsafe.Pointer off the observed set's exported API (pass the underlying values), or keep this package out of the observed set")
 			return false
 		}
-		if r := t.reflectValueHeld(v.Type()); r != "" && !unexportedRecv(w.sig, v) {
+		if r := t.reflectValueHeld(v.Type(), t.reflectsOutside()); r != "" && !unexportedRecv(w.sig, v) {
 			// Reflection runs natively (reflect.go): a reflect.Value from
 			// outside would be a placeholder in replay. A reflect.Type
 			// crosses as the identity of its type and replays as that

@@ -278,7 +278,7 @@ func (t *transformer) reflectResults(call *ast.CallExpr, c callee) bool {
 	if !ok {
 		return false
 	}
-	r := t.reflectValueHeld(sig.Results())
+	r := t.reflectValueHeld(sig.Results(), false)
 	if r == "" {
 		return false
 	}

@@ -15,18 +15,19 @@ import (
 // (the observed code reads its fields through READ_OUTs, each checked
 // here), and a pointer to an observed type is an object that replay binds
 // by its ID to the one the replayed code made, whose fields that code set
-// natively. The exception is a package that reflects over values from
-// outside: its incalls record pointers to other packages' types deeply
-// (probe.EncodeReflected), contents included.
+// natively. The exception is an incall parameter of a package that
+// reflects over values from outside: it records pointers to other
+// packages' types deeply (probe.EncodeReflected), contents included
+// (deep).
 
 // reflectValueHeld returns the reflect type that a value of type typ
 // recorded in the log would carry and replay could not rebuild
 // ("reflect.Value"), or "".
-func (t *transformer) reflectValueHeld(typ types.Type) string {
-	return t.heldByValue(typ, map[types.Type]bool{})
+func (t *transformer) reflectValueHeld(typ types.Type, deep bool) string {
+	return t.heldByValue(typ, deep, map[types.Type]bool{})
 }
 
-func (t *transformer) heldByValue(typ types.Type, seen map[types.Type]bool) string {
+func (t *transformer) heldByValue(typ types.Type, deep bool, seen map[types.Type]bool) string {
 	if typ == nil || seen[typ] {
 		return ""
 	}
@@ -36,22 +37,22 @@ func (t *transformer) heldByValue(typ types.Type, seen map[types.Type]bool) stri
 	}
 	switch u := typ.Underlying().(type) {
 	case *types.Pointer:
-		if !t.reflectsOutside() {
+		if !deep {
 			return ""
 		}
 		if n, ok := types.Unalias(u.Elem()).(*types.Named); ok && n.Obj().Pkg() != nil && t.observed[n.Obj().Pkg().Path()] {
 			return ""
 		}
-		return t.heldByValue(u.Elem(), seen)
+		return t.heldByValue(u.Elem(), deep, seen)
 	case *types.Slice:
-		return t.heldByValue(u.Elem(), seen)
+		return t.heldByValue(u.Elem(), deep, seen)
 	case *types.Array:
-		return t.heldByValue(u.Elem(), seen)
+		return t.heldByValue(u.Elem(), deep, seen)
 	case *types.Map:
-		if r := t.heldByValue(u.Key(), seen); r != "" {
+		if r := t.heldByValue(u.Key(), deep, seen); r != "" {
 			return r
 		}
-		return t.heldByValue(u.Elem(), seen)
+		return t.heldByValue(u.Elem(), deep, seen)
 	case *types.Struct:
 		for i := 0; i < u.NumFields(); i++ {
 			if f := u.Field(i); !f.Exported() && f.Pkg() != t.p.Types {
@@ -59,13 +60,13 @@ func (t *transformer) heldByValue(typ types.Type, seen map[types.Type]bool) stri
 				// errorContext.Struct): the package's code cannot reach it.
 				continue
 			}
-			if r := t.heldByValue(u.Field(i).Type(), seen); r != "" {
+			if r := t.heldByValue(u.Field(i).Type(), deep, seen); r != "" {
 				return r
 			}
 		}
 	case *types.Tuple:
 		for i := 0; i < u.Len(); i++ {
-			if r := t.heldByValue(u.At(i).Type(), seen); r != "" {
+			if r := t.heldByValue(u.At(i).Type(), deep, seen); r != "" {
 				return r
 			}
 		}
@@ -77,7 +78,7 @@ func (t *transformer) heldByValue(typ types.Type, seen map[types.Type]bool) stri
 // variable or of a field of an external struct, what) whose value holds a
 // reflect.Value.
 func (t *transformer) reflectValueRead(x ast.Expr, what string, typ types.Type) bool {
-	r := t.reflectValueHeld(typ)
+	r := t.reflectValueHeld(typ, false)
 	if r == "" {
 		return false
 	}
