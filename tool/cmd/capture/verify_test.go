@@ -32,8 +32,8 @@ func TestVerify(t *testing.T) {
 	os.WriteFile(flipped, f, 0o644)
 
 	out, errs, code := runCmd(t, verifyCmd, good, open)
-	want := good + ": ok, 100 events, closed, format 6\n" +
-		open + ": open (writer killed or still running), 40 events readable, format 6\n"
+	want := good + ": ok, 100 events, closed, format 7\n" +
+		open + ": open (writer killed or still running), 40 events readable, format 7\n"
 	if code != 0 || out != want || errs != "" {
 		t.Fatalf("exit %d\n%s\nwant\n%s\nstderr %s", code, out, want, errs)
 	}
