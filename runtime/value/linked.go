@@ -50,6 +50,12 @@ func LinkedType(name string) (reflect.Type, bool) {
 	if t, ok := LookupType(name); ok {
 		return t, true
 	}
+	if name == "error" {
+		// Only as a part of an unnamed type ("[]error", cast.ToStringSlice
+		// given a []error): the decoder rebuilds an interface value as its
+		// dynamic type, never as an interface type.
+		return reflect.TypeFor[error](), true
+	}
 	if t, ok := compositeTypeOf(name, LinkedType); ok {
 		return t, true
 	}
