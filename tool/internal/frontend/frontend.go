@@ -588,7 +588,8 @@ func (s *Session) BuildHarnessFor(logs []string) (bin string, bad map[string]err
 	// part of it too (sitePackages), and so are the packages the observed
 	// packages' test files import, whose files the build links
 	// (linkTestFiles).
-	patterns := append([]string{transform.ProbeImport}, s.sitePackages(sites)...)
+	added := s.sitePackages(sites)
+	patterns := append([]string{transform.ProbeImport}, added...)
 	if _, err := s.Instrument(false, patterns...); err != nil {
 		return "", bad, err
 	}
@@ -610,6 +611,7 @@ func (s *Session) BuildHarnessFor(logs []string) (bin string, bad map[string]err
 			return "", bad, err
 		}
 	}
+	s.dropUnusable(added)
 	linkedTests, notes, err := s.linkTestFiles(imports)
 	if err != nil {
 		return "", bad, err

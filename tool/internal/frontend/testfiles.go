@@ -8,7 +8,9 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -212,6 +214,9 @@ func (s *Session) sitePackages(sites []string) []string {
 			continue
 		}
 		rel := strings.TrimPrefix(strings.TrimPrefix(p, s.ModPath), "/")
+		if rel != "" && (path.Clean(rel) != rel || slices.Contains(strings.Split(rel, "/"), "..")) {
+			continue // not a package path the go command would list
+		}
 		if hasGoFiles(filepath.Join(s.Dir, filepath.FromSlash(rel))) {
 			out = append(out, p)
 		}
@@ -253,4 +258,16 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// dropUnusable removes from the listed packages those of sitePackages that
+// no harness can import (a main package, one the go command could not
+// load), so that instantiating with their types is refused as for any
+// package outside the build.
+func (s *Session) dropUnusable(added []string) {
+	for _, p := range added {
+		if lp := s.Listed[p]; lp != nil && (lp.Name == "main" || lp.Error != nil) {
+			delete(s.Listed, p)
+		}
+	}
 }

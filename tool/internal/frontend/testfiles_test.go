@@ -100,6 +100,7 @@ func TestSitePackages(t *testing.T) {
 		"example.com/m/assert.Equal[example.com/m/onlytests.T]",
 		"example.com/m/assert.Equal[example.com/other.T]",
 		"example.com/m/assert.Plain",
+		"example.com/m/assert.Equal[example.com/m/listed/../kind.Kind]",
 	})
 	if want := []string{"example.com/m/kind", "example.com/m/nested/deeper"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("sitePackages = %q, want %q", got, want)
