@@ -210,3 +210,48 @@ func %s(m %s) (it *%s.MapIter[%s, %s], k %s, v %s) {
 	// After whatever closes inside the range expression at its end.
 	t.add(x.X.End(), x.X.End(), "); _capture_it.Next("+ptrs[0]+", "+ptrs[1]+");", 0)
 }
+
+// reflectMapKeys makes `v.MapKeys()` (v a reflect.Value) return the keys
+// in key order when they are integers or strings: MapKeys returns them in
+// Go's randomised map order, and code that reflects over a map walks them
+// in that order, making its boundary events in another order in replay
+// than in the capture (go-spew sorts the keys with sort.Sort, an outcall
+// whose Less and Swap callbacks name key indices of that order). As for
+// rangeMap, capture and replay run the same instrumented source, so both
+// get the same order; the spec leaves the order unspecified, so any order
+// keeps the program's meaning.
+//
+//	v.MapKeys()   ->   _capture_mapkeys(v)
+func (t *transformer) reflectMapKeys(call *ast.CallExpr) {
+	sx, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || sx.Sel.Name != "MapKeys" || len(call.Args) != 0 {
+		return
+	}
+	sel, ok := t.p.Info.Selections[sx]
+	if !ok || sel.Kind() != types.MethodVal || !isReflectValue(sel.Recv()) {
+		return
+	}
+	if !t.mapKeysHelper {
+		t.mapKeysHelper = true
+		r := t.alias("reflect", "reflect")
+		fmt.Fprintf(&t.gen, `// _capture_mapkeys returns the keys of map value v in key order when they
+// are integers or strings, in the capture and in replay alike.
+func _capture_mapkeys(v %s.Value) []%s.Value {
+	return %s.SortedMapKeys(v)
+}
+
+`, r, r, t.probe)
+	}
+	span := int(call.End() - call.Pos())
+	t.add(sx.X.Pos(), sx.X.Pos(), "_capture_mapkeys(", span)
+	t.add(sx.X.End(), call.End(), ")", span)
+}
+
+// isReflectValue: reflect.Value, or a pointer to it.
+func isReflectValue(typ types.Type) bool {
+	if p, ok := typ.(*types.Pointer); ok {
+		typ = p.Elem()
+	}
+	n, ok := types.Unalias(typ).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "reflect" && n.Obj().Name() == "Value"
+}

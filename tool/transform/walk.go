@@ -47,6 +47,7 @@ func (t *transformer) walk(f *ast.File) {
 			}
 		case *ast.CallExpr:
 			t.call(x, stack)
+			t.reflectMapKeys(x)
 		case *ast.AssignStmt:
 			t.assignOut(x, stack)
 		case *ast.IncDecStmt:

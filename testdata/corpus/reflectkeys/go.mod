@@ -1,0 +1,3 @@
+module example.com/reflectkeys
+
+go 1.26
