@@ -24,15 +24,35 @@ import (
 // recorded in the log would carry and replay could not rebuild
 // ("reflect.Value"), or "".
 func (t *transformer) reflectValueHeld(typ types.Type, deep bool) string {
-	return t.heldByValue(typ, deep, map[types.Type]bool{})
+	if t.heldByValue(typ, deep, isReflectType, map[types.Type]bool{}) != "" {
+		t.reflectTypesCross()
+	}
+	return t.heldByValue(typ, deep, isReflectHandle, map[types.Type]bool{})
 }
 
-func (t *transformer) heldByValue(typ types.Type, deep bool, seen map[types.Type]bool) string {
+// reflectTypesCross: a reflect.Type crosses the boundary into the package
+// (an outcall's result, a read, a parameter), recorded by the name of the
+// type it describes. Replay looks that name up in its build: the exported
+// types of the packages the package imports are registered, so that the
+// types it is likely to be handed (expr's nature.FromType of a type of
+// the caller's environment) are found by name even where the binary's type
+// table lacks them (value.LinkedType finds a named type only through its
+// pointer type).
+func (t *transformer) reflectTypesCross() {
+	t.registerImportedTypes() // registerType skips the types registered already
+}
+
+// isReflectType reports whether typ is reflect.Type.
+func isReflectType(typ types.Type) bool {
+	return isReflect(typ) && !isReflectHandle(typ)
+}
+
+func (t *transformer) heldByValue(typ types.Type, deep bool, match func(types.Type) bool, seen map[types.Type]bool) string {
 	if typ == nil || seen[typ] {
 		return ""
 	}
 	seen[typ] = true
-	if isReflectHandle(typ) {
+	if match(typ) {
 		return types.TypeString(typ, nil)
 	}
 	switch u := typ.Underlying().(type) {
@@ -43,16 +63,16 @@ func (t *transformer) heldByValue(typ types.Type, deep bool, seen map[types.Type
 		if n, ok := types.Unalias(u.Elem()).(*types.Named); ok && n.Obj().Pkg() != nil && t.observed[n.Obj().Pkg().Path()] {
 			return ""
 		}
-		return t.heldByValue(u.Elem(), deep, seen)
+		return t.heldByValue(u.Elem(), deep, match, seen)
 	case *types.Slice:
-		return t.heldByValue(u.Elem(), deep, seen)
+		return t.heldByValue(u.Elem(), deep, match, seen)
 	case *types.Array:
-		return t.heldByValue(u.Elem(), deep, seen)
+		return t.heldByValue(u.Elem(), deep, match, seen)
 	case *types.Map:
-		if r := t.heldByValue(u.Key(), deep, seen); r != "" {
+		if r := t.heldByValue(u.Key(), deep, match, seen); r != "" {
 			return r
 		}
-		return t.heldByValue(u.Elem(), deep, seen)
+		return t.heldByValue(u.Elem(), deep, match, seen)
 	case *types.Struct:
 		for i := 0; i < u.NumFields(); i++ {
 			if f := u.Field(i); !f.Exported() && f.Pkg() != t.p.Types {
@@ -60,13 +80,13 @@ func (t *transformer) heldByValue(typ types.Type, deep bool, seen map[types.Type
 				// errorContext.Struct): the package's code cannot reach it.
 				continue
 			}
-			if r := t.heldByValue(u.Field(i).Type(), deep, seen); r != "" {
+			if r := t.heldByValue(u.Field(i).Type(), deep, match, seen); r != "" {
 				return r
 			}
 		}
 	case *types.Tuple:
 		for i := 0; i < u.Len(); i++ {
-			if r := t.heldByValue(u.At(i).Type(), deep, seen); r != "" {
+			if r := t.heldByValue(u.At(i).Type(), deep, match, seen); r != "" {
 				return r
 			}
 		}

@@ -1,0 +1,3 @@
+module example.com/reflecttypeout
+
+go 1.26
