@@ -21,7 +21,8 @@ import (
 // for such a value then says where the type is declared. Keys are the
 // names a log gives a type: "import/path.T", and "pkgname.T" as type
 // literals spell it. The in-package test files of the packages in
-// linkedTests are in the replay build (linkTestFiles): a type of theirs
+// linkedTests are in the replay build (linkTestFiles), and so are the
+// external test packages it names ("P_test", linkXTests): a type of theirs
 // that replay still cannot rebuild shares its name with another type of
 // the binary that reflection tells apart from it.
 func declaredWhere(pkgs []*load.ListedPackage, linkedTests map[string]bool) map[string]string {
@@ -77,6 +78,10 @@ func declaredWhere(pkgs []*load.ListedPackage, linkedTests map[string]bool) map[
 		if linkedTests[lp.ImportPath] {
 			linkedKeys[lp.ImportPath] = true
 			linkedKeys[lp.Name] = true
+		}
+		if linkedTests[lp.ImportPath+"_test"] {
+			linkedKeys[lp.ImportPath+"_test"] = true
+			linkedKeys[lp.Name+"_test"] = true
 		}
 	}
 	out := map[string]string{}

@@ -602,6 +602,11 @@ func (s *Session) BuildHarnessFor(logs []string) (bin string, bad map[string]err
 			}
 		}
 	}
+	for _, imp := range s.xtestImportPaths() {
+		if s.Listed[imp] == nil && !slices.Contains(missing, imp) {
+			missing = append(missing, imp)
+		}
+	}
 	if len(missing) > 0 {
 		// Listed again with what the test files import, on the module's
 		// own files: the overlay of the first listing would add the
@@ -619,6 +624,45 @@ func (s *Session) BuildHarnessFor(logs []string) (bin string, bad map[string]err
 	for _, n := range notes {
 		fmt.Fprintln(os.Stderr, "capture replay: note:", n)
 	}
+	xtests, xnotes, restore, err := s.linkXTests(linkedTests)
+	if err != nil {
+		return "", bad, err
+	}
+	for _, n := range xnotes {
+		fmt.Fprintln(os.Stderr, "capture replay: note:", n)
+	}
+	if len(xtests) > 0 {
+		all, _, err := load.List(s.Dir, s.goEnv(), s.GoFlags(), xtests...)
+		why := ""
+		if err != nil {
+			why = err.Error()
+		}
+		for _, x := range xtests {
+			if lp := all[x]; why == "" && (lp == nil || lp.Error != nil) {
+				why = x + " is not listed"
+				if lp != nil {
+					why = lp.Error.Err
+				}
+			}
+		}
+		if why != "" {
+			// Replay the logs without them: their types stay unbuilt,
+			// and replay names them.
+			fmt.Fprintf(os.Stderr, "capture replay: note: the external test packages %s are not linked into the replay build: %s\n", strings.Join(xtests, ", "), why)
+			xtests = nil
+			if err := restore(); err != nil {
+				return "", bad, err
+			}
+		}
+		for p, lp := range all {
+			if s.Listed[p] == nil && xtests != nil {
+				s.Listed[p] = lp
+			}
+		}
+		for _, x := range xtests {
+			linkedTests[x] = true
+		}
+	}
 	if err := s.requireListed(); err != nil {
 		return "", bad, err
 	}
@@ -634,6 +678,15 @@ func (s *Session) BuildHarnessFor(logs []string) (bin string, bad map[string]err
 	dir := filepath.Join(s.Dir, filepath.FromSlash(rel), HarnessDir)
 	if err := s.addHarness(dir, path.Join(modPath, filepath.ToSlash(rel), HarnessDir), sites, seen, linkedTests); err != nil {
 		return "", bad, err
+	}
+	if len(xtests) > 0 {
+		src, err := xtestImports(xtests)
+		if err != nil {
+			return "", bad, err
+		}
+		if err := s.AddFile(filepath.Join(dir, "xtests.go"), src); err != nil {
+			return "", bad, err
+		}
 	}
 	bin = filepath.Join(s.Work, "replay-harness")
 	if err := s.Go("build", "-ldflags="+s.LDFlags(true), "-o", bin, "./"+filepath.ToSlash(filepath.Join(rel, HarnessDir))); err != nil {

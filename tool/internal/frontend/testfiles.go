@@ -82,6 +82,36 @@ func (s *Session) testImports() map[string][]string {
 	return out
 }
 
+// xtestImportPaths returns what the external test files of the observed
+// packages of the main module import, besides the package itself.
+func (s *Session) xtestImportPaths() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, o := range s.Observed {
+		lp := s.Listed[o]
+		if lp == nil || !s.inMainModule(lp) {
+			continue
+		}
+		fset := token.NewFileSet()
+		for _, f := range lp.XTestGoFiles {
+			file, err := parser.ParseFile(fset, filepath.Join(lp.Dir, f), nil, parser.ImportsOnly)
+			if err != nil {
+				continue
+			}
+			for _, imp := range file.Imports {
+				p, err := strconv.Unquote(imp.Path.Value)
+				if err != nil || p == "C" || p == o || seen[p] {
+					continue
+				}
+				seen[p] = true
+				out = append(out, p)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 func (s *Session) inMainModule(lp *load.ListedPackage) bool {
 	return lp.Module != nil && lp.Module.Path == s.ModPath && s.ModPath != "" && lp.Name != "main"
 }
@@ -270,4 +300,139 @@ func (s *Session) dropUnusable(added []string) {
 			delete(s.Listed, p)
 		}
 	}
+}
+
+// xtestDir is where, under the session's work directory, the external
+// test packages linked into the replay build lie, one module each.
+const xtestDir = "xtest"
+
+// xtestPath is the import path of observed package o's external test
+// package, as the capture's test binary named it (cast_test.Key is
+// "github.com/spf13/cast_test.Key" in a log).
+func xtestPath(o string) string { return o + "_test" }
+
+// linkXTests makes the external test packages (package P_test) of the
+// observed packages of the main module part of the replay build, so that
+// the types they declare are too. Such a package is no package of the
+// module: go test compiles it under the import path P_test, which no
+// ordinary build can import. The replay build gets it as a module of its
+// own at that very path: its files copied under the work directory as
+// ordinary files with a go.mod of module P_test (the module's language
+// version), which the temporary module file requires and replaces by that
+// directory. Its types then have the capture's package path and name. Only
+// for a package whose in-package test files the build links too (or that
+// has none): an external test may use what they export (export_test.go).
+// It returns the import paths it added, which the harness imports.
+func (s *Session) linkXTests(linkedTests map[string]bool) (added, notes []string, restore func() error, err error) {
+	if s.ModFile == "" {
+		return nil, nil, nil, nil // rules_capture itself: its go.mod is not the session's to change
+	}
+	mod, err := os.ReadFile(s.ModFile)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	text := string(mod)
+	for _, o := range s.Observed {
+		lp := s.Listed[o]
+		if lp == nil || !s.inMainModule(lp) || len(lp.XTestGoFiles) == 0 || len(lp.TestGoFiles) > 0 && !linkedTests[o] {
+			continue
+		}
+		if imp := internalImport(xtestPath(o), s.xtestImportsOf(lp)); imp != "" {
+			// go test lets P_test import P's internal packages; a package
+			// at P_test's path in an ordinary build may not.
+			notes = append(notes, fmt.Sprintf("the external test package %s is not linked into the replay build: it imports %s, which only go test lets it import", xtestPath(o), imp))
+			continue
+		}
+		dir := filepath.Join(s.Work, xtestDir, strings.ReplaceAll(o, "/", "_"))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, nil, nil, err
+		}
+		var funcs []string
+		fset := token.NewFileSet()
+		for _, f := range lp.XTestGoFiles {
+			src, err := os.ReadFile(filepath.Join(lp.Dir, f))
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			file, err := parser.ParseFile(fset, filepath.Join(lp.Dir, f), src, parser.SkipObjectResolution)
+			if err != nil {
+				return nil, nil, nil, fmt.Errorf("linking the external test files of %s: %v", o, err)
+			}
+			funcs = append(funcs, topLevelFuncs(file)...)
+			copied := append([]byte(fmt.Sprintf("//line %s:1\n", f)), src...)
+			if err := os.WriteFile(filepath.Join(dir, testFilePrefix+strings.TrimSuffix(f, "_test.go")+".go"), copied, 0o644); err != nil {
+				return nil, nil, nil, err
+			}
+		}
+		src, err := testFuncsSource(lp.Name+"_test", funcs)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		if err := os.WriteFile(filepath.Join(dir, testFuncsFile), src, 0o644); err != nil {
+			return nil, nil, nil, err
+		}
+		lang := s.GoVersion
+		if lang == "" {
+			lang = "1.16"
+		}
+		if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(fmt.Sprintf("module %s\n\ngo %s\n", xtestPath(o), lang)), 0o644); err != nil {
+			return nil, nil, nil, err
+		}
+		text += fmt.Sprintf("\nrequire %s v0.0.0-00010101000000-000000000000\n\nreplace %s => %s\n", xtestPath(o), xtestPath(o), dir)
+		added = append(added, xtestPath(o))
+	}
+	if len(added) == 0 {
+		return nil, notes, nil, nil
+	}
+	restore = func() error { return os.WriteFile(s.ModFile, mod, 0o644) }
+	return added, notes, restore, os.WriteFile(s.ModFile, []byte(text), 0o644)
+}
+
+// xtestImportsOf returns what the external test files of lp import.
+func (s *Session) xtestImportsOf(lp *load.ListedPackage) []string {
+	var out []string
+	fset := token.NewFileSet()
+	for _, f := range lp.XTestGoFiles {
+		file, err := parser.ParseFile(fset, filepath.Join(lp.Dir, f), nil, parser.ImportsOnly)
+		if err != nil {
+			continue
+		}
+		for _, imp := range file.Imports {
+			if p, err := strconv.Unquote(imp.Path.Value); err == nil {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// internalImport returns the first of imports that a package at path may
+// not import by Go's rule for internal packages ("" if none).
+func internalImport(path string, imports []string) string {
+	for _, imp := range imports {
+		elems := strings.Split(imp, "/")
+		for i, e := range elems {
+			if e != "internal" {
+				continue
+			}
+			parent := strings.Join(elems[:i], "/")
+			if parent == "" || path != parent && !strings.HasPrefix(path, parent+"/") {
+				return imp
+			}
+		}
+	}
+	return ""
+}
+
+// xtestImports is the harness file that links the external test packages
+// linkXTests added.
+func xtestImports(paths []string) ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString("// Code generated by capture replay. DO NOT EDIT.\n\npackage main\n\n")
+	b.WriteString("// The observed packages' external test packages, for the types they\n// declare (frontend.linkXTests).\nimport (\n")
+	for _, p := range paths {
+		fmt.Fprintf(&b, "\t_ %q\n", p)
+	}
+	b.WriteString(")\n")
+	return format.Source(b.Bytes())
 }

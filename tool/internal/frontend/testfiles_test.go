@@ -106,3 +106,24 @@ func TestSitePackages(t *testing.T) {
 		t.Errorf("sitePackages = %q, want %q", got, want)
 	}
 }
+
+// TestInternalImport: an external test package linked at P_test's import
+// path may import only the internal packages Go's rule lets that path
+// import (go test lets P_test import P's).
+func TestInternalImport(t *testing.T) {
+	for _, c := range []struct {
+		path    string
+		imports []string
+		want    string
+	}{
+		{"example.com/m/a_test", []string{"fmt", "example.com/m/a"}, ""},
+		{"example.com/m/a_test", []string{"example.com/m/internal/x"}, ""},
+		{"example.com/m_test", []string{"fmt", "example.com/m/internal/x"}, "example.com/m/internal/x"},
+		{"example.com/m/a_test", []string{"example.com/m/a/internal"}, "example.com/m/a/internal"},
+		{"example.com/m/a_test", []string{"internal/abi"}, "internal/abi"},
+	} {
+		if got := internalImport(c.path, c.imports); got != c.want {
+			t.Errorf("internalImport(%s, %q) = %q, want %q", c.path, c.imports, got, c.want)
+		}
+	}
+}

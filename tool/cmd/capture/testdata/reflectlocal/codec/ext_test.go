@@ -6,8 +6,8 @@ import (
 	"example.com/reflectlocal/codec"
 )
 
-// external is declared in the external test package, which no build but
-// go test's can link.
+// external is declared in the external test package, which the replay
+// harness links as a module of its own at codec_test's import path.
 type external struct{ H int }
 
 func TestExternal(t *testing.T) {
