@@ -16,13 +16,14 @@ import (
 // two test functions, of testing.T, and of a type of the external test
 // package: the replay harness links the observed package's test files (the
 // external test package as a module of its own at its import path,
-// codec_test), so each is rebuilt as its own
-// type and the log replays (a mutant of the field walk diverges at the
-// RETURN_IN of one of them). pair's test calls the observed generic Same
-// with a type of its own package, which the observed package does not
-// import: the harness adds the module's package to the build and the call
-// replays. What the replay build still cannot rebuild — two types of one
-// name with other fields, a type of a package no log's site names — must not be a divergence of the
+// codec_test), so each is rebuilt as its own type and the log replays (a
+// mutant of the field walk diverges at the RETURN_IN of one of them).
+// pair's test calls the observed generic Same with a type of its own
+// package, which the observed package does not import: the harness adds
+// the module's package to the build and the call replays; so does Same
+// with an exported type of codec's own test file. What the replay build
+// still cannot rebuild — two types of one name with other fields, a type
+// of a package no log's site names — must not be a divergence of the
 // unchanged code (a stand-in under native reflection walks another value)
 // but end those logs with replay's own outcome, an error whose note names
 // the type and where it is declared.
@@ -47,7 +48,7 @@ func TestReflectedTypesReplayCannotName(t *testing.T) {
 	}
 	for _, l := range []string{log("codec", "TestOwn"), log("codec", "TestFileLevel"), log("codec", "TestLocal"),
 		log("codec", "TestLiteral"), log("codec", "TestTwinA"), log("codec", "TestTwinB"), log("codec", "TestTesting"),
-		log("codec", "TestExternal"), log("pair", "TestSame")} {
+		log("codec", "TestExternal"), log("codec", "TestSameTestType"), log("pair", "TestSame")} {
 		if !strings.Contains(out, "PASS     "+l) {
 			t.Errorf("%s does not replay:\n%s", filepath.Base(l), out)
 		}

@@ -663,6 +663,9 @@ func (s *Session) BuildHarnessFor(logs []string) (bin string, bad map[string]err
 			linkedTests[x] = true
 		}
 	}
+	if err := s.exportWithTests(linkedTests); err != nil {
+		return "", bad, err
+	}
 	if err := s.requireListed(); err != nil {
 		return "", bad, err
 	}

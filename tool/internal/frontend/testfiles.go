@@ -436,3 +436,30 @@ func xtestImports(paths []string) ([]byte, error) {
 	b.WriteString(")\n")
 	return format.Source(b.Bytes())
 }
+
+// exportWithTests lists the observed packages whose test files the build
+// links again, with them, and keeps their export data: the harness then
+// type-checks a generic instantiation with a type argument that one of
+// those files declares, exported (go-toml's assert.Equal[assert.Data] from
+// assert's own tests), and instantiates it.
+func (s *Session) exportWithTests(linkedTests map[string]bool) error {
+	var pkgs []string
+	for _, o := range s.Observed {
+		if linkedTests[o] {
+			pkgs = append(pkgs, o)
+		}
+	}
+	if len(pkgs) == 0 {
+		return nil
+	}
+	all, _, err := load.List(s.Dir, s.goEnv(), s.GoFlags(), pkgs...)
+	if err != nil {
+		return err
+	}
+	for _, p := range pkgs {
+		if lp := all[p]; lp != nil && lp.Error == nil && lp.Export != "" {
+			s.Listed[p].Export = lp.Export
+		}
+	}
+	return nil
+}

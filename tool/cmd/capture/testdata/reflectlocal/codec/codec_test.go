@@ -78,3 +78,13 @@ func TestTesting(t *testing.T) {
 		t.Fatal(got)
 	}
 }
+
+// Pair is an exported type of the observed package's test file, a type
+// argument of the observed generic Same (go-toml's assert.Equal[assert.Data]).
+type Pair struct{ A, B int }
+
+func TestSameTestType(t *testing.T) {
+	if !Same(Pair{1, 2}, Pair{1, 2}) {
+		t.Fatal("Same")
+	}
+}
