@@ -77,3 +77,54 @@ func (t *transformer) visiblePath(xt types.Type, path []int, fields []*types.Var
 	}
 	return b.String(), seg == len(fields)
 }
+
+// promotedAsOutcall reports whether the method at index (as
+// types.Selection gives it), promoted into the observed type named from an
+// external type it embeds by value, is treated as an outcall wherever
+// observed code calls it, through an interface too (probe.Promoted), so
+// that external code may be handed the value as an interface holding it
+// (goldmark's parser passing a *Delimiter to ast.Node.InsertAfter, which
+// calls the promoted AppendChild and sets the links of the embedded
+// ast.BaseNode). The embedded value is then external state inside
+// observed memory: external code reads and writes it natively in the
+// capture, and observed code reaches it only through calls of its
+// methods, each an outcall answered from the log in replay, where the
+// external code does not run. That holds only if observed code cannot read
+// the embedded value natively: every struct on the path belongs to a
+// package outside the standard library (whose pure methods run natively:
+// strings.Builder.String) and has no exported fields but the embedded ones
+// on the path.
+func (t *transformer) promotedAsOutcall(named types.Type, index []int) bool {
+	typ := named
+	for _, idx := range index[:len(index)-1] {
+		if p, ok := typ.Underlying().(*types.Pointer); ok {
+			typ = p.Elem()
+		}
+		st, ok := typ.Underlying().(*types.Struct)
+		if !ok {
+			return false
+		}
+		typ = st.Field(idx).Type()
+		n, ok := types.Unalias(typ).(*types.Named)
+		if !ok || n.Obj().Pkg() == nil {
+			return false
+		}
+		path := n.Obj().Pkg().Path()
+		if t.observed[path] {
+			continue
+		}
+		if StandardPath(path) || purePackages[path] || pureMethodTypes[path+"."+n.Obj().Name()] {
+			return false
+		}
+		est, ok := n.Underlying().(*types.Struct)
+		if !ok {
+			return false
+		}
+		for i := 0; i < est.NumFields(); i++ {
+			if f := est.Field(i); f.Exported() && !f.Embedded() {
+				return false
+			}
+		}
+	}
+	return true
+}

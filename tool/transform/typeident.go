@@ -189,9 +189,10 @@ func typeList(ts []types.Type) string {
 // promoted registers the exported methods that named (an observed type)
 // gets from an external type embedded through a pointer or an interface:
 // they run external code on external state, so an interface call of one is
-// an outcall even though the dynamic type is observed. (A method promoted
-// from an external type embedded by value works on observed memory, like a
-// method of a field the observed code holds; it runs natively.)
+// an outcall even though the dynamic type is observed. A method promoted
+// from an external type embedded by value works on observed memory; it
+// runs natively, unless that embedded value is external state only
+// external code touches (promotedAsOutcall).
 func (t *transformer) promoted(named *types.Named, ts string) {
 	var names []string
 	ms := types.NewMethodSet(types.NewPointer(named))
@@ -201,7 +202,7 @@ func (t *transformer) promoted(named *types.Named, ts string) {
 		if len(sel.Index()) < 2 || !fn.Exported() || fn.Pkg() == nil || t.observed[fn.Pkg().Path()] {
 			continue
 		}
-		if promotedByValue(named, sel.Index()) {
+		if promotedByValue(named, sel.Index()) && !t.promotedAsOutcall(named, sel.Index()) {
 			continue
 		}
 		names = append(names, strconv.Quote(fn.Name()))
@@ -265,7 +266,7 @@ func (t *transformer) promotedCallbacks(call *ast.CallExpr, sig *types.Signature
 		for j := 0; j < iface.NumMethods(); j++ {
 			m := iface.Method(j)
 			sel := ms.Lookup(m.Pkg(), m.Name())
-			if sel == nil || len(sel.Index()) < 2 || t.observed[sel.Obj().Pkg().Path()] || !promotedByValue(named, sel.Index()) {
+			if sel == nil || len(sel.Index()) < 2 || t.observed[sel.Obj().Pkg().Path()] || !promotedByValue(named, sel.Index()) || t.promotedAsOutcall(named, sel.Index()) {
 				continue
 			}
 			recv := sel.Obj().Type().(*types.Signature).Recv().Type()

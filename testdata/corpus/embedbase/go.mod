@@ -1,0 +1,3 @@
+module example.com/embedbase
+
+go 1.26
