@@ -130,6 +130,8 @@ func (s *Session) linkTestFiles(imports map[string][]string) (linked map[string]
 		}
 		var funcs []string
 		fset := token.NewFileSet()
+		var files []*ast.File
+		var srcs [][]byte
 		for _, f := range lp.TestGoFiles {
 			path := filepath.Join(lp.Dir, f)
 			src, err := os.ReadFile(path)
@@ -140,10 +142,18 @@ func (s *Session) linkTestFiles(imports map[string][]string) (linked map[string]
 			if err != nil {
 				return nil, nil, fmt.Errorf("linking the test files of %s: %v", o, err)
 			}
+			files = append(files, file)
+			srcs = append(srcs, src)
 			funcs = append(funcs, topLevelFuncs(file)...)
+		}
+		if at := s.initCallsObserved(fset, files, o); at != "" {
+			notes = append(notes, fmt.Sprintf("the test files of %s are not linked into the replay build: their initialisation may call observed code (%s), which replay performs from the log", o, at))
+			continue
+		}
+		for i, f := range lp.TestGoFiles {
 			// A //line directive keeps the file's own name and lines in
 			// positions (a panic in a test's method replayed natively).
-			copied := append([]byte(fmt.Sprintf("//line %s:1\n", f)), src...)
+			copied := append([]byte(fmt.Sprintf("//line %s:1\n", f)), srcs[i]...)
 			if err := s.AddFile(filepath.Join(lp.Dir, testFilePrefix+strings.TrimSuffix(f, "_test.go")+".go"), copied); err != nil {
 				return nil, nil, err
 			}
@@ -349,6 +359,8 @@ func (s *Session) linkXTests(linkedTests map[string]bool) (added, notes []string
 		}
 		var funcs []string
 		fset := token.NewFileSet()
+		var files []*ast.File
+		var srcs [][]byte
 		for _, f := range lp.XTestGoFiles {
 			src, err := os.ReadFile(filepath.Join(lp.Dir, f))
 			if err != nil {
@@ -358,8 +370,16 @@ func (s *Session) linkXTests(linkedTests map[string]bool) (added, notes []string
 			if err != nil {
 				return nil, nil, nil, fmt.Errorf("linking the external test files of %s: %v", o, err)
 			}
+			files = append(files, file)
+			srcs = append(srcs, src)
 			funcs = append(funcs, topLevelFuncs(file)...)
-			copied := append([]byte(fmt.Sprintf("//line %s:1\n", f)), src...)
+		}
+		if at := s.initCallsObserved(fset, files, o); at != "" {
+			notes = append(notes, fmt.Sprintf("the external test package %s is not linked into the replay build: its initialisation may call observed code (%s), which replay performs from the log", xtestPath(o), at))
+			continue
+		}
+		for i, f := range lp.XTestGoFiles {
+			copied := append([]byte(fmt.Sprintf("//line %s:1\n", f)), srcs[i]...)
 			if err := os.WriteFile(filepath.Join(dir, testFilePrefix+strings.TrimSuffix(f, "_test.go")+".go"), copied, 0o644); err != nil {
 				return nil, nil, nil, err
 			}
@@ -462,4 +482,123 @@ func (s *Session) exportWithTests(linkedTests map[string]bool) error {
 		}
 	}
 	return nil
+}
+
+// builtinFuncs are the predeclared functions, which run no observed code.
+var builtinFuncs = map[string]bool{"append": true, "cap": true, "clear": true, "close": true, "complex": true,
+	"copy": true, "delete": true, "imag": true, "len": true, "make": true, "max": true, "min": true, "new": true,
+	"panic": true, "print": true, "println": true, "real": true, "recover": true}
+
+// initCallsObserved returns, for test files of package pkg (parsed), the
+// position and name of a call that their initialisation (init functions,
+// package-level variable initialisers, and the test functions these call)
+// may make into observed code, or "" if there is none. Linked into the
+// replay build, such a call would run natively while replay initialises,
+// and again when the player performs the init-time incalls the log
+// recorded (pflag's flag_test.go: `testBool = Bool("test_bool", ...)`), so
+// such test files are not linked. Conservative: a call of a function or
+// conversion of the package's own non-test files, of an observed package,
+// or of a method on a value counts.
+func (s *Session) initCallsObserved(fset *token.FileSet, files []*ast.File, self string) string {
+	declared := map[string]ast.Node{}
+	for _, f := range files {
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Recv == nil {
+					declared[d.Name.Name] = d
+				}
+			case *ast.GenDecl:
+				for _, sp := range d.Specs {
+					switch sp := sp.(type) {
+					case *ast.TypeSpec:
+						declared[sp.Name.Name] = sp
+					case *ast.ValueSpec:
+						for _, n := range sp.Names {
+							declared[n.Name] = sp
+						}
+					}
+				}
+			}
+		}
+	}
+	found := ""
+	visited := map[ast.Node]bool{}
+	var walk func(n ast.Node, imports map[string]string)
+	walk = func(root ast.Node, imports map[string]string) {
+		if root == nil || visited[root] || found != "" {
+			return
+		}
+		visited[root] = true
+		ast.Inspect(root, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok || found != "" {
+				return found == ""
+			}
+			switch fun := ast.Unparen(call.Fun).(type) {
+			case *ast.Ident:
+				if builtinFuncs[fun.Name] {
+					break
+				}
+				if d, ok := declared[fun.Name]; ok {
+					if fd, ok := d.(*ast.FuncDecl); ok {
+						walk(fd.Body, imports)
+					}
+					break
+				}
+				found = fmt.Sprintf("%s: %s", position(fset, call.Pos()), fun.Name)
+			case *ast.SelectorExpr:
+				x, ok := fun.X.(*ast.Ident)
+				if !ok {
+					found = fmt.Sprintf("%s: a method call", position(fset, call.Pos()))
+					break
+				}
+				if path, imported := imports[x.Name]; imported {
+					if path == self || isObserved(path, s.Observed) {
+						found = fmt.Sprintf("%s: %s.%s", position(fset, call.Pos()), x.Name, fun.Sel.Name)
+					}
+					break
+				}
+				found = fmt.Sprintf("%s: a method call", position(fset, call.Pos()))
+			}
+			return found == ""
+		})
+	}
+	for _, f := range files {
+		imports := map[string]string{}
+		for _, imp := range f.Imports {
+			p, err := strconv.Unquote(imp.Path.Value)
+			if err != nil {
+				continue
+			}
+			name := path.Base(p)
+			if lp := s.Listed[p]; lp != nil && lp.Name != "" {
+				name = lp.Name
+			}
+			if imp.Name != nil {
+				name = imp.Name.Name
+			}
+			imports[name] = p
+		}
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Recv == nil && d.Name.Name == "init" {
+					walk(d.Body, imports)
+				}
+			case *ast.GenDecl:
+				if d.Tok != token.VAR {
+					continue
+				}
+				for _, sp := range d.Specs {
+					if vs, ok := sp.(*ast.ValueSpec); ok {
+						for _, v := range vs.Values {
+							walk(v, imports)
+						}
+					}
+				}
+			}
+		}
+	}
+	return found
 }
