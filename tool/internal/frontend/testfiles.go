@@ -484,10 +484,14 @@ func (s *Session) exportWithTests(linkedTests map[string]bool) error {
 	return nil
 }
 
-// builtinFuncs are the predeclared functions, which run no observed code.
+// builtinFuncs are the predeclared functions and types (conversions),
+// which run no observed code.
 var builtinFuncs = map[string]bool{"append": true, "cap": true, "clear": true, "close": true, "complex": true,
 	"copy": true, "delete": true, "imag": true, "len": true, "make": true, "max": true, "min": true, "new": true,
-	"panic": true, "print": true, "println": true, "real": true, "recover": true}
+	"panic": true, "print": true, "println": true, "real": true, "recover": true,
+	"bool": true, "byte": true, "rune": true, "string": true, "int": true, "int8": true, "int16": true, "int32": true,
+	"int64": true, "uint": true, "uint8": true, "uint16": true, "uint32": true, "uint64": true, "uintptr": true,
+	"float32": true, "float64": true, "complex64": true, "complex128": true, "any": true, "error": true}
 
 // initCallsObserved returns, for test files of package pkg (parsed), the
 // position and name of a call that their initialisation (init functions,
