@@ -176,7 +176,9 @@ func (p *player) knownArrayLocked(data unsafe.Pointer, c int, elem reflect.Type)
 	a := p.arrays()
 	end := uintptr(data) + uintptr(c)*elem.Size()
 	id, ok := a.ends[end]
-	if !ok {
+	if !ok || id >= localIDs {
+		// (A checkpoint's local ID names the array only inside the
+		// checkpoint: the capture numbered it on its first crossing.)
 		return 0, false
 	}
 	r := a.byID[id]
@@ -198,6 +200,9 @@ func (p *player) bindArrayLocked(id uint64, data unsafe.Pointer, c int, elem ref
 	r := &replayArray{whole: reflect.SliceAt(elem, data, c), end: uintptr(data) + uintptr(c)*elem.Size()}
 	a.byID[id] = r
 	a.ends[r.end] = id
+	if id >= localIDs {
+		return
+	}
 	if _, bound := p.byID[id]; !bound {
 		// Taken, for the numbering of objects (numbering.go).
 		p.byID[id] = r.whole
@@ -323,16 +328,46 @@ func (s *Stream) bytesView(v []byte) {
 // Array implements value.Arrays for a checkpoint's encoding of the observed
 // state (captureObjects.mu held): a slice of an array that crossed the
 // boundary is written as its view, so that a segment cut there rebuilds
-// the state's slice in the array that the segment's later views name; the
-// others by value. A checkpoint numbers nothing.
+// the state's slice in the array that the segment's later views name. An
+// array that never crossed gets an ID valid only inside the checkpoint
+// (from localArrayIDs; the table's counter does not move), so that replay
+// rebuilds it with its capacity, which later appends and views depend on,
+// and its slices in the state as views of one array.
 func (c *ckptObjects) Array(data unsafe.Pointer, n int, elem reflect.Type) uint64 {
 	size := elem.Size()
 	if data == nil || n <= 0 || size == 0 {
 		return 0
 	}
-	e := captureObjects.arrays.ends[uintptr(data)+uintptr(n)*size]
-	if e == nil || e.elem != elem || !e.static && e.wp.Value() == nil {
-		return 0
+	end := uintptr(data) + uintptr(n)*size
+	e := captureObjects.arrays.ends[end]
+	if e != nil && (e.static || e.wp.Value() != nil) {
+		if e.elem != elem {
+			return 0
+		}
+		return e.id
 	}
-	return e.id
+	l := &ckptLocalArrays
+	if l.owner != c {
+		*l = ckptArrays{owner: c, ends: map[uintptr]uint64{}}
+	}
+	id, ok := l.ends[end]
+	if !ok {
+		id = localArrayIDs + uint64(len(l.ends)) + 1
+		l.ends[end] = id
+	}
+	return id
 }
+
+// localArrayIDs is the first of the IDs a checkpoint gives arrays that
+// never crossed: in the checkpoint's range of local IDs (localIDs), above
+// those of its objects.
+const localArrayIDs = localIDs + 1<<40
+
+// ckptArrays numbers the arrays of one checkpoint's encoding that never
+// crossed (captureObjects.mu held).
+type ckptArrays struct {
+	owner *ckptObjects
+	ends  map[uintptr]uint64
+}
+
+var ckptLocalArrays ckptArrays

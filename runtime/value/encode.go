@@ -364,8 +364,7 @@ func (e *Encoder) encode(v reflect.Value, depth int) {
 			if pl := planFor(v.Type()); pl.redact != "" {
 				e.SecretBytes(v.Bytes(), pl.redact)
 			} else {
-				e.view(v.UnsafePointer(), v.Cap(), v.Type().Elem())
-				e.Bytes(v.Bytes())
+				e.bytesView(v.Bytes(), v.Type().Elem())
 			}
 			return
 		}

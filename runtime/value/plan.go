@@ -382,9 +382,7 @@ func encString(e *Encoder, _ *encPlan, p unsafe.Pointer, _ int) {
 // encByteSlice: a slice of any byte kind (named byte types included: the
 // same memory layout).
 func encByteSlice(e *Encoder, pl *encPlan, p unsafe.Pointer, _ int) {
-	b := *(*[]byte)(p)
-	e.view(unsafe.Pointer(unsafe.SliceData(b)), cap(b), pl.t.Elem())
-	e.Bytes(b)
+	e.bytesView(*(*[]byte)(p), pl.t.Elem())
 }
 
 func encSlice(e *Encoder, pl *encPlan, p unsafe.Pointer, depth int) {
