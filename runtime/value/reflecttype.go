@@ -29,8 +29,9 @@ var reflectTypeImpl = reflect.TypeOf(reflect.TypeOf(0))
 
 // ErrUnbuiltReflectType: a recorded reflect.Type names a type this build
 // cannot make (declared inside a function, in a _test.go file or in
-// package main, a struct or interface literal, an unexported type the
-// replay binary does not link). Replay ends at it as at a known limit,
+// package main, a struct literal the binary does not hold, an interface
+// literal with methods, an unexported type the replay binary does not
+// link). Replay ends at it as at a known limit,
 // not a divergence.
 var ErrUnbuiltReflectType = errors.New("a recorded reflect.Type names a type replay cannot make")
 
@@ -112,7 +113,7 @@ func (d *Decoder) decodeReflectType(v reflect.Value) {
 	}
 	t, ok := ReflectTypeByName(name)
 	if !ok {
-		d.Err = fmt.Errorf("%w: %s (declared inside a function, in a _test.go file or in package main, a struct or interface literal, or an unexported type of another package that the replay binary does not link)", ErrUnbuiltReflectType, name)
+		d.Err = fmt.Errorf("%w: %s (declared inside a function, in a _test.go file or in package main, a struct literal the binary does not hold, an interface literal with methods, or an unexported type of another package that the replay binary does not link)", ErrUnbuiltReflectType, name)
 		return
 	}
 	d.setIface(v, reflect.ValueOf(t))
