@@ -14,8 +14,9 @@ import (
 // cannot make that type (declared inside a function, in a _test.go file
 // or in package main, a struct literal the binary does not hold, an
 // unexported type the binary does not link), the observed code would
-// reflect natively over something else: replay ends there with verdict "error" and a note naming the
-// type, a limit of replay, not a change of the code.
+// reflect natively over something else: replay ends there with verdict
+// "error" and a note naming the type, a limit of replay, not a change of
+// the code.
 
 // UnbuiltTypePrefix starts the note of a replay that ended at a recorded
 // reflect.Type it cannot make.
