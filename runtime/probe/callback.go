@@ -60,6 +60,9 @@ func Callback[F any](f F) F {
 	if fn.IsNil() || !ObservedFunc(x) {
 		return f
 	}
+	if u, ok := unwrapReturned(fn); ok {
+		fn = u // a result's recording wrapper handed on: the callback is of the value it wraps (returned.go)
+	}
 	s := current() // the outcall's stream: its Call takes note (passedCells, passedFuncs)
 	var id uint64
 	if replaying {
@@ -99,10 +102,14 @@ func Callback[F any](f F) F {
 
 // callbackID is the object ID of function value fn as a callback: the
 // identity of its closure (two closures of the same code are different
-// callbacks, while the encoding of a function value names its code).
-// Capture and replay number it at the same point, in the outcall helper.
+// callbacks), the number its encoding carries too (closureid.go; a log
+// older than closureFormat numbered the encoding by code). Capture and
+// replay number it at the same point, in the outcall helper.
 func callbackID(fn reflect.Value) uint64 {
-	closure := reflect.ValueOf((*byte)(ptrOf(fn.Interface())))
+	closure, ok := closureIdentity(fn)
+	if !ok {
+		closure = reflect.ValueOf((*byte)(ptrOf(fn.Interface())))
+	}
 	id, _, _ := objectTable().ID(closure, value.TypeName(fn.Type()), true)
 	return id
 }

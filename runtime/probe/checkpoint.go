@@ -642,6 +642,9 @@ func encodeCheckpointWith(slices []*watchedSliceMem) ([]byte, string) {
 		lives = append(lives, live{sl.e.id, reflect.NewAt(t.Elem(), unsafe.Pointer(p))})
 	}
 	sort.Slice(lives, func(i, j int) bool { return lives[i].id < lives[j].id })
+	if why := liveReturnedClosure(); why != "" {
+		return nil, why // returned.go
+	}
 	if len(slices) > 0 {
 		roots := make([]reflect.Value, 0, len(vars)+len(lives))
 		for i := range vars {

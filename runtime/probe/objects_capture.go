@@ -113,6 +113,11 @@ func (o *objects) knownLocked(p unsafe.Pointer) (uint64, bool) {
 }
 
 func (o *objects) ID(v reflect.Value, name string, isWeak bool) (uint64, bool, string) {
+	if !isWeak {
+		if clo, ok := closureIdentity(v); ok {
+			v, isWeak = clo, true // an observed function value: its closure (closureid.go)
+		}
+	}
 	id, first, _, _ := o.lookup(v, isWeak, true)
 	return id, first, name
 }

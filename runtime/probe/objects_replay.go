@@ -204,6 +204,9 @@ func (p *player) Ref(id uint64, name string, t reflect.Type) (reflect.Value, err
 // pointer (reflect.MakeFunc's), so they are told apart by their closure
 // (else three function arguments replay as one object).
 func (p *player) key(v reflect.Value) unsafe.Pointer {
+	if k, ok := p.closureKey(v); ok {
+		return k // an observed function value: its closure (closureid.go)
+	}
 	if v.Kind() == reflect.Func && !v.IsNil() && len(p.funcStandIns) > 0 {
 		if c := closurePointer(v); p.funcStandIns[c] {
 			return c

@@ -79,7 +79,11 @@ const pinSlots = 8
 // a stack, which must not be stored in the heap.
 func (c *objectPins) ID(v reflect.Value, name string, isWeak bool) (uint64, bool, string) {
 	if !isWeak {
-		return captureObjects.ID(v, name, false)
+		clo, ok := closureIdentity(v) // an observed function value: its closure (closureid.go)
+		if !ok {
+			return captureObjects.ID(v, name, false)
+		}
+		v = clo
 	}
 	p := v.UnsafePointer()
 	for i := range c.n {

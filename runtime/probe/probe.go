@@ -686,6 +686,9 @@ func ObservedFunc(f any) bool {
 		return false
 	}
 	pc := v.Pointer()
+	if pc == makeFuncCode() && isReturnedWrapper(v) {
+		return true // a result's recording wrapper (returned.go)
+	}
 	if obs, ok := observedFuncs.Load(pc); ok {
 		return obs.(bool)
 	}

@@ -83,6 +83,7 @@ type incallWrapper struct {
 	results, rnames, rencs         []string // results
 	written                        []string // after the results: what the call wrote through parameters it reflects over
 	watch                          []string // slice results whose memory external code may write later (slicewatch.go)
+	returned                       []string // function results external code may call (probe.Returned)
 	hook                           string   // a generic declaration's replay hook
 }
 
@@ -265,6 +266,12 @@ func (t *transformer) incallResults(w *incallWrapper) bool {
 		if watchedSlice(rt) {
 			w.watch = append(w.watch, fmt.Sprintf("%s.WatchSlice(s, f, %d, %s)", t.probe, i, rn))
 		}
+		if _, isFunc := rt.Underlying().(*types.Signature); isFunc {
+			// An observed closure returned to external code (an iterator,
+			// an option) may be called by it: those calls are recorded, and
+			// performed in replay, as callbacks are.
+			w.returned = append(w.returned, rn+" = "+t.probe+".Returned("+rn+")")
+		}
 	}
 	return true
 }
@@ -334,6 +341,9 @@ func (t *transformer) incallText(w *incallWrapper, site string) string {
 	runCall(&b, direct, w.rnames, w.results)
 	for _, e := range append(append(w.rencs[:len(w.rencs):len(w.rencs)], w.written...), w.watch...) {
 		b.WriteString("\t" + e + "\n")
+	}
+	for _, r := range w.returned {
+		b.WriteString("\t" + r + "\n") // before the RETURN_IN, where a checkpoint may be taken
 	}
 	b.WriteString("\ts.Return(f)\n")
 	if len(w.results) > 0 {

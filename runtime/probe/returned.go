@@ -1,0 +1,160 @@
+package probe
+
+import (
+	"reflect"
+	"runtime"
+	"slices"
+	"sync"
+	"weak"
+
+	"github.com/rules-capture/rules_capture/runtime/value"
+)
+
+// Returned is applied by an incall wrapper to each result of function type
+// after the call's RETURN_IN: an observed function value that leaves the
+// set as a result (an iterator such as gjson's Result.All, an option such
+// as go-version's WithPrefix) may be called by external code, which runs
+// observed code no incall encloses. In capture the value is replaced by a
+// recording wrapper of the same type, as Callback does for an outcall's
+// arguments: a call from external code is a CALL_IN of the site "callback
+// <function>" whose receiver is the closure's object ID, the number the
+// RETURN_IN gave it (closureid.go); a call from observed code (the value
+// handed back in) runs natively. In replay the value is remembered under
+// that number, and the driver performs the recorded calls on it.
+//
+// Without it, such calls ran unrecorded in the capture; the exported
+// functions the closure called recorded top-level incalls with arguments
+// (closures of the set made inside it) that replay could not make.
+func Returned[F any](f F) F {
+	if !enabled.Load() {
+		return f
+	}
+	x := any(f)
+	if x == nil || reflect.TypeOf(x).Kind() != reflect.Func {
+		return f
+	}
+	fn := reflect.ValueOf(x)
+	if fn.IsNil() || !ObservedFunc(x) {
+		return f
+	}
+	if replaying {
+		p := play
+		if p.format < closureFormat {
+			return f // numbered by code: the log's callbacks name no closure
+		}
+		clo, _ := closureIdentity(fn)
+		p.objMu.Lock()
+		id, _, _, ok := p.knownLocked(clo, value.TypeName(fn.Type()))
+		p.objMu.Unlock()
+		if ok {
+			callbacks.Lock()
+			if callbacks.passed == nil {
+				callbacks.passed = map[uint64]reflect.Value{}
+			}
+			callbacks.passed[id] = fn
+			callbacks.Unlock()
+		}
+		return f
+	}
+	id := callbackID(fn)
+	if clo, ok := closureIdentity(fn); ok {
+		if _, _, inTable, wp := captureObjects.lookup(clo, true, true); inTable {
+			returnedClosures.note(wp, value.TypeName(fn.Type()))
+		}
+	}
+	site := callbackSite(fn)
+	w := reflect.MakeFunc(fn.Type(), func(args []reflect.Value) []reflect.Value {
+		return callIn(site, id, nil, false, fn, args)
+	})
+	noteReturnedWrapper(w, fn)
+	var out F
+	reflect.ValueOf(&out).Elem().Set(w)
+	return out
+}
+
+// returnedWrappers maps the closure of a recording wrapper that Returned
+// made to the closure of the function value it wraps: the wrapper handed
+// back in (the test passes the option to NewVersion) is the same object as
+// the value the RETURN_IN numbered.
+var returnedWrappers sync.Map // uintptr -> reflect.Value
+
+// makeFuncCode is the code pointer every reflect.MakeFunc value shares.
+var makeFuncCode = sync.OnceValue(func() uintptr {
+	return reflect.MakeFunc(reflect.TypeFor[func()](), func([]reflect.Value) []reflect.Value { return nil }).Pointer()
+})
+
+func noteReturnedWrapper(w, fn reflect.Value) {
+	wc := funcClosure(w)
+	returnedWrappers.Store(uintptr(wc), fn)
+	runtime.AddCleanup((*byte)(wc), func(k uintptr) { returnedWrappers.Delete(k) }, uintptr(wc))
+}
+
+// unwrapReturned returns the function value a Returned wrapper v wraps.
+func unwrapReturned(v reflect.Value) (reflect.Value, bool) {
+	if v.Kind() != reflect.Func || v.IsNil() || v.Pointer() != makeFuncCode() {
+		return reflect.Value{}, false
+	}
+	fn, ok := returnedWrappers.Load(uintptr(funcClosure(v)))
+	if !ok {
+		return reflect.Value{}, false
+	}
+	return fn.(reflect.Value), true
+}
+
+// isReturnedWrapper: v is a Returned wrapper, which ObservedFunc counts as
+// the observed function value it wraps (a call of it from observed code
+// runs natively, as a call of the value itself does).
+func isReturnedWrapper(v reflect.Value) bool {
+	_, ok := unwrapReturned(v)
+	return ok
+}
+
+// returnedClosures are the closures with captured variables that incalls
+// returned (Returned), while they live: external code holds them and may
+// call them or hand them back in, and a checkpoint cannot rebuild what they
+// captured, so none is taken while one lives (liveReturnedClosure).
+var returnedClosures closureSet
+
+type closureSet struct {
+	sync.Mutex
+	live  map[weak.Pointer[byte]]string // closure -> its type's name
+	limit int                           // prune the collected ones past this size
+}
+
+func (c *closureSet) note(wp weak.Pointer[byte], name string) {
+	c.Lock()
+	defer c.Unlock()
+	if c.live == nil {
+		c.live = map[weak.Pointer[byte]]string{}
+	}
+	c.live[wp] = name
+	if len(c.live) > c.limit {
+		c.pruneLocked()
+		c.limit = max(64, 2*len(c.live))
+	}
+}
+
+func (c *closureSet) pruneLocked() {
+	for wp := range c.live {
+		if wp.Value() == nil {
+			delete(c.live, wp)
+		}
+	}
+}
+
+// liveReturnedClosure is why no checkpoint is taken now, or "".
+func liveReturnedClosure() string {
+	c := &returnedClosures
+	c.Lock()
+	defer c.Unlock()
+	c.pruneLocked()
+	var names []string
+	for _, name := range c.live {
+		names = append(names, name)
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	slices.Sort(names)
+	return "external code holds a function value of observed code that an incall returned (" + names[0] + "), whose captured variables a checkpoint cannot rebuild"
+}

@@ -1,0 +1,3 @@
+module example.com/closureids
+
+go 1.26
