@@ -336,6 +336,7 @@ func playerDone(s *Stream, fr frame) {
 }
 
 func argsMismatch(s *Stream) {
+	endAtUnbuiltArg(s)
 	p := play
 	why := "arguments left over"
 	if s.dec.Err != nil {

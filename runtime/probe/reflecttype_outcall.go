@@ -26,11 +26,33 @@ const UnbuiltTypePrefix = "recorded reflect.Type "
 // results of the outcall fr failed on a reflect.Type this build cannot
 // make; it returns for any other failure.
 func endAtUnbuiltType(s *Stream, fr frame) {
-	p := play
-	if p == nil || !errors.Is(s.dec.Err, value.ErrUnbuiltReflectType) {
+	if errors.Is(s.dec.Err, value.ErrUnbuiltReflectType) {
+		endUnbuilt(s, "in the results of "+fr.site.Name)
+	}
+}
+
+// endAtUnbuiltArg is endAtUnbuiltType for the arguments of an incall (a
+// parameter of type reflect.Type: expr's nature.Cache.FromType given a type
+// of the test's package).
+func endAtUnbuiltArg(s *Stream) {
+	if !errors.Is(s.dec.Err, value.ErrUnbuiltReflectType) {
 		return
 	}
-	note := UnbuiltTypePrefix + "in the results of " + fr.site.Name + " cannot be made in replay: " + s.dec.Err.Error() +
+	where := "in the arguments of an incall"
+	if s.site != nil {
+		where = "in the arguments of " + s.site.Name
+	}
+	endUnbuilt(s, where)
+}
+
+// endUnbuilt ends the replay with verdict "error" and a note naming the
+// reflect.Type it could not make and where the log holds it.
+func endUnbuilt(s *Stream, where string) {
+	p := play
+	if p == nil {
+		return
+	}
+	note := UnbuiltTypePrefix + where + " cannot be made in replay: " + s.dec.Err.Error() +
 		"; observed code would reflect natively over another type, so the log is not replayed (docs/design/reflection.md)"
 	p.mu.Lock()
 	if p.done {
