@@ -26,7 +26,8 @@ import (
 // type of no package (`*[]float64`) or to a math/big number as an object
 // with its pointee at every sight, where earlier versions wrote a bare
 // reference; players of earlier logs encode such pointers bare
-// (value.LastBarePointeeFormat). Version 7 writes a slice of non-zero
+// (value.LastBarePointeeFormat); it also numbers observed function values
+// by their closure, not their code (probe: closureFormat). Version 7 writes a slice of non-zero
 // capacity as a view of its backing array (runtime/value: TagView: the
 // array's object ID, the capacity, then the elements as before); players
 // of earlier logs write slices by value (value.LastPlainSliceFormat).
