@@ -309,20 +309,26 @@ func (p *player) View(id uint64, c int, s reflect.Value) reflect.Value {
 	return v.Convert(t)
 }
 
-// bytesView appends v (Stream.Bytes) as a view of its array, except among
-// an outcall's results and out-parameters (RETURN_OUT), which are written
-// by value: a Read-like outcall's buffer crosses its CALL_OUT as a length
-// only, so its array would be numbered first by the RETURN_OUT that replay
-// decodes into a copy, never binding the number to replay's own buffer.
-// The generated code copies those bytes into the caller's slice, which
-// keeps its array.
+// bytesView appends v (Stream.Bytes) as a view of its array. An outcall's
+// results are views too: replay decodes one into an array of the recorded
+// capacity (or into the array that an argument of the same ID named), so
+// that observed code passing the result, or a subslice of it, across the
+// boundary later shows the capture's capacity and array.
 func (s *Stream) bytesView(v []byte) {
-	if n := len(s.frames); n > 0 && s.frames[n-1].kind == eventlog.KindCallOut {
-		s.enc.Bytes(v)
-		return
-	}
 	s.enc.Objects = s.objectTable()
 	s.enc.SliceBytes(v)
+}
+
+// OutBytes appends an outcall's []byte out-parameter in its RETURN_OUT by
+// value: a Read-like outcall's buffer crosses its CALL_OUT as a length
+// only, so its array would be numbered first by the RETURN_OUT, which
+// replay decodes into a copy, never binding the number to replay's own
+// buffer. The generated code copies those bytes into the caller's slice,
+// which keeps its array.
+func (s *Stream) OutBytes(v []byte) {
+	if !s.idleCall {
+		s.enc.Bytes(v)
+	}
 }
 
 // Array implements value.Arrays for a checkpoint's encoding of the observed

@@ -206,11 +206,11 @@ func (t *transformer) outcallParams(o *outcallHelper, stack []ast.Node) bool {
 		switch {
 		case isSlice && !variadic && isByteSlice(pt) && readLike:
 			o.encs = append(o.encs, "s.Int(int64(len("+name+")))")
-			o.outEncs = append(o.outEncs, "s.Bytes("+name+"[:min(max(r0, 0), len("+name+"))])")
+			o.outEncs = append(o.outEncs, "s.OutBytes("+name+"[:min(max(r0, 0), len("+name+"))])")
 			o.outDecs = append(o.outDecs, "copy("+name+", s.DecodeBytes())")
 		case isSlice && !variadic && isByteSlice(pt):
 			o.encs = append(o.encs, t.paramEncStmt(name, pt, sig.Params().At(i).Name(), c.name, false))
-			o.outEncs = append(o.outEncs, "s.Bytes("+name+")")
+			o.outEncs = append(o.outEncs, "s.OutBytes("+name+")")
 			o.outDecs = append(o.outDecs, "copy("+name+", s.DecodeBytes())")
 		case isSlice && !variadic:
 			o.encs = append(o.encs, t.encStmt(name, pt))

@@ -1,0 +1,3 @@
+module example.com/viewcap
+
+go 1.26
