@@ -545,40 +545,50 @@ func ifacePointer(el reflect.Value, x any) unsafe.Pointer {
 }
 
 // encodeMap writes the entries of the non-nil map v sorted by their keys'
-// encodings. Each key and value is copied into a scratch value of its
-// type's plan (SetIterKey: no allocation per entry, as MapIter.Key would
-// make for keys stored indirectly) and encoded from there.
+// encodings. The values are encoded in that order too, after all keys:
+// encoding numbers the objects and arrays it sees first (a slice inside a
+// value is a view of a newly numbered array), so numbering them in the
+// map's iteration order would give replay, iterating in another order,
+// other IDs for the same values. Each key is copied into a scratch value
+// of its type's plan (SetIterKey: no allocation per entry, as MapIter.Key
+// would make for keys stored indirectly), each value into one slice of
+// them, and encoded from there.
 func (e *Encoder) encodeMap(v reflect.Value, depth int) {
-	type entry struct{ k, v []byte }
-	entries := make([]entry, 0, v.Len())
+	type entry struct {
+		k []byte
+		i int // index in vals
+	}
+	n := v.Len()
+	entries := make([]entry, 0, n)
 	if e.Refresh && e.rewritten == nil {
 		e.rewritten = map[unsafe.Pointer]bool{} // shared with sub
 	}
 	sub := Encoder{Objects: e.Objects, Deep: e.Deep, Outgoing: e.Outgoing, Refresh: e.Refresh, rewritten: e.rewritten}
 	kpl, vpl := planFor(v.Type().Key()), planFor(v.Type().Elem())
-	ks, vs := kpl.getScratch(), vpl.getScratch()
-	k, val := reflect.NewAt(kpl.t, ks).Elem(), reflect.NewAt(vpl.t, vs).Elem()
+	ks := kpl.getScratch()
+	k := reflect.NewAt(kpl.t, ks).Elem()
+	vals := reflect.MakeSlice(reflect.SliceOf(vpl.t), n, n)
 	it := v.MapRange()
 	for it.Next() {
+		if len(entries) == vals.Len() {
+			vals = reflect.Append(vals, reflect.Zero(vpl.t))
+		}
 		k.SetIterKey(it)
-		val.SetIterValue(it)
+		vals.Index(len(entries)).SetIterValue(it)
 		sub.Buf = nil
 		sub.at(kpl, k.Addr().UnsafePointer(), depth+1)
-		kb := sub.Buf
-		sub.Buf = nil
-		sub.at(vpl, val.Addr().UnsafePointer(), depth+1)
-		entries = append(entries, entry{kb, sub.Buf})
+		entries = append(entries, entry{sub.Buf, len(entries)})
 	}
 	k.SetZero()
-	val.SetZero()
 	kpl.putScratch(ks)
-	vpl.putScratch(vs)
 	slices.SortFunc(entries, func(a, b entry) int { return bytes.Compare(a.k, b.k) })
 	e.Buf = append(e.Buf, TagMap)
 	e.Buf = binary.AppendUvarint(e.Buf, uint64(len(entries)))
 	for _, en := range entries {
 		e.Buf = append(e.Buf, en.k...)
-		e.Buf = append(e.Buf, en.v...)
+		sub.Buf = nil
+		sub.at(vpl, vals.Index(en.i).Addr().UnsafePointer(), depth+1)
+		e.Buf = append(e.Buf, sub.Buf...)
 	}
 }
 

@@ -1,6 +1,7 @@
 package value
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -105,5 +106,31 @@ func TestSlicesByValueWithoutArrays(t *testing.T) {
 	got := Decode[views](d)
 	if d.Err != nil || cap(got.Word) != len(got.Word) || string(d.Bytes()) != "alpha gamma" {
 		t.Fatalf("by value: %+v, %v", got, d.Err)
+	}
+}
+
+// The views inside a map's values are numbered in the order of the sorted
+// keys, as the entries are written, not in the map's iteration order:
+// replay, iterating the same map in another order, must give the same
+// values the same IDs (gjson's Result.Value of an object of arrays).
+func TestMapValuesNumberedInKeyOrder(t *testing.T) {
+	m := map[string][]int{}
+	keys := "abcdefghijklmnop"
+	for i, k := range keys {
+		m[string(k)] = make([]int, 1, i+1)
+	}
+	for range 5 {
+		e := &Encoder{Objects: newArrayTable()}
+		Encode(e, map[string]any{"m": m})
+		text, err := Render(e.Buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range keys {
+			want := fmt.Sprintf("view#%d/%d ", i+1, i+1)
+			if !strings.Contains(text, want) {
+				t.Fatalf("rendered map lacks %q (views numbered out of key order): %s", want, text)
+			}
+		}
 	}
 }
