@@ -36,8 +36,11 @@ node "$modules/read.mjs" "$work/capture.arrows" "$work/compacted.arrow" "$work/u
 
 # Check each summary with node (no jq needed): 5000 rows, the twelve kinds in
 # turn (417 or 416 of each), the site example.com/shop/pricing.Quote 500
-# times, version 5 (eventlog.FormatVersion).
-node - "$work/summary.jsonl" <<'JS'
+# times, the writer's format version (eventlog.FormatVersion, read from
+# schema.go so that a format bump needs no edit here).
+want_version="$(sed -n 's/^const FormatVersion = \([0-9][0-9]*\)$/\1/p' "$here/../schema.go")"
+[ -n "$want_version" ] || { echo "interop: no 'const FormatVersion = N' in runtime/eventlog/schema.go" >&2; exit 1; }
+node - "$work/summary.jsonl" "$want_version" <<'JS'
 const fs = require('node:fs');
 const lines = fs.readFileSync(process.argv[2], 'utf8').trim().split('\n');
 const kinds = ['CALL_IN','RETURN_IN','PANIC_OUT','CALL_OUT','RETURN_OUT','PANIC_IN','READ_OUT','WRITE_OUT','WRITE_IN','GO','CHAN_TURN','LOCK_TURN'];
@@ -53,7 +56,7 @@ for (const line of lines) {
   });
   if (Object.keys(s.kinds).length !== kinds.length) errs.push(`kinds ${Object.keys(s.kinds)}`);
   if (s.sites['example.com/shop/pricing.Quote'] !== 500) errs.push(`site pricing.Quote: ${s.sites['example.com/shop/pricing.Quote']}, want 500`);
-  if (s.format_version !== '5') errs.push(`format version ${s.format_version}`);
+  if (s.format_version !== process.argv[3]) errs.push(`format version ${s.format_version}, want ${process.argv[3]}`);
   if (!String(s.status).startsWith('state=done events=00000000000000005000')) errs.push(`status ${s.status}`);
   if (errs.length) { failed = true; console.error(`interop: ${s.path}: ${errs.join('; ')}`); }
   else console.log(`interop: ok: ${s.path.split('/').pop()}: ${s.rows} rows, ${Object.keys(s.kinds).length} kinds, ${Object.keys(s.sites).length} sites, columns ${s.columns.join(' ')}`);
