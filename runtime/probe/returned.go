@@ -37,6 +37,9 @@ func Returned[F any](f F) F {
 	if fn.IsNil() || !ObservedFunc(x) {
 		return f
 	}
+	if u, ok := unwrapReturned(fn); ok {
+		fn = u // a recording wrapper handed on: wrap the value it wraps, once
+	}
 	if replaying {
 		p := play
 		if p.format < closureFormat {
@@ -71,6 +74,19 @@ func Returned[F any](f F) F {
 	reflect.ValueOf(&out).Elem().Set(w)
 	return out
 }
+
+// Stored is applied by a WRITE_OUT helper to a value of function or
+// interface type that observed code writes into another package's variable
+// or a field of an external struct: external code may call an observed
+// function value stored there, without any incall enclosing the call
+// (go-toml's unstable stores closures and a function in
+// internal/parserbridge's variables in its init, and the root package's
+// decoder calls them on an unstable.Parser). It wraps the value as Returned
+// does, after the WRITE_OUT numbered it: external code's calls are
+// callbacks (CALL_IN "callback <function>", receiver the closure's ID),
+// observed code's own calls of the stored value run natively, and replay
+// performs the recorded calls on the value its replayed write stored.
+func Stored[F any](f F) F { return Returned(f) }
 
 // returnedWrappers maps the closure of a recording wrapper that Returned
 // made to the closure of the function value it wraps: the wrapper handed

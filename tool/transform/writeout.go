@@ -192,7 +192,16 @@ func (t *transformer) writeOut(stmt ast.Stmt, lhs *ast.SelectorExpr, w writeTarg
 		fmt.Fprintf(&b, "\tnv := old %s %s\n", op, operand)
 		newVal = "nv"
 	}
-	fmt.Fprintf(&b, "\t%s\n\ts.Write()\n\t%s = %s\n}\n\n", t.encStmt(newVal, w.typ), target, newVal)
+	stored := newVal
+	if op == "" && mayHoldFunc(w.typ) {
+		// An observed function value stored where external code can
+		// call it (go-toml's unstable fills internal/parserbridge's
+		// function variables in its init, and the root package calls
+		// them): those calls are recorded, and performed in replay, as
+		// callbacks are.
+		stored = t.probe + ".Stored(" + newVal + ")"
+	}
+	fmt.Fprintf(&b, "\t%s\n\ts.Write()\n\t%s = %s\n}\n\n", t.encStmt(newVal, w.typ), target, stored)
 	t.gen.WriteString(b.String())
 
 	span := int(stmt.End() - stmt.Pos())
