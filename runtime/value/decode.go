@@ -628,6 +628,13 @@ func (d *Decoder) decodeIface(v reflect.Value, depth int, impl []string) {
 			return
 		}
 		if rt.Kind() == reflect.Pointer {
+			if inner := d.peek(); inner == TagObject || inner == TagRef {
+				// An error of an observed pointer type, by identity.
+				x := reflect.New(rt).Elem()
+				d.decode(x, depth+1)
+				d.setIface(v, x)
+				return
+			}
 			p := reflect.New(rt.Elem())
 			d.decode(p.Elem(), depth+1)
 			d.setIface(v, p)

@@ -213,6 +213,15 @@ func (e *Encoder) encodeError(err error, depth int) {
 				e.Buf = append(e.Buf, TagNil)
 				return
 			}
+			if pl.observedElem() {
+				// An error the observed set allocates is compared by
+				// identity (errors.Is's ==, a sentinel kept in a
+				// variable): the pointer itself, an object like any
+				// other pointer to an observed type, so that replay
+				// hands back the one object the code made.
+				e.pointer(pl, rv, rv.UnsafePointer(), depth+1)
+				return
+			}
 			rv = rv.Elem()
 		}
 		e.encode(rv, depth+1)

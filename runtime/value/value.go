@@ -38,7 +38,7 @@ const (
 	TagIface                  // non-nil interface holding a non-error value: dynamic type name, value (a TagRef/TagObject of that type with an empty name, format 2 on)
 	TagError                  // error: dynamic type name, message string, uvarint n, n wrapped errors
 	TagSentinel               // an exported package-level variable by its name: an error variable observed code compares with ("io.EOF"), or a registered value of a type replay cannot name ("net/http.NoBody", RegisterSentinelValue)
-	TagTypedError             // error of a registered type, rebuilt by value in replay: type name, value of the type (pointee for pointer types)
+	TagTypedError             // error of a registered type, rebuilt by value in replay: type name, value of the type (pointee for pointer types; for a pointer to an observed type, the pointer, TagObject/TagRef, by identity)
 	TagTime                   // time.Time: zigzag unix seconds, uvarint nanoseconds, zone name string, zigzag zone offset
 	TagTruncated              // a value nested deeper than MaxDepth
 	TagOpaque                 // a value of an interface's dynamic type unknown to replay: type name, rendered text

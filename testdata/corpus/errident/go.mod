@@ -1,0 +1,3 @@
+module example.com/errident
+
+go 1.26
