@@ -89,11 +89,31 @@ func configureCheckpoints(getenv func(string) string) {
 }
 
 // noteType keeps the type of the heap object at p, first seen or seen as a
-// larger type, for checkpoints (o.mu held).
+// larger type, for checkpoints (o.mu held). An observed type seen at the
+// address is kept over an external one: an external struct that holds an
+// observed one at its start (goldmark's *parser.Delimiter and its
+// ast.BaseNode, seen in either order) is written as the observed part, the
+// observed set's state, and replay stands in for the rest (a placeholder
+// at the part's address, as in a whole log's replay).
 func (o *objects) noteType(p unsafe.Pointer, v reflect.Value) {
-	if o.types != nil && v.Kind() == reflect.Pointer {
-		o.types[uintptr(p)] = v.Type()
+	if o.types == nil || v.Kind() != reflect.Pointer {
+		return
 	}
+	t := v.Type()
+	if old := o.types[uintptr(p)]; old != nil && old != t && old.Kind() == reflect.Pointer && value.IsObservedType(old.Elem()) &&
+		(!value.IsObservedType(t.Elem()) || t.Elem().Size() < old.Elem().Size()) {
+		return
+	}
+	o.types[uintptr(p)] = t
+}
+
+// notePart is noteType for a sight of the object at p as a smaller type
+// than the one it was seen as, which the table's lookup does not see when a
+// stream's pins answer it.
+func (o *objects) notePart(p unsafe.Pointer, v reflect.Value) {
+	o.mu.Lock()
+	o.noteType(p, v)
+	o.mu.Unlock()
 }
 
 // noteInitEnd marks the end of an observed package's initialisation: the

@@ -49,6 +49,10 @@ func (p *player) computeFirstAppearances() {
 		})
 		return true
 	})
+	// A segment whose checkpoint no event follows (cut at a run's last
+	// checkpoint): the pass met no event at seg.at; seeding again adds
+	// nothing to names already there.
+	p.seedCheckpointNames(p.total, &f.names)
 	if f.err != nil {
 		p.loadFailed(f.err)
 	}

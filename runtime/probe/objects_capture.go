@@ -152,6 +152,9 @@ func (o *objects) lookup(v reflect.Value, isWeak, watch bool) (id uint64, first,
 	size := pointeeSize(v)
 	if e := o.ids.find(uintptr(p)); e != nil && weakIs(e.wp, p) {
 		if size <= e.size {
+			if size < e.size && o.types != nil {
+				o.noteType(p, v) // an observed part of an external object (noteType)
+			}
 			if e.unwatched && watch {
 				e.unwatched = false
 				watchFields(v, e.wp, e.id)

@@ -16,6 +16,11 @@ type objInfo struct {
 	raw   []byte       // recorded encoding of a placeholder that stands in for a value
 	fresh bool         // created from contents in the log: its next encoding carries them too
 	size  uintptr      // the largest pointee size it was encoded as: a larger one is a first sight again (objEntry.size)
+	// standIn is the placeholder type that stands in, at this real
+	// object's address, for the type standInName the log also names it by,
+	// one this build cannot name (standInOverLocked); nil if none.
+	standIn     reflect.Type
+	standInName string
 }
 
 // Value resolution in replay: log object IDs bound to replay objects.
@@ -37,7 +42,11 @@ func (p *player) ID(v reflect.Value, name string, _ bool) (uint64, bool, string)
 func (p *player) knownLocked(v reflect.Value, name string) (uint64, bool, string, bool) {
 	if o, ok := p.ids[p.key(v)]; ok {
 		n := o.name
-		if o.typ != nil && v.Type() != o.typ && value.TypeName(o.typ) == o.name {
+		if o.standIn != nil && v.Type() == o.standIn {
+			// The stand-in over a real object (standInOverLocked): named by
+			// the type the capture saw, as stand-ins are.
+			n = o.standInName
+		} else if o.typ != nil && v.Type() != o.typ && value.TypeName(o.typ) == o.name {
 			// The same address seen as another type: a pointer to the first
 			// field of a real object (&s.embedded). The capture names it by
 			// its own type, as here; only stand-ins keep
@@ -69,6 +78,14 @@ func (p *player) Recorded(ptr unsafe.Pointer) (string, []byte, bool) {
 	p.objMu.Lock()
 	defer p.objMu.Unlock()
 	o, ok := p.ids[ptr]
+	if ok && o.standIn != nil {
+		// A stand-in over a real object (standInOverLocked): in an
+		// interface, the object is the one of the type the log names.
+		// Observed code's interface values at this address hold the
+		// stand-in, as the real part's type is not the interface's (else
+		// the log would name that type).
+		return o.standInName, nil, true
+	}
 	if ok && o.typ != nil && o.name == value.TypeName(o.typ) {
 		// A real object (or a stand-in of the recorded type), not one
 		// standing in for a type this build cannot name: its type now is
@@ -160,12 +177,18 @@ func identity(v reflect.Value) unsafe.Pointer {
 }
 
 func (p *player) Ref(id uint64, name string, t reflect.Type) (reflect.Value, error) {
-	var whole reflect.Type
-	if t.Kind() == reflect.Pointer {
+	var whole, under reflect.Type
+	switch t.Kind() {
+	case reflect.Pointer:
 		whole, _ = p.Whole(id)
+	case reflect.Interface:
+		under, _ = p.Whole(id)
 	}
 	p.objMu.Lock()
 	defer p.objMu.Unlock()
+	if s, ok := p.standInOverLocked(id, name, t, nil, under); ok {
+		return s, nil
+	}
 	if v, ok := p.byID[id]; ok {
 		if v.Type().AssignableTo(t) {
 			return v, nil
@@ -197,6 +220,95 @@ func (p *player) Ref(id uint64, name string, t reflect.Type) (reflect.Value, err
 	}
 	p.bindLocked(id, v, name)
 	return v, nil
+}
+
+// Stand-ins over real objects. A log may name one object by a type this
+// build cannot name, in an interface (replay stands in a placeholder), and
+// by a type it can, at the same address: the external struct holds an
+// observed one at its start. Goldmark's parser.Delimiter and extension/ast's
+// nodes embed ast.BaseNode first; with ast observed they cross as ast.Node,
+// and ast's calls of the promoted methods (n.AppendChild through the
+// interface) reach (*ast.BaseNode).AppendChild as CALL_INs on the same
+// address. Replay makes one object: the real one, as the log's types it can
+// name need (Whole), and the stand-in, whose type holds no pointers, at its
+// address. Observed code's calls through the interface go to the stand-in
+// (outcalls, as in the capture), the CALL_INs drive the real object, and
+// both sights are one ID, as they were one address in the capture.
+
+// standInOverLocked returns the stand-in of interface type t for object id
+// when the log names id by name, a type this build cannot name, and replay
+// has (or, by whole, the struct holding the types of the log's other names
+// for id at its start, makes) a real object for id: a placeholder at the
+// real object's address. ok is false where that does not apply (the
+// caller's rules make the value) or cannot be done (a placeholder holding
+// pointers, or larger than the real object: the memory must not be
+// reinterpreted).
+func (p *player) standInOverLocked(id uint64, name string, t reflect.Type, impl []string, whole reflect.Type) (reflect.Value, bool) {
+	if t.Kind() != reflect.Interface {
+		return reflect.Value{}, false
+	}
+	real, bound := p.byID[id]
+	if bound {
+		if real.Kind() != reflect.Pointer || real.IsNil() {
+			return reflect.Value{}, false
+		}
+		if o := p.ids[p.key(real)]; o.standIn != nil && o.standInName == name && o.standIn.Implements(t) {
+			return reflect.NewAt(o.standIn.Elem(), real.UnsafePointer()), true
+		}
+		if real.Type().AssignableTo(t) {
+			return reflect.Value{}, false
+		}
+	} else if whole == nil {
+		return reflect.Value{}, false
+	}
+	if _, ok := value.LookupType(name); ok || name == "" {
+		return reflect.Value{}, false
+	}
+	ph, err := placeholderImpl(name, t, impl)
+	if err != nil || ph.Kind() != reflect.Pointer || !pointerFree(ph.Type().Elem()) {
+		return reflect.Value{}, false
+	}
+	size := ph.Type().Elem().Size()
+	if !bound {
+		if size > whole.Size() {
+			return reflect.Value{}, false
+		}
+		real = reflect.New(whole)
+		p.bindLocked(id, real, value.TypeName(real.Type()))
+	} else if size > real.Type().Elem().Size() {
+		return reflect.Value{}, false
+	}
+	k := p.key(real)
+	o := p.ids[k]
+	o.standIn, o.standInName = ph.Type(), name
+	// The object of the type the log names is at least as large as the
+	// real one it holds at its start: a sight of that one is no larger
+	// than the capture's sight of the whole, so no first sight again.
+	o.size = max(o.size, real.Type().Elem().Size())
+	p.ids[k] = o
+	return reflect.NewAt(ph.Type().Elem(), real.UnsafePointer()), true
+}
+
+// pointerFree reports whether values of type t hold no pointers: memory of
+// another type may be seen as a t without the garbage collector finding
+// pointers where there are none.
+func pointerFree(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128:
+		return true
+	case reflect.Array:
+		return t.Len() == 0 || pointerFree(t.Elem())
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if !pointerFree(t.Field(i).Type) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // key is the identity of v in p.ids: its address, or code pointer for a

@@ -95,6 +95,8 @@ func (c *objectPins) ID(v reflect.Value, name string, isWeak bool) (uint64, bool
 					e.name, e.size = name, size
 					id, first, _, _ := captureObjects.lookup(v, true, !c.orphan)
 					return id, first, name
+				} else if size < e.size && ckptOn {
+					captureObjects.notePart(p, v)
 				}
 			}
 			return e.id, false, name
@@ -145,7 +147,9 @@ func (c *objectPins) recentID(v reflect.Value, p unsafe.Pointer, name string) (i
 		r := &c.recent[i]
 		size = r.size
 		if name != r.name {
-			if s := pointeeSize(v); s > size {
+			if s := pointeeSize(v); s > size || s < size && ckptOn {
+				// Larger: the table decides (objEntry.size); smaller, with
+				// checkpoints on: the table notes the part (noteType).
 				return 0, 0, false
 			}
 		}

@@ -89,8 +89,15 @@ func placeholderImpl(name string, t reflect.Type, impl []string) (reflect.Value,
 // RefImpl is Ref for a recorded reference whose dynamic type implemented
 // the asserted interfaces impl (value.ImplResolver).
 func (p *player) RefImpl(id uint64, name string, t reflect.Type, impl []string) (reflect.Value, error) {
+	var whole reflect.Type
+	if t.Kind() == reflect.Interface {
+		whole, _ = p.Whole(id)
+	}
 	p.objMu.Lock()
 	defer p.objMu.Unlock()
+	if s, ok := p.standInOverLocked(id, name, t, impl, whole); ok {
+		return s, nil
+	}
 	if v, ok := p.byID[id]; ok {
 		if v.Type().AssignableTo(t) {
 			return v, nil

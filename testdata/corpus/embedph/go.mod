@@ -1,0 +1,3 @@
+module example.com/embedph
+
+go 1.26
