@@ -63,9 +63,15 @@ func LinkedType(name string) (reflect.Type, bool) {
 		t, _ := c.(reflect.Type)
 		return t, t != nil
 	}
-	t := linkedNamed(name)
-	if t == nil && strings.HasPrefix(name, "struct {") {
-		t = linkedLiteral(name)
+	var t reflect.Type
+	if base, fp, ok := cutFingerprint(name); ok {
+		t = linkedByFingerprint(base, fp)
+	} else if t = linkedNamed(name); t == nil {
+		// A struct, func or chan type literal (typeexpr.go), or a named
+		// type spelled as reflect spells the parts of one ("toml.T").
+		if t = madeType(name); t == nil {
+			t = byReflectString(name)
+		}
 	}
 	linked.Store(name, t)
 	return t, t != nil

@@ -39,9 +39,10 @@ const thisPkg = "github.com/rules-capture/rules_capture/runtime/value"
 
 // TestLinkedTestTypes: LinkedType finds a struct type literal by its
 // reflect string (one with an unexported field, which reflect.StructOf
-// cannot make), takes either of two types of one name that reflection
-// cannot tell apart, refuses two of one name that it can, and builds
-// unnamed types of error.
+// cannot make), makes one with exported fields only, takes either of two
+// types of one name that reflection cannot tell apart, refuses two of one
+// name that it can when the name has no fingerprint, and builds unnamed
+// types of error.
 func TestLinkedTestTypes(t *testing.T) {
 	lit := reflect.TypeOf(literal()).Elem()
 	if got, ok := LinkedType(lit.String()); !ok || got != lit {
@@ -64,8 +65,11 @@ func TestLinkedTestTypes(t *testing.T) {
 	if got, ok := LinkedType("[]error"); !ok || got != reflect.TypeFor[[]error]() {
 		t.Errorf("LinkedType([]error) = %v, %v", got, ok)
 	}
-	if _, ok := LinkedType("struct { Nowhere int }"); ok {
-		t.Error("LinkedType found a struct literal no code of the binary declares")
+	if got, ok := LinkedType("struct { Nowhere int }"); !ok || got.String() != "struct { Nowhere int }" || got.Field(0).Type != reflect.TypeFor[int]() {
+		t.Errorf("LinkedType(struct { Nowhere int }) = %v, %v; want the literal made by reflect.StructOf", got, ok)
+	}
+	if got, ok := LinkedType("struct { nowhere int }"); ok {
+		t.Errorf("LinkedType made %v: a struct literal with an unexported field no code of the binary declares", got)
 	}
 }
 

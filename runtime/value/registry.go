@@ -63,12 +63,24 @@ func IsObservedPackage(path string) bool {
 // RegisterType makes t (and, for a pointer type, its element) known by
 // name, so that replay can rebuild values of that dynamic type.
 func RegisterType(t reflect.Type) {
-	registry.Lock()
-	registry.types[TypeName(t)] = t
+	// A registered named type is named by its plain name (ambiguous), which
+	// TypeName may have answered otherwise before.
+	k, ek := registeredName(t), ""
 	if t.Kind() == reflect.Pointer {
-		registry.types[TypeName(t.Elem())] = t.Elem()
+		ek = registeredName(t.Elem())
+	}
+	registry.Lock()
+	registry.types[k] = t
+	if t.Kind() == reflect.Pointer {
+		registry.types[ek] = t.Elem()
 	}
 	registry.Unlock()
+	registeredTypes.Store(t, true)
+	forgetTypeName(t)
+	if t.Kind() == reflect.Pointer {
+		registeredTypes.Store(t.Elem(), true)
+		forgetTypeName(t.Elem())
+	}
 	prefixCache.Clear() // it remembers which types are registered
 	prefixGen.Add(1)
 }
@@ -495,6 +507,10 @@ func typeName(t reflect.Type) string {
 		}
 		// reflect's Name of an instantiated generic type spells its type
 		// arguments with package names only; keep it, qualified by the path.
+		if ambiguous(t) {
+			// Another type of the binary has this name (localtypes.go).
+			return t.PkgPath() + "." + t.Name() + fingerprintSep + fingerprint(t)
+		}
 		return t.PkgPath() + "." + t.Name()
 	}
 	switch t.Kind() {
@@ -514,6 +530,22 @@ func typeName(t reflect.Type) string {
 			return "chan<- " + TypeName(t.Elem())
 		}
 		return "chan " + TypeName(t.Elem())
+	case reflect.Struct:
+		if n, ok := structLiteralName(t); ok {
+			return n
+		}
 	}
 	return t.String()
+}
+
+// registeredName is the name RegisterType files t under: its plain name
+// (no fingerprint), with full import paths.
+func registeredName(t reflect.Type) string {
+	if t.Name() != "" && t.PkgPath() != "" {
+		return t.PkgPath() + "." + t.Name()
+	}
+	if t.Kind() == reflect.Pointer && t.Elem().Name() != "" && t.Elem().PkgPath() != "" {
+		return "*" + registeredName(t.Elem())
+	}
+	return TypeName(t)
 }
