@@ -164,8 +164,9 @@ type sink struct {
 	// maxBytes caps the file (Options.MaxBytes; 0: none); capped is set
 	// once a batch did not fit: the end-of-stream marker is written then,
 	// and no batch after it.
-	maxBytes int64
-	capped   bool
+	maxBytes  int64
+	capped    bool
+	onSizeCap func() // Options.OnSizeCap, nil once called
 	// Events lost to write errors and the cap (Status.Lost...); losing:
 	// the latest write failed (a run of losses is reported once).
 	lost      uint64
@@ -209,6 +210,7 @@ func newSink(f logFile, path string, meta Meta, opts Options) (*sink, error) {
 		f:             f,
 		path:          path,
 		maxBytes:      opts.MaxBytes,
+		onSizeCap:     opts.OnSizeCap,
 		warn:          opts.Warn,
 		enc:           enc,
 		compressSmall: opts.AlwaysCompress,
@@ -324,6 +326,10 @@ func (s *sink) lose(n int, err error) {
 	s.lostRun = uint64(n)
 	if why == "size_cap" {
 		s.warnf("%s reached its size cap of %d bytes: the log ends there, and later events are dropped and counted in its status (lost=, lost_why=size_cap)", s.path, s.maxBytes)
+		if s.onSizeCap != nil {
+			s.onSizeCap()
+			s.onSizeCap = nil
+		}
 		return
 	}
 	s.warnf("writing %s: %v: events are dropped and counted in the log's status until a write succeeds again (it is retried at every batch)", s.path, err)

@@ -74,6 +74,11 @@ type Options struct {
 	// run of write errors starts and ends, and the size cap (default:
 	// standard error). It is called on the writer's goroutine.
 	Warn func(msg string)
+	// OnSizeCap, if set, is called once, on the writer's goroutine, when
+	// the log reaches MaxBytes: from then on nothing appended reaches the
+	// file, so the appender may stop producing events (the recorder stops
+	// recording at its next quiescent point).
+	OnSizeCap func()
 
 	// wrapFile lets tests interpose on the file's writes.
 	wrapFile func(logFile) logFile

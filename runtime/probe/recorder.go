@@ -168,7 +168,10 @@ func openLog(getenv func(string) string) (*eventlog.Writer, string, error) {
 // logOptions are the log writer's options for the environment's
 // EnvCompression, EnvPolicy and EnvMaxBytes.
 func logOptions(getenv func(string) string) (eventlog.Options, error) {
-	opts := eventlog.Options{Warn: func(msg string) { warnf("%s", msg) }}
+	opts := eventlog.Options{
+		Warn:      func(msg string) { warnf("%s", msg) },
+		OnSizeCap: stopAtCap,
+	}
 	switch c := getenv(EnvCompression); c {
 	case "", "zstd":
 		opts.Compression = eventlog.Zstd
@@ -385,6 +388,9 @@ func CaptureWith(path string, opts eventlog.Options) (*eventlog.Writer, error) {
 	if rec.w != nil && !rec.closed.Load() {
 		return nil, fmt.Errorf("capture: already writing %s", rec.path)
 	}
+	if opts.MaxBytes > 0 && opts.OnSizeCap == nil {
+		opts.OnSizeCap = stopAtCap
+	}
 	meta := eventlog.Meta{ObservedPackages: splitList(observedList), SourceHash: sourceHash,
 		StartTime: time.Now().UTC(), GoVersion: runtime.Version()}
 	if rot.on {
@@ -414,7 +420,7 @@ func CaptureWith(path string, opts eventlog.Options) (*eventlog.Writer, error) {
 // probe costs one predictable branch and nothing is recorded. Switch only
 // between calls of the observed set: calls in flight record half.
 func SetCapture(on bool) {
-	if replaying || (sink == nil && (rec.w == nil || rec.closed.Load())) {
+	if replaying || capStopped.Load() || (sink == nil && (rec.w == nil || rec.closed.Load())) {
 		return
 	}
 	enabled.Store(on)
@@ -441,3 +447,30 @@ func CaptureTo(f func(e *eventlog.Event) uint64) {
 	bindInit()
 	enabled.Store(true)
 }
+
+// stopAtCap is called by the writer (Options.OnSizeCap) when the log
+// reached its size cap (CAPTURE_MAX_BYTES): the log ends there, nothing
+// appended after it reaches the file, and replay refuses the log. Going on
+// recording would cost the program the probes' whole price for nothing (a
+// test making a few hundred million events under capture runs for minutes
+// past its cap), so capture switches off: from here on every probe costs
+// what it costs with capture off. Calls in flight are recorded in half,
+// which is harmless in a log that replay refuses anyway; capture only
+// records, never orders (lock and channel turns are waited for in replay
+// alone), so the program runs as it would have. Events appended before
+// the switch took effect are counted as lost in the log's status; later
+// ones are not made at all. Rotated and sampled logs cap each segment and
+// go on in the next one: they are left alone. TestStopsRecordingAtSizeCap
+// pins it.
+func stopAtCap() {
+	if rot.on || smpOn || replaying {
+		return
+	}
+	capStopped.Store(true)
+	enabled.Store(false)
+	warnf("capture: the log reached its size cap: capture is off for the rest of the run")
+}
+
+// capStopped: the log reached its size cap and capture is off for good
+// (SetCapture cannot switch it on again).
+var capStopped atomic.Bool

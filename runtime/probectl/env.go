@@ -28,8 +28,9 @@ const (
 	// tests that capture to replay).
 	EnvPolicy = "CAPTURE_POLICY"
 	// EnvMaxBytes caps the size of the log: "64MiB", "1GB", "500000"...
-	// Past it, events are dropped, counted in the log's status (lost=,
-	// lost_why=size_cap), and the log ends cleanly.
+	// Past it, the events already appended are dropped, counted in the
+	// log's status (lost=, lost_why=size_cap), the log ends cleanly, and
+	// capture is off for the rest of the run.
 	EnvMaxBytes = "CAPTURE_MAX_BYTES"
 	// EnvCompression selects the capture-time compression of the log:
 	// "zstd" (the default) or "none". "none" spends no CPU on compression

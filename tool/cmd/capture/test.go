@@ -31,7 +31,7 @@ func runTest(args []string) int {
 	root := fs.String("root", "", "rules_capture's source tree (default: $"+frontend.EnvRoot+" or where capture was built from)")
 	verbose := fs.Bool("v", false, "print the go commands and test output")
 	keep := fs.String("keep-binaries", "", "also keep each instrumented test binary in this directory, as <import path with _ for />.test (to time or rerun the tests without rebuilding)")
-	maxLog := fs.String("max-log-bytes", DefaultMaxLogBytes, "cap on each test's log (as $"+probectl.EnvMaxBytes+": 64MiB, 1GB, 500000; 0: no cap); past it the log ends cleanly, later events are counted as lost (lost_why=size_cap) and replay refuses the log. $"+probectl.EnvMaxBytes+", if set, wins")
+	maxLog := fs.String("max-log-bytes", DefaultMaxLogBytes, "cap on each test's log (as $"+probectl.EnvMaxBytes+": 64MiB, 1GB, 500000; 0: no cap); past it the log ends cleanly, the events already appended are counted as lost (lost_why=size_cap), capture is off for the rest of the test, and replay refuses the log. $"+probectl.EnvMaxBytes+", if set, wins")
 	fs.Usage = func() {
 		fmt.Fprintln(os.Stderr, "usage: capture test -observe PKG[,PKG] -logs DIR [-run RE] [-max-log-bytes SIZE] [-keep-binaries DIR] [packages]")
 		fs.PrintDefaults()
@@ -287,7 +287,7 @@ func cappedNote(log, limit string) string {
 	if st.LostWhy != "size_cap" {
 		return ""
 	}
-	return fmt.Sprintf("     log capped at %s: %d later events were not written, and replay refuses it (raise -max-log-bytes or $%s)\n", limit, st.Lost, probectl.EnvMaxBytes)
+	return fmt.Sprintf("     log capped at %s: capture went off there (%d events past the cap were not written), and replay refuses it (raise -max-log-bytes or $%s)\n", limit, st.Lost, probectl.EnvMaxBytes)
 }
 
 // linkObserved returns an external test file that imports every observed
