@@ -31,7 +31,11 @@ import (
 // capacity as a view of its backing array (runtime/value: TagView: the
 // array's object ID, the capacity, then the elements as before); players
 // of earlier logs write slices by value (value.LastPlainSliceFormat).
-const FormatVersion = 7
+// Version 8 adds, to an outcall's RETURN_OUT, the post-call contents of its
+// map receiver and map arguments and the pointee of an owned address it gets
+// as its receiver or as an interface argument; players of earlier logs leave
+// that memory as it was (probe.LastUnwrittenOutFormat).
+const FormatVersion = 8
 
 // Column names, in schema order. They are part of the format.
 const (

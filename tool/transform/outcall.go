@@ -186,6 +186,7 @@ func (t *transformer) outcallParams(o *outcallHelper, stack []ast.Node) bool {
 	if !o.curried {
 		ptrOut = t.outParams(call, sig, stack)
 	}
+	t.recvOut(o, stack) // outwrites.go
 	for i := 0; i < sig.Params().Len(); i++ {
 		pt := sig.Params().At(i).Type()
 		name := fmt.Sprintf("p%d", i)
@@ -216,6 +217,10 @@ func (t *transformer) outcallParams(o *outcallHelper, stack []ast.Node) bool {
 			o.encs = append(o.encs, t.encStmt(name, pt))
 			o.outEncs = append(o.outEncs, t.probe+".Encode(s, "+name+")")
 			o.outDecs = append(o.outDecs, "copy("+name+", "+t.probe+".Decode["+ts+"](s))")
+		case !variadic && mapOut(pt): // outwrites.go
+			o.encs = append(o.encs, t.paramEncStmt(name, pt, sig.Params().At(i).Name(), c.name, false))
+			o.outEncs = append(o.outEncs, t.probe+".OutMap(s, "+name+")")
+			o.outDecs = append(o.outDecs, t.probe+".SetMap(s, "+name+")")
 		default:
 			o.encs = append(o.encs, t.paramEncStmt(name, pt, sig.Params().At(i).Name(), c.name, false))
 		}
@@ -226,6 +231,10 @@ func (t *transformer) outcallParams(o *outcallHelper, stack []ast.Node) bool {
 			}
 			o.outEncs = append(o.outEncs, t.probe+".Pointee(s, "+arg+")")
 			o.outDecs = append(o.outDecs, t.probe+".SetPointee(s, "+arg+")")
+		}
+		if !variadic && !o.curried && t.ifaceOut(call, i, pt, enclosingFuncNode(stack)) { // outwrites.go
+			o.outEncs = append(o.outEncs, t.probe+".OutPointee(s, "+name+")")
+			o.outDecs = append(o.outDecs, t.probe+".SetOutPointee(s, "+name+")")
 		}
 		if !variadic && mayHoldFunc(pt) {
 			// An observed function value handed to external code may be

@@ -57,6 +57,14 @@ func (t *transformer) ownedAddr(e ast.Expr, fn ast.Node) bool {
 		if !ok || v.Pkg() != t.p.Types || v.Parent() == t.p.Types.Scope() || fn == nil {
 			return false
 		}
+		if v.Pos() < fn.Pos() || v.Pos() >= fn.End() {
+			// A variable of an enclosing function that a closure uses
+			// (a parameter of an exported function, read in the
+			// goroutine it starts): decided where it is declared.
+			if fn = t.declaringFunc(v); fn == nil {
+				return false
+			}
+		}
 		if isParam(v, fn, t.p.Info) {
 			return t.ownedParam(v, fn)
 		}
@@ -75,11 +83,13 @@ func (t *transformer) ownedAddr(e ast.Expr, fn ast.Node) bool {
 // called as decode(b, &cfg).
 func (t *transformer) ownedParam(v *types.Var, fn ast.Node) bool {
 	fd, ok := fn.(*ast.FuncDecl)
-	if !ok || fd.Recv != nil || fd.Name.IsExported() || fd.Type.Params == nil {
+	if !ok || fd.Name.IsExported() || fd.Type.Params == nil {
 		return false
 	}
 	obj, ok := t.p.Info.Defs[fd.Name].(*types.Func)
-	if !ok {
+	if !ok || (fd.Recv != nil && t.ifaceMethodName(fd.Name.Name)) {
+		// A method an interface of the package names may be called
+		// through the interface, at sites callSites does not see.
 		return false
 	}
 	sig := obj.Type().(*types.Signature)
@@ -98,7 +108,16 @@ func (t *transformer) ownedParam(v *types.Var, fn ast.Node) bool {
 	if r, done := t.paramOwned[v]; done {
 		return r
 	}
-	t.paramOwned[v] = false // recursion: assume not while deciding
+	if t.paramDeciding[v] {
+		// Recursion (reflectValue(values, ...) passing its own parameter
+		// on): a call that forwards the parameter adds no address that is
+		// not owned, so assume it owned while deciding.
+		return true
+	}
+	if t.paramDeciding == nil {
+		t.paramDeciding = map[*types.Var]bool{}
+	}
+	t.paramDeciding[v] = true
 	sites, escapes := t.callSites(obj)
 	r := !escapes && len(sites) > 0
 	for _, cs := range sites {
@@ -107,8 +126,36 @@ func (t *transformer) ownedParam(v *types.Var, fn ast.Node) bool {
 		}
 		r = idx < len(cs.call.Args) && t.ownedAddr(cs.call.Args[idx], cs.fn)
 	}
-	t.paramOwned[v] = r
+	delete(t.paramDeciding, v)
+	if !r || len(t.paramDeciding) == 0 {
+		// A yes decided while another parameter is assumed owned holds
+		// only if that one is: decided again from the top.
+		t.paramOwned[v] = r
+	}
 	return r
+}
+
+// ifaceMethodName reports whether an interface type in the package has a
+// method called name.
+func (t *transformer) ifaceMethodName(name string) bool {
+	found := false
+	for _, f := range t.p.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			it, ok := n.(*ast.InterfaceType)
+			if !ok || found {
+				return !found
+			}
+			for _, m := range it.Methods.List {
+				for _, id := range m.Names {
+					if id.Name == name {
+						found = true
+					}
+				}
+			}
+			return true
+		})
+	}
+	return found
 }
 
 type callSite struct {
@@ -135,6 +182,15 @@ func (t *transformer) callSites(fn *types.Func) ([]callSite, bool) {
 			}
 			if len(stack) >= 2 {
 				if call, ok := stack[len(stack)-2].(*ast.CallExpr); ok && ast.Unparen(call.Fun) == id {
+					sites = append(sites, callSite{call, enclosingFuncNode(stack)})
+					return true
+				}
+			}
+			if len(stack) >= 3 {
+				// A method called on its receiver: x.m(a).
+				sel, isSel := stack[len(stack)-2].(*ast.SelectorExpr)
+				call, isCall := stack[len(stack)-3].(*ast.CallExpr)
+				if isSel && isCall && sel.Sel == id && ast.Unparen(call.Fun) == sel {
 					sites = append(sites, callSite{call, enclosingFuncNode(stack)})
 					return true
 				}
@@ -260,6 +316,28 @@ func isParam(v *types.Var, fn ast.Node, info *types.Info) bool {
 		}
 	}
 	return false
+}
+
+// declaringFunc is the innermost function declaration or literal whose
+// span holds v's declaration, nil if none.
+func (t *transformer) declaringFunc(v *types.Var) ast.Node {
+	var fn ast.Node
+	for _, f := range t.p.Files {
+		if v.Pos() < f.Pos() || v.Pos() >= f.End() {
+			continue
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if n == nil || v.Pos() < n.Pos() || v.Pos() >= n.End() {
+				return false
+			}
+			switch n.(type) {
+			case *ast.FuncDecl, *ast.FuncLit:
+				fn = n
+			}
+			return true
+		})
+	}
+	return fn
 }
 
 // enclosingFuncNode is the innermost function declaration or literal in stack.

@@ -123,7 +123,8 @@ type transformer struct {
 	phTypes  []types.Type // interface types with a placeholder, in order
 	asserted []types.Type // interface types observed code asserts to (typeident.go)
 
-	paramOwned map[*types.Var]bool // parameters that only receive owned addresses (outparam.go)
+	paramOwned    map[*types.Var]bool // parameters that only receive owned addresses (outparam.go)
+	paramDeciding map[*types.Var]bool // parameters ownedParam is deciding, assumed owned meanwhile
 
 	// initFiles counts the source files that declare init functions; each
 	// ends with a call of _capture_end_init (initMarkers).

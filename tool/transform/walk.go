@@ -249,7 +249,13 @@ func (t *transformer) pureMethod(c callee, recv types.Type, stack []ast.Node) bo
 		}
 		// A local pointer that only holds what native pure calls made
 		// (w := csv.NewWriter(&buf)): the real object in replay too.
-		return purePackages[n.Obj().Pkg().Path()] && t.pureLocal(c.recvX, enclosingFuncNode(stack))
+		if purePackages[n.Obj().Pkg().Path()] && t.pureLocal(c.recvX, enclosingFuncNode(stack)) {
+			return true
+		}
+		// An address of memory the observed code owns (outparam.go: a
+		// parameter of an unexported function every call gives `&buf`,
+		// ksuid's set.writeTo(&b)): the real object in replay too.
+		return !syncPointer(xt) && t.ownedAddr(c.recvX, enclosingFuncNode(stack))
 	}
 	return true
 }

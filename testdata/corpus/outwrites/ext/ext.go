@@ -1,0 +1,44 @@
+// Package ext is external code (not observed) that writes memory its
+// callers own: the map it gets as its receiver or an argument, the pointee
+// of its pointer receiver, a writer it is given.
+package ext
+
+import (
+	"io"
+	"strconv"
+)
+
+// Values maps a name to its values, as url.Values does.
+type Values map[string][]string
+
+// Add appends v to the values of name.
+func (v Values) Add(name, s string) { v[name] = append(v[name], s) }
+
+// Count adds n to m[k].
+func Count(m map[string]int, k string, n int) { m[k] += n }
+
+// Tally counts what it is written.
+type Tally struct {
+	Lines int
+	Last  string
+}
+
+// Note records one line.
+func (t *Tally) Note(s string) {
+	t.Lines++
+	t.Last = s
+}
+
+// Put writes "k=v;" to w.
+func Put(w io.Writer, k string, v int) {
+	io.WriteString(w, k+"="+strconv.Itoa(v)+";")
+}
+
+// Sink collects what is written to it.
+type Sink struct{ Data []byte }
+
+// Write appends p.
+func (s *Sink) Write(p []byte) (int, error) {
+	s.Data = append(s.Data, p...)
+	return len(p), nil
+}

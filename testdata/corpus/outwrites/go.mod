@@ -1,0 +1,3 @@
+module example.com/outwrites
+
+go 1.26
