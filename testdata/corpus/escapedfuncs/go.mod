@@ -1,0 +1,3 @@
+module example.com/escapedfuncs
+
+go 1.26
