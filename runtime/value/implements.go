@@ -213,6 +213,9 @@ func RegisterErrorStandIn(mk func(*Error) error) {
 // beyond error; e itself if there is none.
 func errorStandIn(e *Error) error {
 	if len(e.Impl) == 0 {
+		if len(e.Wrapped) == 1 {
+			return wrapOne{e: e}
+		}
 		return e
 	}
 	key := joinNames(e.Impl)
@@ -249,6 +252,19 @@ func joinNames(ns []string) string {
 
 // JoinImplements is the key of an implements set (sorted names).
 func JoinImplements(ns []string) string { return joinNames(ns) }
+
+// wrapOne stands in for a recorded error that wrapped one error: it has
+// Unwrap() error, as the capture's error almost always had (fmt.Errorf
+// with one %w, pkg/errors' wrappers), so that errors.Unwrap, which follows
+// only that method, answers as in the capture. The encoding does not say
+// which Unwrap the error had: an Unwrap() []error of one error
+// (errors.Join of one) is replayed as this one (docs/limitations.md).
+type wrapOne struct{ e *Error }
+
+func (w wrapOne) Error() string        { return w.e.Msg }
+func (w wrapOne) Unwrap() error        { return w.e.Wrapped[0] }
+func (w wrapOne) Is(target error) bool { return w.e.Is(target) }
+func (w wrapOne) recorded() *Error     { return w.e }
 
 // An errorStandInType is a replay stand-in for a recorded error: *Error
 // itself or a generated wrapper of it that adds methods (the method is

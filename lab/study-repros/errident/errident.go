@@ -26,3 +26,6 @@ func WithMessage(err error, msg string) error { return &withMessage{cause: err, 
 
 // Is is errors.Is.
 func Is(err, target error) bool { return errors.Is(err, target) }
+
+// Unwrap is errors.Unwrap.
+func Unwrap(err error) error { return errors.Unwrap(err) }

@@ -26,3 +26,6 @@ func Wrap(err error, msg string) error { return &wrapped{err: err, msg: msg} }
 
 // Is reports whether target is in err's chain.
 func Is(err, target error) bool { return errors.Is(err, target) }
+
+// Unwrap is errors.Unwrap: it follows only Unwrap() error.
+func Unwrap(err error) error { return errors.Unwrap(err) }

@@ -1,6 +1,7 @@
 package chain_test
 
 import (
+	"fmt"
 	"testing"
 
 	"example.com/errident/chain"
@@ -18,5 +19,17 @@ func TestIdentity(t *testing.T) {
 	}
 	if !chain.Is(e, e) {
 		t.Error("an error does not match itself")
+	}
+}
+
+// An error of a type replay cannot rebuild (*fmt.wrapError) crosses as a
+// stand-in; errors.Unwrap of it gives back the observed error.
+func TestUnwrap(t *testing.T) {
+	e := chain.New("missing")
+	if got := chain.Unwrap(fmt.Errorf("get: %w", e)); got != e {
+		t.Errorf("Unwrap = %v, want the wrapped error", got)
+	}
+	if got := chain.Unwrap(e); got != nil {
+		t.Errorf("Unwrap of an error wrapping nothing = %v", got)
 	}
 }
