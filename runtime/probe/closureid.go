@@ -1,9 +1,11 @@
 package probe
 
 import (
+	"hash/fnv"
 	"reflect"
 	"runtime"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/rules-capture/rules_capture/runtime/value"
@@ -91,4 +93,83 @@ func (p *player) closureKey(v reflect.Value) (unsafe.Pointer, bool) {
 		return nil, false
 	}
 	return c.UnsafePointer(), true
+}
+
+// Top-level functions of the observed set have object IDs of their own.
+// External code may take one as a value and pass it in (montanaflynn/stats'
+// test passes stats.Percentile to DescribePercentileFunc): observed code
+// calls it natively, in the capture and in replay, since it is observed
+// code, so replay must hand the replayed code that very function where the
+// log names it, not a stand-in whose calls would be outcalls. An ID of the
+// counter's cannot say which function it was; a reserved one can. The
+// generated _capture_end_init registers every top-level function of its
+// package (Funcs) under an ID from a range of its own, a hash of the
+// function's name (funcID), so that it depends neither on what else either
+// process numbered nor on the order packages initialise in. Replay binds a
+// function to its ID only where the log names that ID: a log of a capture
+// that numbered functions by the counter names none, and replays as before.
+// A function that crossed during its package's initialisation, before the
+// registration, keeps the counter's number in both.
+
+// funcIDs is the first ID of the reserved range; funcIDBits its width. The
+// range lies above the variables' (varIDs) and below checkpoints' local IDs
+// (localIDs).
+const (
+	funcIDs    = 1 << 44
+	funcIDBits = 43
+)
+
+// funcID is the reserved ID of the top-level function named name
+// (import path, dot, name).
+func funcID(name string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(name))
+	return funcIDs + h.Sum64()&(1<<funcIDBits-1)
+}
+
+var funcIDNames struct {
+	sync.Mutex
+	byID map[uint64]string
+}
+
+// Funcs registers the top-level functions fns, named names, of observed
+// package pkg (from its generated _capture_end_init): each gets its
+// reserved ID (funcID). Two names of one hash (which a 43-bit hash makes
+// unlikely) keep the first registered; the other is numbered by the
+// counter, in capture and replay alike, as long as packages initialise in
+// the same order.
+func Funcs(pkg string, names []string, fns ...any) {
+	funcIDNames.Lock()
+	defer funcIDNames.Unlock()
+	if funcIDNames.byID == nil {
+		funcIDNames.byID = map[uint64]string{}
+	}
+	for i, f := range fns {
+		fn := reflect.ValueOf(f)
+		if fn.Kind() != reflect.Func || fn.IsNil() || i >= len(names) {
+			continue
+		}
+		name := pkg + "." + names[i]
+		id := funcID(name)
+		if prev, dup := funcIDNames.byID[id]; dup && prev != name {
+			continue
+		}
+		funcIDNames.byID[id] = name
+		clo, ok := closureIdentity(fn)
+		if !ok {
+			continue
+		}
+		if !replaying {
+			captureObjects.reserve(id, clo, true)
+			continue
+		}
+		p := play
+		if p.format < closureFormat {
+			continue
+		}
+		p.first.once.Do(p.computeFirstAppearances)
+		if p.first.names.has(id) {
+			p.reserve(id, fn, value.TypeName(fn.Type()))
+		}
+	}
 }

@@ -80,6 +80,7 @@ func (t *transformer) generated() ([]byte, error) {
 		}
 	}
 	b.WriteString(t.stateVarsCall())
+	b.WriteString(t.funcsCall())
 	fmt.Fprintf(&b, "\t%s.EndInit()\n}\n\n", t.probe)
 	b.Write(t.gen.Bytes())
 	// Exported variables external code may set between incalls (WRITE_IN).
@@ -122,4 +123,35 @@ func (t *transformer) generated() ([]byte, error) {
 		return nil, fmt.Errorf("transform: generated file does not parse (internal error): %w\n%s", err, src)
 	}
 	return out, nil
+}
+
+// funcsCall is the statement of the generated _capture_end_init that
+// registers the package's top-level functions with their reserved object
+// IDs (probe.Funcs): external code that takes one as a value and passes it
+// in (a test passing stats.Percentile to DescribePercentileFunc) hands
+// observed code a function that it calls natively, and replay must hand it
+// the same function. Generic functions have no value until instantiated
+// and are left out. Registered from an init function, not a variable
+// initialiser, so that referring to every function changes no variable's
+// initialisation order.
+func (t *transformer) funcsCall() string {
+	scope := t.p.Types.Scope()
+	var names, fns []string
+	for _, n := range scope.Names() {
+		f, ok := scope.Lookup(n).(*types.Func)
+		if !ok || n == "_" || n == "init" || n == "main" || types.Universe.Lookup(n) != nil {
+			// A function named after a builtin (shadowed-bits' panic)
+			// would read, in the generated file, as the builtin.
+			continue
+		}
+		if sig, ok := f.Type().(*types.Signature); !ok || sig.TypeParams().Len() > 0 {
+			continue
+		}
+		names = append(names, fmt.Sprintf("%q", n))
+		fns = append(fns, n)
+	}
+	if len(fns) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("\t%s.Funcs(%q, []string{%s},\n\t\t%s)\n", t.probe, t.p.Types.Path(), strings.Join(names, ", "), strings.Join(fns, ",\n\t\t"))
 }

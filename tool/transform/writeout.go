@@ -193,12 +193,13 @@ func (t *transformer) writeOut(stmt ast.Stmt, lhs *ast.SelectorExpr, w writeTarg
 		newVal = "nv"
 	}
 	stored := newVal
-	if op == "" && mayHoldFunc(w.typ) {
+	if _, tp := w.typ.(*types.TypeParam); op == "" && mayHoldFunc(w.typ) && !tp {
 		// An observed function value stored where external code can
 		// call it (go-toml's unstable fills internal/parserbridge's
 		// function variables in its init, and the root package calls
 		// them): those calls are recorded, and performed in replay, as
-		// callbacks are.
+		// callbacks are. Not for a type parameter: boxing its value to
+		// ask would cost an allocation per write of every other kind.
 		stored = t.probe + ".Stored(" + newVal + ")"
 	}
 	fmt.Fprintf(&b, "\t%s\n\ts.Write()\n\t%s = %s\n}\n\n", t.encStmt(newVal, w.typ), target, stored)

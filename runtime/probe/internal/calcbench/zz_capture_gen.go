@@ -18,6 +18,9 @@ func _capture_begin_init() struct{} {
 // initialised.
 func _capture_end_init() {
 	probe.StateVars("github.com/rules-capture/rules_capture/runtime/probe/internal/calcbench")
+	probe.Funcs("github.com/rules-capture/rules_capture/runtime/probe/internal/calcbench", []string{"Add", "Descend"},
+		Add,
+		Descend)
 	probe.EndInit()
 }
 
