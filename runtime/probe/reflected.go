@@ -142,7 +142,10 @@ func DeclaredWhere(name, where string) struct{} {
 // where that one is declared, as far as replay knows.
 func UnrebuiltWhy(name string) string {
 	if strings.Contains(name, "struct {") || strings.Contains(name, "func(") || strings.Contains(name, "chan ") {
-		why := "a type literal without a name (struct, func or chan), which replay does not make"
+		why := "a type literal without a name (struct, func or chan) that replay cannot make"
+		if w := value.UnmadeWhy(name); w != "" {
+			why += ": " + w
+		}
 		for _, part := range typeNameParts(name) {
 			if w, ok := declaredWhere.Load(part); ok {
 				return why + "; " + part + " is declared " + w.(string)
@@ -189,7 +192,7 @@ func typeNameParts(name string) []string {
 		if _, err := strconv.Atoi(f); err == nil {
 			continue // an array's length
 		}
-		parts = append(parts, f)
+		parts = append(parts, value.PlainName(f))
 	}
 	return parts
 }

@@ -253,3 +253,41 @@ func byReflectString(s string) reflect.Type {
 	}
 	return found
 }
+
+// UnmadeWhy says why the unnamed type a log names (a struct, func or chan
+// type, or a pointer, slice or array of one) cannot be made in this
+// build, or "" if it can.
+func UnmadeWhy(name string) string {
+	for {
+		switch {
+		case strings.HasPrefix(name, "*"):
+			name = name[1:]
+			continue
+		case strings.HasPrefix(name, "[]"):
+			name = name[2:]
+			continue
+		case strings.HasPrefix(name, "["):
+			if i := strings.IndexByte(name, ']'); i > 0 {
+				name = name[i+1:]
+				continue
+			}
+		}
+		break
+	}
+	if _, ok := LinkedType(name); ok {
+		return ""
+	}
+	if strings.HasPrefix(name, "struct {") {
+		if _, err := structTypeByName(name); err != nil {
+			return err.Error()
+		}
+	}
+	return "a part of it is not a type this build can name"
+}
+
+// PlainName is a log's type name without the fingerprint that tells types
+// of one name apart (localtypes.go).
+func PlainName(name string) string {
+	base, _, _ := cutFingerprint(name)
+	return base
+}

@@ -13,20 +13,22 @@ import (
 // the observed package, of a type declared in a _test.go file, inside a
 // test function, of a struct type literal (with an unexported field, which
 // reflect.StructOf cannot make), of two alike types of one name declared in
-// two test functions, of testing.T, and of a type of the external test
-// package: the replay harness links the observed package's test files (the
-// external test package as a module of its own at its import path,
-// codec_test), so each is rebuilt as its own type and the log replays (a
-// mutant of the field walk diverges at the RETURN_IN of one of them).
-// pair's test calls the observed generic Same with a type of its own
-// package, which the observed package does not import: the harness adds
-// the module's package to the build and the call replays; so does Same
-// with an exported type of codec's own test file. What the replay build
-// still cannot rebuild — two types of one name with other fields, a type
-// of a package no log's site names — must not be a divergence of the
-// unchanged code (a stand-in under native reflection walks another value)
-// but end those logs with replay's own outcome, an error whose note names
-// the type and where it is declared.
+// two test functions, of two of one name with other fields (named in the
+// log with the fingerprint of their structure), of unnamed func and chan
+// types, of testing.T, and of a type and a struct literal of the external
+// test package, which imports an internal package of codec: the replay
+// harness links the observed package's test files (the external test
+// package as a module of its own at its import path, codec_test, with a
+// copy of the internal package), so each is rebuilt as its own type and
+// the log replays (a mutant of the field walk diverges at the RETURN_IN of
+// one of them). pair's test calls the observed generic Same with a type of
+// its own package, which the observed package does not import: the harness
+// adds the module's package to the build and the call replays; so does
+// Same with an exported type of codec's own test file. What the replay
+// build still cannot rebuild — a type of a package no log's site names —
+// must not be a divergence of the unchanged code (a stand-in under native
+// reflection walks another value) but end that log with replay's own
+// outcome, an error whose note names the type and where it is declared.
 func TestReflectedTypesReplayCannotName(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds programs with the go command")
@@ -48,15 +50,13 @@ func TestReflectedTypesReplayCannotName(t *testing.T) {
 	}
 	for _, l := range []string{log("codec", "TestOwn"), log("codec", "TestFileLevel"), log("codec", "TestLocal"),
 		log("codec", "TestLiteral"), log("codec", "TestTwinA"), log("codec", "TestTwinB"), log("codec", "TestTesting"),
-		log("codec", "TestExternal"), log("codec", "TestSameTestType"), log("pair", "TestSame")} {
+		log("codec", "TestExternal"), log("codec", "TestExternalLiteral"), log("codec", "TestShapeA"), log("codec", "TestShapeB"),
+		log("codec", "TestFuncAndChan"), log("codec", "TestSameTestType"), log("pair", "TestSame")} {
 		if !strings.Contains(out, "PASS     "+l) {
 			t.Errorf("%s does not replay:\n%s", filepath.Base(l), out)
 		}
 	}
-	const shape = "reflected value of type example.com/reflectlocal/codec.shape cannot be rebuilt in replay (example.com/reflectlocal/codec.shape is declared inside a function (codec_test.go:62, codec_test.go:69), which the replay build links; other types of the binary have its name, and reflection tells them apart), an argument of example.com/reflectlocal/codec.Fields at seq 1"
 	for _, want := range []struct{ log, note string }{
-		{log("codec", "TestShapeA"), shape},
-		{log("codec", "TestShapeB"), shape},
 		{log("caller", "TestProfile"), "reflected value of type example.com/reflectlocal/caller.Profile cannot be rebuilt in replay (example.com/reflectlocal/caller.Profile is declared in a package the replay build does not contain"},
 	} {
 		if !strings.Contains(out, "ERROR    "+want.log+": ["+want.note) {
@@ -78,7 +78,7 @@ func TestReflectedTypesReplayCannotName(t *testing.T) {
 	if err := os.WriteFile(file, []byte(strings.Replace(string(b), old, "strconv.FormatInt(fv.Int()+1, 10)", 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, l := range []string{log("codec", "TestOwn"), log("codec", "TestLocal")} {
+	for _, l := range []string{log("codec", "TestOwn"), log("codec", "TestLocal"), log("codec", "TestShapeA")} {
 		out, code = runCapture(t, mod, "replay", "-observe", observe, l)
 		if code != 1 || !strings.Contains(out, "DIVERGED") || !strings.Contains(out, "different results") || !strings.Contains(out, "RETURN_IN example.com/reflectlocal/codec.Fields") {
 			t.Fatalf("mutant, %s: want a divergence at Fields' RETURN_IN, got exit %d\n%s", filepath.Base(l), code, out)

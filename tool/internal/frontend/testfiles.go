@@ -347,14 +347,24 @@ func (s *Session) linkXTests(linkedTests map[string]bool) (added, notes []string
 		if lp == nil || !s.inMainModule(lp) || len(lp.XTestGoFiles) == 0 || len(lp.TestGoFiles) > 0 && !linkedTests[o] {
 			continue
 		}
-		if imp := internalImport(xtestPath(o), s.xtestImportsOf(lp)); imp != "" {
-			// go test lets P_test import P's internal packages; a package
-			// at P_test's path in an ordinary build may not.
-			notes = append(notes, fmt.Sprintf("the external test package %s is not linked into the replay build: it imports %s, which only go test lets it import", xtestPath(o), imp))
+		dir := filepath.Join(s.Work, xtestDir, strings.ReplaceAll(o, "/", "_"))
+		// go test lets P_test import P's internal packages; a package at
+		// P_test's path in an ordinary build may not. Such imports are of
+		// copies (internalCopies), unless a type the test declares is made
+		// of theirs.
+		copies, why := s.internalCopies(xtestPath(o), dir, s.xtestImportsOf(lp))
+		if why != "" {
+			notes = append(notes, fmt.Sprintf("the external test package %s is not linked into the replay build: %s", xtestPath(o), why))
 			continue
 		}
-		dir := filepath.Join(s.Work, xtestDir, strings.ReplaceAll(o, "/", "_"))
+		if at := typesMadeOf(lp.Dir, lp.XTestGoFiles, copies); at != "" {
+			notes = append(notes, fmt.Sprintf("the external test package %s is not linked into the replay build: it declares a type made of a type of an internal package (%s), which only go test lets it import", xtestPath(o), at))
+			continue
+		}
 		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, nil, nil, err
+		}
+		if err := s.writeInternalCopies(copies); err != nil {
 			return nil, nil, nil, err
 		}
 		var funcs []string
@@ -379,7 +389,7 @@ func (s *Session) linkXTests(linkedTests map[string]bool) (added, notes []string
 			continue
 		}
 		for i, f := range lp.XTestGoFiles {
-			copied := append([]byte(fmt.Sprintf("//line %s:1\n", f)), srcs[i]...)
+			copied := append([]byte(fmt.Sprintf("//line %s:1\n", f)), rewriteImports(fset, files[i], srcs[i], copies)...)
 			if err := os.WriteFile(filepath.Join(dir, testFilePrefix+strings.TrimSuffix(f, "_test.go")+".go"), copied, 0o644); err != nil {
 				return nil, nil, nil, err
 			}

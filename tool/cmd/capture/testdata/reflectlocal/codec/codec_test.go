@@ -57,7 +57,8 @@ func TestTwinB(t *testing.T) {
 }
 
 // TestShapeA and TestShapeB declare one type name twice with other
-// fields: a log names both alike, and replay cannot choose.
+// fields: a log names each with the fingerprint of its structure, and
+// replay takes the type of that fingerprint.
 func TestShapeA(t *testing.T) {
 	type shape struct{ G int }
 	if got := Fields(shape{G: 7}); got != "G=7" {
@@ -86,5 +87,16 @@ type Pair struct{ A, B int }
 func TestSameTestType(t *testing.T) {
 	if !Same(Pair{1, 2}, Pair{1, 2}) {
 		t.Fatal("Same")
+	}
+}
+
+// TestFuncAndChan hands over values of unnamed func and chan types, which
+// replay makes with reflect.FuncOf and ChanOf.
+func TestFuncAndChan(t *testing.T) {
+	if got := Fields(func(int) string { return "" }); got != "func" {
+		t.Fatal(got)
+	}
+	if got := Fields(make(chan int)); got != "chan" {
+		t.Fatal(got)
 	}
 }
