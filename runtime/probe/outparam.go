@@ -37,5 +37,20 @@ func SetPointee(s *Stream, p any) {
 		return
 	}
 	s.dec.Resolver = resolver()
+	if m := rv.Elem(); m.Kind() == reflect.Map && !m.IsNil() {
+		// The map the code holds, filled in place: the callee wrote its
+		// entries (`v.Set(k, s)` on a *url.Values), and the caller's
+		// other references to the map (the url.Values a function passed
+		// its parameter's address from) see them, as in the capture.
+		d := reflect.New(m.Type()).Elem()
+		s.dec.DecodeValue(d)
+		if s.dec.Err == nil {
+			m.Clear()
+			for it := d.MapRange(); it.Next(); {
+				m.SetMapIndex(it.Key(), it.Value())
+			}
+		}
+		return
+	}
 	s.dec.DecodeValue(rv.Elem())
 }

@@ -14,6 +14,13 @@ type Values map[string][]string
 // Add appends v to the values of name.
 func (v Values) Add(name, s string) { v[name] = append(v[name], s) }
 
+// Stamp adds itself to the values it is given the address of, as
+// go-querystring's custom Encoders do.
+type Stamp string
+
+// EncodeValues adds s under key.
+func (s Stamp) EncodeValues(key string, v *Values) { v.Add(key, string(s)) }
+
 // Count adds n to m[k].
 func Count(m map[string]int, k string, n int) { m[k] += n }
 

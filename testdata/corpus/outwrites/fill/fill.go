@@ -12,7 +12,8 @@ import (
 )
 
 // Query lists fields as name=value pairs through an ext.Values the package
-// makes and fills in an unexported recursive function (a map receiver).
+// makes and fills in an unexported recursive function (a map receiver), or
+// has an encoder fill through the address of that function's parameter.
 func Query(fields map[string]any) string {
 	values := make(ext.Values)
 	addAll(values, "", fields)
@@ -26,6 +27,11 @@ func Query(fields map[string]any) string {
 		parts = append(parts, name+"="+strings.Join(values[name], ","))
 	}
 	return strings.Join(parts, "&")
+}
+
+// encoder is a value that adds itself to a query.
+type encoder interface {
+	EncodeValues(key string, v *ext.Values)
 }
 
 func addAll(values ext.Values, scope string, fields map[string]any) {
@@ -42,6 +48,9 @@ func addAll(values ext.Values, scope string, fields map[string]any) {
 		switch v := fields[k].(type) {
 		case map[string]any:
 			addAll(values, name, v)
+		case encoder:
+			// The address of the parameter, whose map is the caller's.
+			v.EncodeValues(name, &values)
 		case string:
 			values.Add(name, v)
 		}

@@ -3,12 +3,13 @@ package fill_test
 import (
 	"testing"
 
+	"example.com/outwrites/ext"
 	"example.com/outwrites/fill"
 )
 
 func TestQuery(t *testing.T) {
-	got := fill.Query(map[string]any{"name": "acme", "addr": map[string]any{"city": "SFO", "zip": "1234"}})
-	if want := "addr.city=SFO&addr.zip=1234&name=acme"; got != want {
+	got := fill.Query(map[string]any{"name": "acme", "addr": map[string]any{"city": "SFO", "zip": "1234", "tag": ext.Stamp("x")}})
+	if want := "addr.city=SFO&addr.tag=x&addr.zip=1234&name=acme"; got != want {
 		t.Fatalf("Query = %s, want %s", got, want)
 	}
 }

@@ -1,0 +1,111 @@
+package probe
+
+import (
+	"reflect"
+	"strconv"
+	"testing"
+
+	"github.com/rules-capture/rules_capture/runtime/eventlog"
+	"github.com/rules-capture/rules_capture/runtime/value"
+)
+
+type outTally struct {
+	Lines int
+	Last  string
+	seen  []string
+}
+
+// recordOut encodes what out appends on the capture's stream and returns
+// the bytes.
+func recordOut(t *testing.T, out func(s *Stream)) []byte {
+	var b []byte
+	withCapture(t, func(*[]eventlog.Event) {
+		s := current()
+		s.enc.Buf = s.enc.Buf[:0]
+		out(s)
+		b = append([]byte(nil), s.enc.Buf...)
+	})
+	return b
+}
+
+// TestSetMapKeepsTheMap: replay writes the recorded contents into the map
+// the observed code holds, so every reference to it sees what the external
+// code added, changed and deleted.
+func TestSetMapKeepsTheMap(t *testing.T) {
+	after := map[string][]string{"a": {"1", "2"}, "b": {"3"}}
+	b := recordOut(t, func(s *Stream) { OutMap(s, after) })
+
+	m := map[string][]string{"a": {"1"}, "gone": {"x"}}
+	alias := m
+	r := &Stream{dec: value.Decoder{Buf: b}}
+	SetMap(r, m)
+	if r.dec.Err != nil || r.dec.Off != len(b) {
+		t.Fatalf("decoded %d of %d bytes, err %v", r.dec.Off, len(b), r.dec.Err)
+	}
+	if !reflect.DeepEqual(alias, after) {
+		t.Fatalf("map after SetMap = %v, want %v", alias, after)
+	}
+}
+
+// TestSetOutPointeeWritesTheObject: the pointee of an owned receiver is
+// written whole, unexported fields too, into the replayed code's object.
+func TestSetOutPointeeWritesTheObject(t *testing.T) {
+	after := &outTally{Lines: 3, Last: "z", seen: []string{"x", "y", "z"}}
+	b := recordOut(t, func(s *Stream) { OutPointee(s, after) })
+
+	var got outTally
+	r := &Stream{dec: value.Decoder{Buf: b}}
+	SetOutPointee(r, &got)
+	if r.dec.Err != nil || r.dec.Off != len(b) {
+		t.Fatalf("decoded %d of %d bytes, err %v", r.dec.Off, len(b), r.dec.Err)
+	}
+	if !reflect.DeepEqual(got, *after) {
+		t.Fatalf("pointee after SetOutPointee = %+v, want %+v", got, *after)
+	}
+}
+
+// TestOutWritesOfOlderLogs: a log of LastUnwrittenOutFormat or before holds
+// no post-call contents of these, so replay reads nothing and leaves the
+// memory as it was.
+func TestOutWritesOfOlderLogs(t *testing.T) {
+	old := play
+	play = &player{format: LastUnwrittenOutFormat}
+	defer func() { play = old }()
+	m := map[string]int{"a": 1}
+	var tally outTally
+	r := &Stream{dec: value.Decoder{Buf: []byte{value.TagNil}}}
+	SetMap(r, m)
+	SetOutPointee(r, &tally)
+	if r.dec.Off != 0 || len(m) != 1 || m["a"] != 1 || tally.Lines != 0 {
+		t.Fatalf("read %d bytes; map %v, tally %+v", r.dec.Off, m, tally)
+	}
+}
+
+// BenchmarkOutWrites: what an outcall pays after the call for a map it got
+// (8 entries of a url.Values) and for an owned receiver's pointee.
+func BenchmarkOutWrites(b *testing.B) {
+	var seq uint64
+	CaptureTo(func(*eventlog.Event) uint64 { seq++; return seq })
+	defer CaptureTo(nil)
+	values := map[string][]string{}
+	for i := range 8 {
+		values["key"+strconv.Itoa(i)] = []string{"value" + strconv.Itoa(i)}
+	}
+	tally := &outTally{Lines: 3, Last: "a line of text"}
+	b.Run("map8", func(b *testing.B) {
+		reportCPU(b)
+		s := current()
+		for i := 0; i < b.N; i++ {
+			s.enc.Buf = s.enc.Buf[:0]
+			OutMap(s, values)
+		}
+	})
+	b.Run("pointee", func(b *testing.B) {
+		reportCPU(b)
+		s := current()
+		for i := 0; i < b.N; i++ {
+			s.enc.Buf = s.enc.Buf[:0]
+			OutPointee(s, tally)
+		}
+	})
+}
