@@ -3,6 +3,7 @@ package probe
 import (
 	"fmt"
 	"reflect"
+	"sync"
 	"sync/atomic"
 	"unsafe"
 
@@ -340,6 +341,66 @@ var (
 	nextRType   atomic.Int64
 )
 
+// makeMaps gives the exported map fields of a placeholder's pointee (at
+// any depth of its exported struct and array fields, not through pointers)
+// empty maps of their own. Observed code writes an element of an external
+// struct's map field without an event (`c.Options[k] = v` in goldmark's
+// html options, on a *renderer.Config): the write happens on the
+// placeholder in replay and is not checked (docs/limitations.md), which
+// into a nil map would panic where the capture did not.
+func makeMaps(v reflect.Value) {
+	if !hasMapFields(v.Type()) {
+		return
+	}
+	switch v.Kind() {
+	case reflect.Map:
+		if v.IsNil() {
+			v.Set(reflect.MakeMap(v.Type()))
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if f := v.Field(i); f.CanSet() {
+				makeMaps(f)
+			}
+		}
+	case reflect.Array:
+		for i := range v.Len() {
+			makeMaps(v.Index(i))
+		}
+	}
+}
+
+// mapFields caches hasMapFields: placeholders of a type are made often.
+var mapFields sync.Map // reflect.Type -> bool
+
+// hasMapFields reports whether a value of type t is, or holds in exported
+// struct fields and array elements, a map (makeMaps).
+func hasMapFields(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Map:
+		return true
+	case reflect.Struct, reflect.Array:
+	default:
+		return false
+	}
+	if has, ok := mapFields.Load(t); ok {
+		return has.(bool)
+	}
+	has := false
+	if t.Kind() == reflect.Array {
+		has = t.Len() > 0 && hasMapFields(t.Elem())
+	} else {
+		for i := range t.NumField() {
+			if f := t.Field(i); f.IsExported() && hasMapFields(f.Type) {
+				has = true
+				break
+			}
+		}
+	}
+	mapFields.Store(t, has)
+	return has
+}
+
 // placeholder makes a stand-in for a recorded reference: every use of it by
 // observed code is intercepted, so its state never matters.
 func placeholder(name string, t reflect.Type) (reflect.Value, error) {
@@ -357,7 +418,9 @@ func placeholder(name string, t reflect.Type) (reflect.Value, error) {
 			// placeholder a byte of its own (*runtime.Func).
 			return reflect.NewAt(t.Elem(), unsafe.Pointer(new(byte))), nil
 		}
-		return reflect.New(t.Elem()), nil
+		v := reflect.New(t.Elem())
+		makeMaps(v.Elem())
+		return v, nil
 	case reflect.Map:
 		return reflect.MakeMap(t), nil
 	case reflect.Chan:
