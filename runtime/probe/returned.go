@@ -172,5 +172,5 @@ func liveReturnedClosure() string {
 		return ""
 	}
 	slices.Sort(names)
-	return "external code holds a function value of observed code that an incall returned (" + names[0] + "), whose captured variables a checkpoint cannot rebuild"
+	return "external code holds a function value of observed code that an incall returned or observed code stored outside the set (" + names[0] + "), whose captured variables a checkpoint cannot rebuild"
 }
