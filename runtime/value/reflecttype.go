@@ -28,10 +28,10 @@ import (
 var reflectTypeImpl = reflect.TypeOf(reflect.TypeOf(0))
 
 // ErrUnbuiltReflectType: a recorded reflect.Type names a type this build
-// cannot make (declared inside a function, in a _test.go file or in
-// package main, a struct literal the binary does not hold, an interface
-// literal with methods, an unexported type the replay binary does not
-// link). Replay ends at it as at a known limit,
+// cannot make (declared in a test file the build does not link or in
+// package main, a struct literal with an unexported field that the binary
+// does not hold, an interface literal with methods, an unexported type the
+// replay binary does not link). Replay ends at it as at a known limit,
 // not a divergence.
 var ErrUnbuiltReflectType = errors.New("a recorded reflect.Type names a type replay cannot make")
 
@@ -113,7 +113,7 @@ func (d *Decoder) decodeReflectType(v reflect.Value) {
 	}
 	t, ok := ReflectTypeByName(name)
 	if !ok {
-		d.Err = fmt.Errorf("%w: %s (declared inside a function, in a _test.go file or in package main, a struct literal the binary does not hold, an interface literal with methods, or an unexported type of another package that the replay binary does not link)", ErrUnbuiltReflectType, name)
+		d.Err = fmt.Errorf("%w: %s (declared inside a function, in a _test.go file or in package main, a struct literal with an unexported field that the binary does not hold or embedding a type with methods, an interface literal with methods, or an unexported type of another package that the replay binary does not link)", ErrUnbuiltReflectType, name)
 		return
 	}
 	d.setIface(v, reflect.ValueOf(t))

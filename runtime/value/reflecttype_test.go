@@ -63,7 +63,7 @@ func TestReflectTypeRoundTrip(t *testing.T) {
 }
 
 // A type replay cannot make (a type of a package the build does not
-// contain, a struct literal the binary does not hold) ends decoding with
+// contain, a struct literal made of one) ends decoding with
 // ErrUnbuiltReflectType, which replay treats as a known limit.
 func TestReflectTypeUnbuilt(t *testing.T) {
 	elsewhere := appendName([]byte{TagReflectType}, "example.com/nowhere.T")
