@@ -49,8 +49,8 @@ github.com/BurntSushi/toml, github.com/spf13/pflag and github.com/google/uuid. M
 are fetched through the Go module proxy (go mod download) and studied in a
 copy. Exits 1 if any round trip failed or any tool error occurred.
 
--corpus wide studies instead the wide corpus: 38 popular modules nobody
-here wrote, pinned to versions. Over several runs:
+-corpus wide studies instead the wide corpus: popular modules nobody here
+wrote, pinned to versions (`+strconv.Itoa(len(study.WideCorpus()))+` now). Over several runs:
 
   capture study -corpus wide -chunk K/N -results DIR [flags]   (K = 1..N)
   capture study -corpus wide -table DIR
