@@ -51,21 +51,31 @@ func SortedMap[M ~map[K]V, K cmp.Ordered, V any](m M) iter.Seq2[K, V] {
 // kind is an integer or a string (int, a named string type) iterate in
 // ascending order, as SortedMap's; other keys (pointers, structs, floats,
 // interfaces) keep native order, the documented limitation.
+//
+// Keys of an interface type (gods' map[interface{}]interface{}) are sorted
+// when every key's dynamic value is an integer, a string or a boolean (or
+// nil): by the dynamic type's name, then by value. A map holding any other
+// key keeps native order.
 func SortedMapOf[M ~map[K]V, K comparable, V any](m M) iter.Seq2[K, V] {
 	compare := keyCompare[K]()
-	if !enabled.Load() || smpIdle.Load() || compare == nil {
-		return func(yield func(K, V) bool) {
-			for k, v := range m {
-				if !yield(k, v) {
-					return
-				}
+	native := func(yield func(K, V) bool) {
+		for k, v := range m {
+			if !yield(k, v) {
+				return
 			}
 		}
+	}
+	if !enabled.Load() || smpIdle.Load() || compare == nil {
+		return native
 	}
 	return func(yield func(K, V) bool) {
 		keys := make([]K, 0, len(m))
 		for k := range m {
 			keys = append(keys, k)
+		}
+		if !sortableKeys(keys) {
+			native(yield)
+			return
 		}
 		slices.SortFunc(keys, compare)
 		yieldInOrder(m, keys, yield)
@@ -96,8 +106,73 @@ func keyCompare[K comparable]() func(a, b K) int {
 		return func(a, b K) int { return cmp.Compare(reflect.ValueOf(a).Uint(), reflect.ValueOf(b).Uint()) }
 	case reflect.String:
 		return func(a, b K) int { return strings.Compare(reflect.ValueOf(a).String(), reflect.ValueOf(b).String()) }
+	case reflect.Interface:
+		return func(a, b K) int { return compareDynamic(any(a), any(b)) }
 	}
 	return nil
+}
+
+// sortableKeys reports whether keys of an interface type all hold values
+// compareDynamic orders (true for keys of any other type keyCompare
+// accepts).
+func sortableKeys[K comparable](keys []K) bool {
+	if reflect.TypeFor[K]().Kind() != reflect.Interface {
+		return true
+	}
+	for _, k := range keys {
+		if x := any(k); x != nil && dynamicRank(reflect.ValueOf(x).Kind()) < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// dynamicRank classes the kinds compareDynamic orders (-1: none).
+func dynamicRank(k reflect.Kind) int {
+	switch k {
+	case reflect.Bool:
+		return 0
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return 1
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return 2
+	case reflect.String:
+		return 3
+	}
+	return -1
+}
+
+// compareDynamic orders two interface keys of the kinds dynamicRank
+// classes: nil first, then by dynamic type name, then by value, the same
+// in every process.
+func compareDynamic(a, b any) int {
+	if a == nil || b == nil {
+		return cmp.Compare(boolInt(a != nil), boolInt(b != nil))
+	}
+	va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
+	if ta, tb := va.Type(), vb.Type(); ta != tb {
+		if c := strings.Compare(ta.String(), tb.String()); c != 0 {
+			return c
+		}
+		return strings.Compare(ta.PkgPath(), tb.PkgPath())
+	}
+	switch dynamicRank(va.Kind()) {
+	case 0:
+		return cmp.Compare(boolInt(va.Bool()), boolInt(vb.Bool()))
+	case 1:
+		return cmp.Compare(va.Int(), vb.Int())
+	case 2:
+		return cmp.Compare(va.Uint(), vb.Uint())
+	default:
+		return strings.Compare(va.String(), vb.String())
+	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // Ordered is cmp.Ordered, for generated code (which imports only probe).
@@ -140,8 +215,9 @@ func SortedMapIter[M ~map[K]V, K cmp.Ordered, V any](m M) *MapIter[K, V] {
 	return it
 }
 
-// MapIterOf is SortedMapIter for maps whose key type is a type parameter:
-// keys of an integer or string kind are sorted, as SortedMapOf's are.
+// MapIterOf is SortedMapIter for maps whose key type is a type parameter
+// or an interface: keys of an integer or string kind, and interface keys
+// holding integers, strings or booleans, are sorted, as SortedMapOf's are.
 func MapIterOf[M ~map[K]V, K comparable, V any](m M) *MapIter[K, V] {
 	it := &MapIter[K, V]{m: m}
 	compare := keyCompare[K]()
@@ -152,6 +228,11 @@ func MapIterOf[M ~map[K]V, K comparable, V any](m M) *MapIter[K, V] {
 	it.keys = make([]K, 0, len(m))
 	for k := range m {
 		it.keys = append(it.keys, k)
+	}
+	if !sortableKeys(it.keys) {
+		it.keys = nil
+		it.native = reflect.ValueOf(map[K]V(m)).MapRange()
+		return it
 	}
 	slices.SortFunc(it.keys, compare)
 	return it

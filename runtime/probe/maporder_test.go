@@ -240,3 +240,61 @@ func TestSortedMapOfOrdersIntegerAndStringKinds(t *testing.T) {
 		t.Fatalf("with a deletion: %v, want %v", got, want)
 	}
 }
+
+// TestSortedMapOfInterfaceKeys: a map whose keys are interface values
+// (gods' hashmap, map[interface{}]interface{}) iterates by the dynamic
+// type's name, then by value, when every key holds an integer, a string or
+// a boolean, and in native order when one holds anything else; MapIterOf
+// (files before go1.23) agrees.
+func TestSortedMapOfInterfaceKeys(t *testing.T) {
+	sortedOn(t)
+	m := map[any]int{}
+	for i := range 20 {
+		m[i*7%20] = i
+		m[string(rune('a'+i))] = i
+	}
+	m[true] = 1
+	m[nil] = 0
+	m[uint8(3)] = 2
+	want := []any{nil, true}
+	for i := range 20 {
+		want = append(want, i)
+	}
+	for i := range 20 {
+		want = append(want, string(rune('a'+i)))
+	}
+	want = append(want, uint8(3)) // "int" < "string" < "uint8"
+	for range 10 {
+		var got []any
+		for k, v := range SortedMapOf(m) {
+			if m[k] != v {
+				t.Fatalf("value of %v: %d", k, v)
+			}
+			got = append(got, k)
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("SortedMapOf: %v\nwant %v", got, want)
+		}
+		got = got[:0]
+		var k any
+		var v int
+		for it := MapIterOf(m); it.Next(&k, &v); {
+			got = append(got, k)
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("MapIterOf: %v\nwant %v", got, want)
+		}
+	}
+	type point struct{ x, y int }
+	mixed := map[any]int{1: 1, "a": 2, point{1, 2}: 3}
+	n := 0
+	for k, v := range SortedMapOf(mixed) {
+		if mixed[k] != v {
+			t.Fatalf("value of %v: %d", k, v)
+		}
+		n++
+	}
+	if n != 3 {
+		t.Fatalf("a struct among the keys: %d entries, want 3", n)
+	}
+}

@@ -8,34 +8,37 @@ import (
 )
 
 // rangeMap makes `for k, v := range m` iterate in key order when m's keys
-// are ordered (integers, strings) and the loop body can make boundary
-// events: Go randomises map iteration order, so the body's outcalls would
-// come in another order in replay than in the capture.
+// are ordered (integers, strings; interface keys whose values are, decided
+// at run time) and the order can be seen: the loop body can make boundary
+// events, or the order leaves the loop (orderEscapes). Go randomises map
+// iteration order, so the body's outcalls would come in another order in
+// replay than in the capture, and so would a slice of the keys the code
+// returns (gods' hashmap.Keys).
 // Capture and replay run the same instrumented source, so both iterate in
 // the same order for the same map. The range expression is wrapped,
 //
 //	for k, v := range m   ->   for k, v := range _capture_sorted(m)
 //
 // (a range over the iterator probe.SortedMap returns), which keeps break,
-// continue, return and labels as they were. Loops that cannot cross the
-// boundary stay native: sorting costs an allocation and O(n log n).
+// continue, return and labels as they were. Loops whose order nothing can
+// see stay native: sorting costs an allocation and O(n log n).
 func (t *transformer) rangeMap(x *ast.RangeStmt) {
 	mt, ok := t.p.Info.TypeOf(x.X).Underlying().(*types.Map)
-	if !ok || !t.mayCross(x.Body) {
+	if !ok || !(t.mayCross(x.Body) || t.orderEscapes(x)) {
 		return
 	}
 	if t.langBefore("go1.23") {
 		t.rangeMapStepped(x, mt)
 		return
 	}
-	if _, isTP := mt.Key().(*types.TypeParam); isTP {
+	if dynamicKey(mt.Key()) {
 		// Whether the keys sort is known at run time only (golang-lru's
-		// LRU[K comparable, V any]).
+		// LRU[K comparable, V any], gods' map[interface{}]interface{}).
 		if !t.sortedOfHelper {
 			t.sortedOfHelper = true
 			fmt.Fprintf(&t.gen, `// _capture_sorted_tp ranges over a map whose key type is a type parameter
-// in key order when the keys are integers or strings, in the capture and in
-// replay alike, for loops whose bodies make boundary events.
+// or an interface in key order when the keys are integers or strings, in
+// the capture and in replay alike, for loops whose order can be seen.
 func _capture_sorted_tp[M ~map[K]V, K comparable, V any](m M) func(yield func(K, V) bool) {
 	return %s.SortedMapOf(m)
 }
@@ -63,6 +66,70 @@ func _capture_sorted[M ~map[K]V, K %s.Ordered, V any](m M) func(yield func(K, V)
 	span := int(x.X.End() - x.X.Pos())
 	t.add(x.X.Pos(), x.X.Pos(), "_capture_sorted(", span)
 	t.add(x.X.End(), x.X.End(), ")", span)
+}
+
+// dynamicKey: a key type whose values may or may not sort, known at run
+// time only: a type parameter, or an interface (probe.SortedMapOf sorts
+// keys whose dynamic values are all integers, strings or booleans).
+func dynamicKey(k types.Type) bool {
+	if _, isTP := k.(*types.TypeParam); isTP {
+		return true
+	}
+	_, isIface := k.Underlying().(*types.Interface)
+	return isIface
+}
+
+// orderEscapes reports whether the order of a map range that makes no
+// boundary event can still be seen after the loop: its body writes
+// something declared outside the loop (`keys[i] = k`, `n++`, `s += v`,
+// whose float sum depends on the order too), or leaves the loop early
+// (return, break, goto, a labelled continue: which entry came first), or
+// its range variables are declared outside it (they keep the last entry).
+// Such loops iterate in key order as crossing ones do, or a slice of keys
+// the code returns would differ between the capture and replay.
+func (t *transformer) orderEscapes(x *ast.RangeStmt) bool {
+	if x.Tok == token.ASSIGN {
+		for _, e := range []ast.Expr{x.Key, x.Value} {
+			if id, ok := e.(*ast.Ident); e != nil && !(ok && id.Name == "_") {
+				return true
+			}
+		}
+	}
+	outside := func(lhs ast.Expr) bool {
+		id, ok := ast.Unparen(lhs).(*ast.Ident)
+		if !ok {
+			return true // through an index, a field or a pointer: memory the loop may not own
+		}
+		if id.Name == "_" {
+			return false
+		}
+		obj := t.p.Info.ObjectOf(id)
+		return obj == nil || obj.Pos() < x.Pos() || obj.Pos() >= x.End()
+	}
+	found := false
+	ast.Inspect(x.Body, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch s := n.(type) {
+		case *ast.FuncLit:
+			return false // its returns are its own; calling it is a call (mayCross)
+		case *ast.AssignStmt:
+			if s.Tok != token.DEFINE {
+				for _, lhs := range s.Lhs {
+					found = found || outside(lhs)
+				}
+			}
+		case *ast.IncDecStmt:
+			found = outside(s.X)
+		case *ast.ReturnStmt:
+			found = true
+		case *ast.BranchStmt:
+			found = s.Tok == token.BREAK || s.Tok == token.GOTO || s.Label != nil
+		}
+		return !found
+	})
+	return found
 }
 
 // orderedKey: keys that sort the same way in every process (not floats:
@@ -146,7 +213,7 @@ func (t *transformer) rangeMapStepped(x *ast.RangeStmt, mt *types.Map) {
 			names[i], ptrs[i] = id.Name, "&"+id.Name
 		}
 	}
-	_, isTP := mt.Key().(*types.TypeParam)
+	isTP := dynamicKey(mt.Key())
 	if !isTP && !orderedKey(mt.Key()) {
 		return // no order to sort by: native, as from go1.23
 	}
@@ -157,9 +224,9 @@ func (t *transformer) rangeMapStepped(x *ast.RangeStmt, mt *types.Map) {
 		if !t.iterOfHelper {
 			t.iterOfHelper = true
 			fmt.Fprintf(&t.gen, `// _capture_iter_tp steps through a map whose key type is a type parameter
-// in key order when the keys are integers or strings, in the capture and in
-// replay alike, for loops whose bodies make boundary events, in files whose
-// language version cannot range over functions.
+// or an interface in key order when the keys are integers or strings, in
+// the capture and in replay alike, for loops whose order can be seen, in
+// files whose language version cannot range over functions.
 func _capture_iter_tp[M ~map[K]V, K comparable, V any](m M) (it *%s.MapIter[K, V], k K, v V) {
 	return %s.MapIterOf(m), k, v
 }
@@ -189,14 +256,18 @@ func _capture_iter[M ~map[K]V, K %s.Ordered, V any](m M) (it *%s.MapIter[K, V], 
 		}
 		h = fmt.Sprintf("_capture_iter_%d", t.nsite)
 		t.nsite++
+		iter := "SortedMapIter"
+		if isTP {
+			iter = "MapIterOf" // interface keys: sorted when their values are
+		}
 		fmt.Fprintf(&t.gen, `// %s steps through the map of the range at %s in key order, in the
-// capture and in replay alike: its body makes boundary events, and its
-// file's language version has no generics.
+// capture and in replay alike: its order can be seen, and its file's
+// language version has no generics.
 func %s(m %s) (it *%s.MapIter[%s, %s], k %s, v %s) {
-	return %s.SortedMapIter(m), k, v
+	return %s.%s(m), k, v
 }
 
-`, h, t.sitePos(x.For), h, ms, t.probe, ks, vs, ks, vs, t.probe)
+`, h, t.sitePos(x.For), h, ms, t.probe, ks, vs, ks, vs, t.probe, iter)
 	}
 	start := x.Range
 	if x.Key != nil {
