@@ -192,11 +192,35 @@ func linkedByFingerprint(base, fp string) reflect.Type {
 	for _, pkg := range packageNames(path) {
 		for _, c := range namedCandidates(path, tname, pkg+"."+tname) {
 			if fingerprint(c) == fp {
+				namedWithFingerprint(c)
 				return c
 			}
 		}
 	}
 	return nil
+}
+
+// namedWithFingerprint makes TypeName name t with its fingerprint, as the
+// log that named it so does: the replay binary links less code than the
+// capture's (a function declaring another type of t's name may be dead
+// in it), so it may hold t alone, and replay's encodings must still name
+// it as the capture's did. Names cached for types made of t are dropped.
+func namedWithFingerprint(t reflect.Type) {
+	if a, ok := ambiguousTypes.Load(t); ok && a.(bool) {
+		return
+	}
+	forgetTypeName(t)
+	ambiguousTypes.Store(t, true)
+	base := t.PkgPath() + "." + t.Name()
+	typeNames.Range(func(k, v any) bool {
+		if strings.Contains(v.(string), base) {
+			typeNames.Delete(k)
+		}
+		return true
+	})
+	for i := range recentNames {
+		recentNames[i].Store(nil)
+	}
 }
 
 // forgetTypeName drops what TypeName remembers of t, whose name depends

@@ -148,3 +148,27 @@ func TestMadeTypes(t *testing.T) {
 		t.Errorf("embedding time.Time: %v", err)
 	}
 }
+
+// TestFingerprintFromTheLog: a type the log names with a fingerprint is
+// named so by this binary's encodings too, though the binary holds no
+// other type of its name (the capture's held one more, in code the replay
+// binary does not link).
+func TestFingerprintFromTheLog(t *testing.T) {
+	type fpAlone struct{ A int }
+	typ := reflect.TypeFor[fpAlone]()
+	plain := TypeName(typ)
+	if strings.Contains(plain, fingerprintSep) {
+		t.Fatalf("%q: want no fingerprint for a type alone with its name", plain)
+	}
+	ptr := TypeName(reflect.PointerTo(typ)) // cached before the log names it
+	logged := plain + fingerprintSep + fingerprint(typ)
+	if got, ok := LinkedType(logged); !ok || got != typ {
+		t.Fatalf("LinkedType(%q) = %v, %v", logged, got, ok)
+	}
+	if n := TypeName(typ); n != logged {
+		t.Errorf("after the log named it: TypeName = %q, want %q", n, logged)
+	}
+	if n := TypeName(reflect.PointerTo(typ)); n != "*"+logged || n == ptr {
+		t.Errorf("after the log named it: TypeName of its pointer = %q", n)
+	}
+}
