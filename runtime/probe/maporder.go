@@ -53,9 +53,9 @@ func SortedMap[M ~map[K]V, K cmp.Ordered, V any](m M) iter.Seq2[K, V] {
 // interfaces) keep native order, the documented limitation.
 //
 // Keys of an interface type (gods' map[interface{}]interface{}) are sorted
-// when every key's dynamic value is an integer, a string or a boolean (or
-// nil): by the dynamic type's name, then by value. A map holding any other
-// key keeps native order.
+// when every key's dynamic value is an integer, a float other than NaN, a
+// string or a boolean (or nil): by the dynamic type's name, then by value.
+// A map holding any other key keeps native order.
 func SortedMapOf[M ~map[K]V, K comparable, V any](m M) iter.Seq2[K, V] {
 	compare := keyCompare[K]()
 	native := func(yield func(K, V) bool) {
@@ -113,15 +113,21 @@ func keyCompare[K comparable]() func(a, b K) int {
 }
 
 // sortableKeys reports whether keys of an interface type all hold values
-// compareDynamic orders (true for keys of any other type keyCompare
-// accepts).
+// compareDynamic orders, NaN excepted (true for keys of any other type
+// keyCompare accepts).
 func sortableKeys[K comparable](keys []K) bool {
 	if reflect.TypeFor[K]().Kind() != reflect.Interface {
 		return true
 	}
 	for _, k := range keys {
-		if x := any(k); x != nil && dynamicRank(reflect.ValueOf(x).Kind()) < 0 {
-			return false
+		x := any(k)
+		if x == nil {
+			continue
+		}
+		v := reflect.ValueOf(x)
+		r := dynamicRank(v.Kind())
+		if r < 0 || r == rankFloat && v.Float() != v.Float() {
+			return false // no order, or a NaN key, which cannot be looked up again
 		}
 	}
 	return true
@@ -138,9 +144,13 @@ func dynamicRank(k reflect.Kind) int {
 		return 2
 	case reflect.String:
 		return 3
+	case reflect.Float32, reflect.Float64:
+		return rankFloat
 	}
 	return -1
 }
+
+const rankFloat = 4
 
 // compareDynamic orders two interface keys of the kinds dynamicRank
 // classes: nil first, then by dynamic type name, then by value, the same
@@ -163,6 +173,8 @@ func compareDynamic(a, b any) int {
 		return cmp.Compare(va.Int(), vb.Int())
 	case 2:
 		return cmp.Compare(va.Uint(), vb.Uint())
+	case rankFloat:
+		return cmp.Compare(va.Float(), vb.Float())
 	default:
 		return strings.Compare(va.String(), vb.String())
 	}
@@ -217,7 +229,8 @@ func SortedMapIter[M ~map[K]V, K cmp.Ordered, V any](m M) *MapIter[K, V] {
 
 // MapIterOf is SortedMapIter for maps whose key type is a type parameter
 // or an interface: keys of an integer or string kind, and interface keys
-// holding integers, strings or booleans, are sorted, as SortedMapOf's are.
+// holding integers, floats, strings or booleans, are sorted, as
+// SortedMapOf's are.
 func MapIterOf[M ~map[K]V, K comparable, V any](m M) *MapIter[K, V] {
 	it := &MapIter[K, V]{m: m}
 	compare := keyCompare[K]()

@@ -256,7 +256,9 @@ func TestSortedMapOfInterfaceKeys(t *testing.T) {
 	m[true] = 1
 	m[nil] = 0
 	m[uint8(3)] = 2
-	want := []any{nil, true}
+	m[2.5] = 3
+	m[-1.0] = 4
+	want := []any{nil, true, -1.0, 2.5} // "bool" < "float64" < "int"
 	for i := range 20 {
 		want = append(want, i)
 	}
@@ -286,15 +288,17 @@ func TestSortedMapOfInterfaceKeys(t *testing.T) {
 		}
 	}
 	type point struct{ x, y int }
-	mixed := map[any]int{1: 1, "a": 2, point{1, 2}: 3}
-	n := 0
-	for k, v := range SortedMapOf(mixed) {
-		if mixed[k] != v {
-			t.Fatalf("value of %v: %d", k, v)
+	nan := math.NaN()
+	for _, mixed := range []map[any]int{{1: 1, "a": 2, point{1, 2}: 3}, {1: 1, "a": 2, nan: 3}} {
+		n := 0
+		for k, v := range SortedMapOf(mixed) {
+			if k == k && mixed[k] != v {
+				t.Fatalf("value of %v: %d", k, v)
+			}
+			n++
 		}
-		n++
-	}
-	if n != 3 {
-		t.Fatalf("a struct among the keys: %d entries, want 3", n)
+		if n != 3 {
+			t.Fatalf("a key without order (%v): %d entries, want 3", mixed, n)
+		}
 	}
 }

@@ -70,7 +70,7 @@ func _capture_sorted[M ~map[K]V, K %s.Ordered, V any](m M) func(yield func(K, V)
 
 // dynamicKey: a key type whose values may or may not sort, known at run
 // time only: a type parameter, or an interface (probe.SortedMapOf sorts
-// keys whose dynamic values are all integers, strings or booleans).
+// keys whose dynamic values are all integers, floats, strings or booleans).
 func dynamicKey(k types.Type) bool {
 	if _, isTP := k.(*types.TypeParam); isTP {
 		return true
