@@ -53,6 +53,20 @@ func (p *player) knownLocked(v reflect.Value, name string) (uint64, bool, string
 			// its own type, as here; only stand-ins keep
 			// the recorded name.
 			n = name
+			if cv := concrete(v); o.standIn == nil && o.raw == nil && cv.Kind() == reflect.Pointer &&
+				o.typ.Kind() == reflect.Pointer && value.LeadsWith(cv.Type().Elem(), o.typ.Elem()) {
+				// The replayed code hands out a pointer to a struct at the
+				// address of an object first bound as the struct's first
+				// field (gods' treebidimap: an outcall on &m.forwardMap,
+				// then m itself as an incall's result): the memory there is
+				// the struct, so the ID is bound to it, and later sights of
+				// the ID as the struct (the test passing m back) decode to
+				// the object itself, while those as its first field still
+				// point into it.
+				p.byID[o.id] = cv
+				o.typ, o.name = cv.Type(), name
+				p.ids[p.key(v)] = o
+			}
 		}
 		size := pointeeSize(v)
 		if o.fresh {

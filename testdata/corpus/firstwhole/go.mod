@@ -1,0 +1,3 @@
+module example.com/firstwhole
+
+go 1.26
