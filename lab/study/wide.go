@@ -62,7 +62,7 @@ func WideCorpus() []Subject {
 		{"ksuid", "github.com/segmentio/ksuid", "v1.0.4"},
 		{"fuzzy", "github.com/sahilm/fuzzy", "v0.1.3"},
 		{"go-querystring", "github.com/google/go-querystring", "v1.2.0"},
-		{"lo", "github.com/samber/lo", "v1.53.0"},
+		{"lo", "github.com/samber/lo", "v1.51.0"},
 		{"mapstructure", "github.com/mitchellh/mapstructure", "v1.5.0"},
 	}
 	out := make([]Subject, len(mods))
