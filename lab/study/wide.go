@@ -62,7 +62,8 @@ func WideCorpus() []Subject {
 		{"ksuid", "github.com/segmentio/ksuid", "v1.0.4"},
 		{"fuzzy", "github.com/sahilm/fuzzy", "v0.1.3"},
 		{"go-querystring", "github.com/google/go-querystring", "v1.2.0"},
-		{"lo", "github.com/samber/lo", "v1.51.0"},
+		{"xstrings", "github.com/huandu/xstrings", "v1.6.3"},
+		{"govalidator", "github.com/asaskevich/govalidator", "v0.0.0-20230301143203-a9d515a09cc2"},
 		{"mapstructure", "github.com/mitchellh/mapstructure", "v1.5.0"},
 	}
 	out := make([]Subject, len(mods))
