@@ -1,6 +1,9 @@
 package frontend
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
 	"strings"
@@ -62,5 +65,34 @@ func TestInternalCopies(t *testing.T) {
 	}
 	if _, why := s.internalCopies("example.com/m_test", dir, []string{"example.com/other/internal/c"}); !strings.Contains(why, "only go test lets it import") {
 		t.Errorf("another module's internal package: %q", why)
+	}
+}
+
+// TestInitCallsObserved: a test file's initialisation calls observed code
+// where a package-level initialiser or init function calls a function of
+// the package or of an observed package, directly, through a test function
+// it calls, through a function literal it calls or passes on, through a
+// variable's function literal it calls, or calls a function value; a
+// function literal that a called function returns runs nothing until it is
+// called (cast's `toAny(cast.To[int])`).
+func TestInitCallsObserved(t *testing.T) {
+	s := &Session{Observed: []string{"example.com/m", "example.com/m/obs"}}
+	head := "package m_test\n\nimport (\n\t\"sort\"\n\n\t\"example.com/m/obs\"\n)\n\nvar _ = sort.Ints\n\nfunc toAny(fn func(any) int) func(any) any { return func(i any) any { return fn(i) } }\n\n"
+	for _, c := range []struct{ src, want string }{
+		{"var m = map[string]func(any) any{\"int\": toAny(obs.To[int])}\n", ""},
+		{"var x = obs.To[int](1)\n", "obs.To"},
+		{"var y = toAny(nil)(1)\n", "a call of a function value"},
+		{"func init() { sort.Slice(nil, func(i, j int) bool { return obs.Less() }) }\n", "obs.Less"},
+		{"var f = func() { obs.Do() }\n\nfunc init() { f() }\n", "obs.Do"},
+		{"var z = func() int { return obs.N() }()\n", "obs.N"},
+	} {
+		f, err := parser.ParseFile(token.NewFileSet(), "x_test.go", head+c.src, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := s.initCallsObserved(token.NewFileSet(), []*ast.File{f}, "example.com/m")
+		if c.want == "" && got != "" || !strings.Contains(got, c.want) {
+			t.Errorf("%q: initCallsObserved = %q, want %q", c.src, got, c.want)
+		}
 	}
 }

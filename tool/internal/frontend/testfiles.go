@@ -538,25 +538,52 @@ func (s *Session) initCallsObserved(fset *token.FileSet, files []*ast.File, self
 	}
 	found := ""
 	visited := map[ast.Node]bool{}
-	var walk func(n ast.Node, imports map[string]string)
-	walk = func(root ast.Node, imports map[string]string) {
+	// walk looks for calls that running root makes. A function literal
+	// that a function returns is a value, not run there (cast's
+	// `toAny(cast.To[int])` returns one that calls its parameter): its
+	// calls count where the result is called (a call of a call's result
+	// counts as such a call) or where a variable it initialises is
+	// called (then the whole initialiser is walked: deep). Other function
+	// literals (arguments, called at once) are walked where they are.
+	var walk func(n ast.Node, imports map[string]string, deep bool)
+	walk = func(root ast.Node, imports map[string]string, deep bool) {
 		if root == nil || visited[root] || found != "" {
 			return
 		}
 		visited[root] = true
-		ast.Inspect(root, func(n ast.Node) bool {
+		var visit func(n ast.Node) bool
+		visit = func(n ast.Node) bool {
+			if ret, ok := n.(*ast.ReturnStmt); ok && !deep {
+				for _, r := range ret.Results {
+					if _, lit := ast.Unparen(r).(*ast.FuncLit); !lit {
+						ast.Inspect(r, visit)
+					}
+				}
+				return false
+			}
 			call, ok := n.(*ast.CallExpr)
 			if !ok || found != "" {
 				return found == ""
 			}
-			switch fun := ast.Unparen(call.Fun).(type) {
+			callee := ast.Unparen(call.Fun)
+			switch ix := callee.(type) { // a generic function's instantiation
+			case *ast.IndexExpr:
+				callee = ix.X
+			case *ast.IndexListExpr:
+				callee = ix.X
+			}
+			switch fun := callee.(type) {
+			case *ast.FuncLit:
 			case *ast.Ident:
 				if builtinFuncs[fun.Name] {
 					break
 				}
 				if d, ok := declared[fun.Name]; ok {
-					if fd, ok := d.(*ast.FuncDecl); ok {
-						walk(fd.Body, imports)
+					switch d := d.(type) {
+					case *ast.FuncDecl:
+						walk(d.Body, imports, deep)
+					case *ast.ValueSpec:
+						walk(d, imports, true)
 					}
 					break
 				}
@@ -574,9 +601,15 @@ func (s *Session) initCallsObserved(fset *token.FileSet, files []*ast.File, self
 					break
 				}
 				found = fmt.Sprintf("%s: a method call", position(fset, call.Pos()))
+			case *ast.ParenExpr, *ast.ArrayType, *ast.MapType, *ast.ChanType, *ast.FuncType, *ast.InterfaceType,
+				*ast.StructType, *ast.StarExpr:
+				// A conversion.
+			default:
+				found = fmt.Sprintf("%s: a call of a function value", position(fset, call.Pos()))
 			}
 			return found == ""
-		})
+		}
+		ast.Inspect(root, visit)
 	}
 	for _, f := range files {
 		imports := map[string]string{}
@@ -598,7 +631,7 @@ func (s *Session) initCallsObserved(fset *token.FileSet, files []*ast.File, self
 			switch d := d.(type) {
 			case *ast.FuncDecl:
 				if d.Recv == nil && d.Name.Name == "init" {
-					walk(d.Body, imports)
+					walk(d.Body, imports, false)
 				}
 			case *ast.GenDecl:
 				if d.Tok != token.VAR {
@@ -607,7 +640,7 @@ func (s *Session) initCallsObserved(fset *token.FileSet, files []*ast.File, self
 				for _, sp := range d.Specs {
 					if vs, ok := sp.(*ast.ValueSpec); ok {
 						for _, v := range vs.Values {
-							walk(v, imports)
+							walk(v, imports, false)
 						}
 					}
 				}
