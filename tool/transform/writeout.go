@@ -202,7 +202,16 @@ func (t *transformer) writeOut(stmt ast.Stmt, lhs *ast.SelectorExpr, w writeTarg
 		// ask would cost an allocation per write of every other kind.
 		stored = t.probe + ".Stored(" + newVal + ")"
 	}
-	fmt.Fprintf(&b, "\t%s\n\ts.Write()\n\t%s = %s\n}\n\n", t.encStmt(newVal, w.typ), target, stored)
+	fmt.Fprintf(&b, "\t%s\n\ts.Write()\n", t.encStmt(newVal, w.typ))
+	if w.field != nil {
+		// In replay the pointer may be one the code read natively from a
+		// placeholder's field (`req.URL.Path = p` on an incall's
+		// *http.Request: httprouter), nil there: the write is checked
+		// against the log, and replay answers every read of an external
+		// field from the log, so there is nothing to write to.
+		b.WriteString("\tif _r == nil && s.Replaying() {\n\t\treturn\n\t}\n")
+	}
+	fmt.Fprintf(&b, "\t%s = %s\n}\n\n", target, stored)
 	t.gen.WriteString(b.String())
 
 	span := int(stmt.End() - stmt.Pos())

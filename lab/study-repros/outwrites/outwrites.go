@@ -13,12 +13,18 @@
 //     `io.WriteString(&buf, s)`;
 //   - a local struct of an external type that its own pointer method fills
 //     (`u.UnmarshalBinary(b)`), then read field by field.
+//
+// And the other way round, observed code writing external memory through a
+// pointer it read natively from a placeholder's field: httprouter's
+// `req.URL.Path = p` on an incall's *http.Request, whose URL is nil in
+// replay, panicked there.
 package outwrites
 
 import (
 	"bytes"
 	"fmt"
 	"io"
+	"net/http"
 	"net/url"
 	"sort"
 	"strconv"
@@ -93,4 +99,10 @@ func Host(b []byte) (string, error) {
 		return "", err
 	}
 	return u.Host, nil
+}
+
+// Rewrite points req at path p and returns its URL.
+func Rewrite(req *http.Request, p string) string {
+	req.URL.Path = p
+	return req.URL.String()
 }

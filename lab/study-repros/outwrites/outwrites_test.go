@@ -1,6 +1,7 @@
 package outwrites_test
 
 import (
+	"net/http"
 	"testing"
 
 	"example.com/repros/outwrites"
@@ -30,5 +31,15 @@ func TestHost(t *testing.T) {
 	got, err := outwrites.Host([]byte("https://example.com:8080/a?b=c"))
 	if err != nil || got != "example.com:8080" {
 		t.Fatalf("Host = %q, %v", got, err)
+	}
+}
+
+func TestRewrite(t *testing.T) {
+	req, err := http.NewRequest(http.MethodGet, "http://example.com/a", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := outwrites.Rewrite(req, "/b"), "http://example.com/b"; got != want {
+		t.Fatalf("Rewrite = %s, want %s", got, want)
 	}
 }

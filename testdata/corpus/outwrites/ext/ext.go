@@ -49,3 +49,15 @@ func (s *Sink) Write(p []byte) (int, error) {
 	s.Data = append(s.Data, p...)
 	return len(p), nil
 }
+
+// Request is a request whose URL its handlers may rewrite, as
+// net/http.Request's is.
+type Request struct {
+	URL *URL
+}
+
+// URL is the location a request is for.
+type URL struct{ Path string }
+
+// Serve answers r by its path.
+func Serve(r *Request) string { return "served " + r.URL.Path }

@@ -97,3 +97,12 @@ func Pairs(keys []string, vals []int) string {
 func end(w io.Writer) {
 	w.Write([]byte("end"))
 }
+
+// Rewrite serves r at path p: it writes the path through r.URL, a pointer
+// it reads natively from the request it was given (httprouter's ServeFiles
+// handler, `req.URL.Path = ps.ByName("filepath")`). In replay r is a
+// placeholder whose URL is nil.
+func Rewrite(r *ext.Request, p string) string {
+	r.URL.Path = "/files/" + p
+	return ext.Serve(r)
+}

@@ -31,3 +31,10 @@ func TestPairs(t *testing.T) {
 		t.Fatalf("Pairs = %s, want %s", got, want)
 	}
 }
+
+func TestRewrite(t *testing.T) {
+	r := &ext.Request{URL: &ext.URL{Path: "/static/a.txt"}}
+	if got, want := fill.Rewrite(r, "a.txt"), "served /files/a.txt"; got != want {
+		t.Fatalf("Rewrite = %s, want %s", got, want)
+	}
+}
