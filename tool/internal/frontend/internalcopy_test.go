@@ -77,7 +77,7 @@ func TestInternalCopies(t *testing.T) {
 // called (cast's `toAny(cast.To[int])`).
 func TestInitCallsObserved(t *testing.T) {
 	s := &Session{Observed: []string{"example.com/m", "example.com/m/obs"}}
-	head := "package m_test\n\nimport (\n\t\"sort\"\n\n\t\"example.com/m/obs\"\n)\n\nvar _ = sort.Ints\n\nfunc toAny(fn func(any) int) func(any) any { return func(i any) any { return fn(i) } }\n\n"
+	head := "package m_test\n\nimport (\n\t\"math/big\"\n\t\"sort\"\n\n\t\"example.com/m/obs\"\n)\n\nvar _ = sort.Ints\n\nvar _ = big.NewInt\n\nfunc toAny(fn func(any) int) func(any) any { return func(i any) any { return fn(i) } }\n\n"
 	for _, c := range []struct{ src, want string }{
 		{"var m = map[string]func(any) any{\"int\": toAny(obs.To[int])}\n", ""},
 		{"var x = obs.To[int](1)\n", "obs.To"},
@@ -85,6 +85,10 @@ func TestInitCallsObserved(t *testing.T) {
 		{"func init() { sort.Slice(nil, func(i, j int) bool { return obs.Less() }) }\n", "obs.Less"},
 		{"var f = func() { obs.Do() }\n\nfunc init() { f() }\n", "obs.Do"},
 		{"var z = func() int { return obs.N() }()\n", "obs.N"},
+		{"var b = new(big.Int).Sub(big.NewInt(1), big.NewInt(2)).String()\n", ""},
+		{"var c = obs.New().String()\n", "a method call"},
+		{"var d = new(obs.T).String()\n", "a method call"},
+		{"var e = x.String()\n", "a method call"},
 	} {
 		f, err := parser.ParseFile(token.NewFileSet(), "x_test.go", head+c.src, parser.SkipObjectResolution)
 		if err != nil {
