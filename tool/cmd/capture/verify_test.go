@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,8 +33,8 @@ func TestVerify(t *testing.T) {
 	os.WriteFile(flipped, f, 0o644)
 
 	out, errs, code := runCmd(t, verifyCmd, good, open)
-	want := good + ": ok, 100 events, closed, format 7\n" +
-		open + ": open (writer killed or still running), 40 events readable, format 7\n"
+	want := fmt.Sprintf("%s: ok, 100 events, closed, format %d\n", good, eventlog.FormatVersion) +
+		fmt.Sprintf("%s: open (writer killed or still running), 40 events readable, format %d\n", open, eventlog.FormatVersion)
 	if code != 0 || out != want || errs != "" {
 		t.Fatalf("exit %d\n%s\nwant\n%s\nstderr %s", code, out, want, errs)
 	}
