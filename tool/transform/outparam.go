@@ -136,26 +136,24 @@ func (t *transformer) ownedParam(v *types.Var, fn ast.Node) bool {
 }
 
 // ifaceMethodName reports whether an interface type in the package has a
-// method called name.
+// method called name. The names are collected once per package.
 func (t *transformer) ifaceMethodName(name string) bool {
-	found := false
-	for _, f := range t.p.Files {
-		ast.Inspect(f, func(n ast.Node) bool {
-			it, ok := n.(*ast.InterfaceType)
-			if !ok || found {
-				return !found
-			}
-			for _, m := range it.Methods.List {
-				for _, id := range m.Names {
-					if id.Name == name {
-						found = true
+	if t.ifaceMethods == nil {
+		t.ifaceMethods = map[string]bool{}
+		for _, f := range t.p.Files {
+			ast.Inspect(f, func(n ast.Node) bool {
+				if it, ok := n.(*ast.InterfaceType); ok {
+					for _, m := range it.Methods.List {
+						for _, id := range m.Names {
+							t.ifaceMethods[id.Name] = true
+						}
 					}
 				}
-			}
-			return true
-		})
+				return true
+			})
+		}
 	}
-	return found
+	return t.ifaceMethods[name]
 }
 
 type callSite struct {
