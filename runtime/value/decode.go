@@ -320,6 +320,10 @@ func (d *Decoder) decode(v reflect.Value, depth int) {
 		d.decodeIface(v, depth, impl)
 		return
 	}
+	if tag == TagReflectValue && t == reflectValueType {
+		d.decodeReflectValue(v, depth)
+		return
+	}
 	switch tag {
 	case TagFalse, TagTrue:
 		if t.Kind() != reflect.Bool {

@@ -231,6 +231,10 @@ func buildPlan(t reflect.Type, building map[reflect.Type]*encPlan) *encPlan {
 			pl.enc = encTimePlan
 			break
 		}
+		if t == reflectValueType {
+			pl.enc = encReflectValue // by what it refers to (reflectvalue.go)
+			break
+		}
 		if n := t.NumField(); n <= len(pl.fieldBuf) {
 			pl.fields = pl.fieldBuf[:n]
 		} else {

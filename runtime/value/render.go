@@ -17,7 +17,7 @@ var tagNames = [...]string{
 	TagSentinel: "sentinel", TagTypedError: "typed error", TagTime: "time",
 	TagTruncated: "truncated value", TagOpaque: "opaque value", TagImplements: "implements prefix",
 	TagRecord: "struct", TagExported: "exported fields", TagRedacted: "redacted value",
-	TagReflectType: "reflect.Type", TagView: "slice view",
+	TagReflectType: "reflect.Type", TagView: "slice view", TagReflectValue: "reflect.Value",
 }
 
 func tagName(t byte) string {
@@ -227,6 +227,8 @@ func render(sb *strings.Builder, d *Decoder, depth int) {
 		sb.WriteString(")")
 	case TagSentinel:
 		sb.WriteString(d.name())
+	case TagReflectValue:
+		renderReflectValue(sb, d, depth)
 	case TagReflectType:
 		sb.WriteString("reflect.Type(")
 		sb.WriteString(d.name())

@@ -52,6 +52,11 @@ const (
 	// a slice as a view of its backing array (sliceview.go): uvarint array
 	// ID, uvarint capacity, then the slice's value (TagBytes or TagList)
 	TagView
+	// a reflect.Value, by what it refers to (reflectvalue.go): a flags
+	// byte (valid, addressable, read-only); if valid, the name of its type
+	// and then, if addressable, a pointer to the memory it describes (an
+	// object with contents), else its value of that type
+	TagReflectValue
 	numTags
 )
 
