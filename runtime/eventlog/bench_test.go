@@ -103,10 +103,16 @@ func BenchmarkAppend(b *testing.B) { benchmarkAppend(b, Options{}) }
 // share the CPUs with the callers and, when they outpace it, make them wait:
 // that is BenchmarkAppend). Events are appended in rounds that fit in the
 // writer's buffers; between rounds the timer stops while Flush drains them.
-// Sub-benchmarks append from 1 and from 8 goroutines.
+// Sub-benchmarks append from 1 and from 8 goroutines, and from one per P
+// (goroutines=procs: run with -cpu 1,2,4,8,16 to see how the cost per event
+// scales with the cores appending).
 func BenchmarkAppendCaller(b *testing.B) {
-	for _, goroutines := range []int{1, 8} {
-		b.Run(fmt.Sprintf("goroutines=%d", goroutines), func(b *testing.B) {
+	for _, goroutines := range []int{1, 8, 0} {
+		name := fmt.Sprintf("goroutines=%d", goroutines)
+		if goroutines == 0 {
+			name, goroutines = "goroutines=procs", runtime.GOMAXPROCS(0)
+		}
+		b.Run(name, func(b *testing.B) {
 			const buffers, batch = 32, 16384
 			round := (buffers - 2) * batch
 			path := filepath.Join(b.TempDir(), "log.arrows")

@@ -10,9 +10,10 @@ import (
 )
 
 // contendedValues is the Values of event i of goroutine g: lengths from 0
-// to 40 bytes (the word-copy paths of copyValues: <= 8, <= 16, longer) and,
-// every 97th, longer than lockedFillMax (copied outside the lock). The slice's
-// spare capacity holds 0xEE bytes, which must never reach the log.
+// to 40 bytes (reserved without the lock, with neighbours' Values on either
+// side) and, every 97th, longer than lockedFillMax (reserved under the
+// lock, copied after it). The slice's spare capacity holds 0xEE bytes,
+// which must never reach the log.
 func contendedValues(g, i int) []byte {
 	n := (g + i) % 41
 	if i%97 == 0 {

@@ -48,7 +48,7 @@ func TestKillChildWriter(t *testing.T) {
 	for {
 		time.Sleep(time.Duration(rand.IntN(2000)) * time.Microsecond)
 		w.mu.Lock()
-		target := w.seq
+		target := w.lastSeqLocked()
 		w.mu.Unlock()
 		fmt.Printf("appended %d\n", target)
 		if err := w.Flush(); err != nil {

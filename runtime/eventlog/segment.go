@@ -6,5 +6,5 @@ package eventlog
 func (w *Writer) LastSeq() uint64 {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.seq
+	return w.lastSeqLocked()
 }

@@ -114,27 +114,70 @@ func (o *Options) fill() {
 // A batch stages events as rows until the encoder takes it: an appender
 // stores its event as one row struct (one bounds check, one contiguous
 // write; the encoder transposes the rows into Arrow columns). Its slices have
-// a fixed size: an appender reserves a row (and room for its Values) under
-// Writer.mu and fills it there too, unless its Values are large: then it
-// copies them after unlocking (so that a long copy does not hold up other
-// appenders), and the encoder waits until every such copy is done.
+// a fixed size.
+//
+// Appenders do not take Writer.mu to add a row: each reserves its row and
+// the room for its Values with one atomic add on res, which also gives the
+// row its Seq (base+row+1), then fills the row and marks it ready. So the
+// rows of a batch hold consecutive Seqs in row order, batches are handed to
+// the encoder in Seq order, and every record batch of the file stays in Seq
+// order: the order of the reservations, which is the global order of the
+// events (an Append that returns before another starts has the smaller
+// Seq). The encoder waits until every reserved row is ready: an appender
+// preempted between its reservation and its ready mark holds up the write
+// of its batch only, never other appenders, which go on into later batches
+// while buffers are free.
 type batch struct {
 	rows []row
 	vals []byte
 
-	n        int          // rows reserved (under Writer.mu)
-	valsUsed int          // Values bytes reserved (under Writer.mu)
-	outside  atomic.Int32 // rows whose Values are being copied outside the lock
-	upTo     uint64       // every Seq <= upTo is accounted for once this batch is written
-	sync     bool         // fsync after writing (Flush with SyncOnFlush)
-	valsCap  int          // the usual size of vals, restored after an oversized value
-	est      int64        // its size as Writer.Size counts it, while queued for the encoder
+	// res is the reservation word: resSealed, then the rows reserved
+	// (bits 32-62, including reservations that found the batch full) and
+	// the Values bytes reserved (bits 0-31). Appenders add to it without
+	// a lock; Writer.mu opens it (installLocked) and seals it
+	// (sealLocked).
+	res  atomic.Uint64
+	base uint64 // the Seq before row 0's (set before res opens)
+	cut  int    // Values bytes at which the batch is handed over (set before res opens)
+	open bool   // installed as Writer.cur and not sealed (under Writer.mu)
+
+	n        int // rows, fixed when the batch is sealed
+	reserved int // Values bytes reserved when it was sealed (for Size)
+	valsUsed int // Values bytes of the n rows (set by waitFilled)
+	// ext holds Values reserved past the end of vals (appenders that
+	// reserved past the cut before the batch was sealed, or large Values
+	// that common-path appenders got ahead of in a fresh batch):
+	// waitFilled moves them into a larger vals.
+	extMu   sync.Mutex
+	ext     []extValues
+	upTo    uint64 // every Seq <= upTo is accounted for once this batch is written
+	sync    bool   // fsync after writing (Flush with SyncOnFlush)
+	valsCap int    // the usual size of vals, restored after an oversized value
+	est     int64  // its size as Writer.Size counts it, while queued for the encoder
+}
+
+// The fields of batch.res.
+const (
+	resSealed    = 1 << 63
+	resRow       = 1 << 32
+	resBytesMask = 1<<32 - 1
+)
+
+// resRows is the number of rows reserved in the reservation word r.
+func resRows(r uint64) int { return int((r &^ resSealed) >> 32) }
+
+// extValues is the Values of a row that did not fit in vals, at offset off
+// of the batch's Values.
+type extValues struct {
+	off int
+	v   []byte
 }
 
 // row is one staged event. Its Values are vals[previous row's valEnd:valEnd].
 type row struct {
 	eventHead
 	valEnd int32
+	ready  atomic.Uint32 // set by the appender once the row is filled
 }
 
 // eventHead is Event without its Values, with Event's memory layout (checked
@@ -163,33 +206,62 @@ func init() {
 }
 
 func newBatch(rows, valBytes int) *batch {
-	return &batch{
+	b := &batch{
 		rows:    make([]row, rows),
 		vals:    make([]byte, valBytes),
 		valsCap: valBytes,
 	}
+	b.res.Store(resSealed) // closed until installed
+	return b
 }
 
-// waitFilled returns once every reserved row's Values have been copied by
-// its appender (large Values are copied right after the appender released
-// the lock).
+// waitFilled returns once every row of the sealed batch is filled by its
+// appender, and sets valsUsed, moving Values that did not fit in vals into
+// a larger one.
 func (b *batch) waitFilled() {
-	for b.outside.Load() != 0 {
-		runtime.Gosched()
+	for i := range b.rows[:b.n] {
+		// A row is usually filled within nanoseconds of its reservation;
+		// an appender preempted in between may take a scheduler's
+		// time slice, for which the encoder sleeps instead of spinning.
+		for spins := 0; b.rows[i].ready.Load() == 0; spins++ {
+			if spins < 64 {
+				runtime.Gosched()
+			} else {
+				time.Sleep(20 * time.Microsecond)
+			}
+		}
 	}
+	b.valsUsed = 0
+	if b.n > 0 {
+		b.valsUsed = int(b.rows[b.n-1].valEnd)
+	}
+	b.extMu.Lock()
+	if len(b.ext) > 0 {
+		vals := make([]byte, b.valsUsed)
+		copy(vals, b.vals[:min(len(b.vals), b.valsUsed)])
+		for _, x := range b.ext {
+			copy(vals[x.off:], x.v)
+		}
+		b.vals = vals
+		clear(b.ext)
+		b.ext = b.ext[:0]
+	}
+	b.extMu.Unlock()
 }
 
 func (b *batch) reset() {
-	clear(b.rows[:b.n]) // do not keep callers' strings alive
+	clear(b.rows[:b.n]) // do not keep callers' strings alive; not ready
 	if len(b.vals) > b.valsCap {
 		b.vals = make([]byte, b.valsCap)
 	}
-	b.n, b.valsUsed = 0, 0
+	b.n, b.valsUsed, b.reserved = 0, 0, 0
 	b.upTo = 0
 	b.sync = false
 }
 
-// stage writes row i and copies its Values to off (reserved by the caller).
+// stage writes row i and copies its Values to off (reserved by the caller):
+// for batches filled by one goroutine (compaction), which need no ready
+// marks.
 func (b *batch) stage(i, off int, e *Event) {
 	b.setRow(i, off, e)
 	copy(b.vals[off:], e.Values)
@@ -202,31 +274,10 @@ func (b *batch) setRow(i, off int, e *Event) {
 	r.valEnd = int32(off + len(e.Values))
 }
 
-// copyValues copies v to vals[off:], where room for it is reserved. Values
-// of up to 16 bytes (most events: a few scalars) are copied as one or two
-// 8-byte words when the slices' capacities allow, which costs a fraction of
-// memmove's call and size dispatch. The bytes written past the reservation
-// are not part of any row yet: the rows reserved next overwrite them, and
-// the encoder reads only reserved bytes.
-func copyValues(vals []byte, off int, v []byte) {
-	if room := vals[off:]; len(room) >= 16 {
-		if len(v) <= 8 && cap(v) >= 8 {
-			binary.LittleEndian.PutUint64(room, binary.LittleEndian.Uint64(v[:8]))
-			return
-		}
-		if len(v) <= 16 && cap(v) >= 16 {
-			binary.LittleEndian.PutUint64(room, binary.LittleEndian.Uint64(v[:8]))
-			binary.LittleEndian.PutUint64(room[8:], binary.LittleEndian.Uint64(v[8:16]))
-			return
-		}
-	}
-	copy(vals[off:], v)
-}
-
-// lockedFillMax is the largest Values an appender copies while holding
-// Writer.mu. Filling small rows under the lock saves an atomic operation per
-// event (the lock's release publishes the row); larger copies are done
-// after unlocking, in parallel with other appenders.
+// lockedFillMax is the largest Values that Append reserves without
+// Writer.mu. Larger Values (rare) reserve under it, in a batch with room
+// for them (appendSlow), so that a batch's reservation word never counts
+// more bytes than a few batches hold; all Values are copied without it.
 const lockedFillMax = 512
 
 // Writer appends events to a log file. Append is safe for concurrent use;
@@ -234,16 +285,21 @@ const lockedFillMax = 512
 type Writer struct {
 	opts Options
 	path string
-	// fastValues is the largest Values that Append's common path takes:
-	// min(lockedFillMax, Options.MaxValueBytes).
+	// fastValues is the largest Values that Append's lock-free path
+	// takes: min(lockedFillMax, Options.MaxValueBytes).
 	fastValues int
 
-	mu  sync.Mutex
-	seq uint64 // last assigned
+	// cur is the batch that appenders reserve rows in: nil while waiting
+	// for a free batch, and once closed. It is set under mu.
+	cur atomic.Pointer[batch]
+
+	mu sync.Mutex
+	// seq is the last Seq assigned when cur was sealed or an event was
+	// dropped with no batch open (lastSeqLocked counts cur's rows too).
+	seq uint64
 	// dispatchedUpTo is the upTo of the batch handed to the encoder last.
 	dispatchedUpTo uint64
-	cur            *batch // nil while waiting for a free batch, and once closed
-	batches        int    // allocated so far, at most opts.Buffers
+	batches        int // allocated so far, at most opts.Buffers
 	closed         bool
 	free           chan *batch
 	full           chan *batch
@@ -380,87 +436,123 @@ func createError(path string, err error) error {
 // Append records e: it assigns e.Seq (the next sequence number, which it also
 // returns) and copies e.Values; the strings are kept as they are. After Close
 // it does nothing and returns 0.
+//
+// Its common path takes no lock: one atomic add reserves the row, its Seq
+// and the room for its Values in the current batch (see batch).
 func (w *Writer) Append(e *Event) uint64 {
-	w.mu.Lock()
-	b := w.cur
+	b := w.cur.Load()
 	nv := len(e.Values)
-	// The common case: a batch with room for the row and its (small)
-	// Values. Everything else is in appendSlow, including a closed
-	// writer, which has no current batch.
-	if b == nil || b.valsUsed+nv > len(b.vals) || nv > w.fastValues {
+	if b == nil || nv > w.fastValues {
 		return w.appendSlow(e)
 	}
-	w.seq++
-	seq := w.seq
-	e.Seq = seq
-	i, off := b.n, b.valsUsed
-	b.n = i + 1
-	b.valsUsed = off + nv
-	b.setRow(i, off, e)
-	copyValues(b.vals, off, e.Values)
-	if b.n == len(b.rows) || b.valsUsed >= w.opts.BatchBytes {
-		w.dispatchLocked(false)
+	r := b.res.Add(resRow | uint64(nv))
+	if i := resRows(r) - 1; r&resSealed == 0 && i < len(b.rows) {
+		return w.fill(b, i, r, e)
 	}
-	w.mu.Unlock()
+	// The batch is full, or sealed (handed over, or a straggler's view
+	// of a batch since recycled): this reservation failed, and counts
+	// nowhere.
+	return w.appendSlow(e)
+}
+
+// fill writes e into row i of b, reserved by the reservation word r (as its
+// appender's add returned it), and marks the row ready. The appender whose
+// row is the batch's last, or whose Values cross the batch's cut, hands the
+// batch to the encoder.
+func (w *Writer) fill(b *batch, i int, r uint64, e *Event) uint64 {
+	nv := len(e.Values)
+	end := int(r & resBytesMask)
+	off := end - nv
+	base := b.base
+	seq := base + uint64(i) + 1
+	e.Seq = seq
+	b.setRow(i, off, e)
+	if end <= len(b.vals) {
+		copy(b.vals[off:end], e.Values)
+	} else {
+		b.extMu.Lock()
+		b.ext = append(b.ext, extValues{off, append([]byte(nil), e.Values...)})
+		b.extMu.Unlock()
+	}
+	// Once the row is ready, the encoder may write the batch and recycle
+	// it: its fields are read before. Every appender whose Values end at
+	// or past the cut tries to hand the batch over, not only the one that
+	// crossed it: if that one is preempted before it takes w.mu, the next
+	// one seals the batch, so that few rows go on reserving past the end
+	// of vals (each of those copies its Values aside).
+	last := i == len(b.rows)-1 || end >= b.cut
+	b.rows[i].ready.Store(1)
+	if last {
+		w.mu.Lock()
+		// The batch may have been sealed meanwhile (a full batch is
+		// sealed by the first appender that finds no row), even
+		// recycled and opened again: base tells.
+		if w.cur.Load() == b && b.base == base {
+			w.dispatchLocked(false)
+		}
+		w.mu.Unlock()
+	}
 	return seq
 }
 
-// appendSlow is Append, called with w.mu held, for everything but the
-// common case: a closed writer, no current batch, a full batch, large or
-// oversized Values.
+// appendSlow is Append for everything but the common case: a closed writer,
+// no current batch, a full batch, large or oversized Values. It reserves
+// under w.mu (appenders of the common path may reserve in the same batch
+// meanwhile) and fills the row after unlocking.
 func (w *Writer) appendSlow(e *Event) uint64 {
-	if w.closed {
-		w.mu.Unlock()
-		return 0
-	}
-	w.seq++
-	seq := w.seq
-	e.Seq = seq
 	nv := len(e.Values)
-	if nv > w.opts.MaxValueBytes {
-		w.dropped.Add(1)
-		w.mu.Unlock()
-		return seq
-	}
-	b := w.cur
-	if b != nil && b.n > 0 && b.valsUsed+nv > len(b.vals) {
-		w.dispatchLocked(false)
-		b = w.cur
-	}
-	if b == nil {
-		if b = w.acquireLocked(); b == nil {
+	w.mu.Lock()
+	for {
+		if w.closed {
+			w.mu.Unlock()
+			return 0
+		}
+		b := w.cur.Load()
+		if nv > w.opts.MaxValueBytes {
+			// Dropped, but it takes a Seq: the rows of a batch have
+			// consecutive ones, so the current batch is handed over
+			// first.
+			w.dispatchLocked(false)
+			w.seq++
+			seq := w.seq
+			e.Seq = seq
+			w.dropped.Add(1)
 			w.mu.Unlock()
 			return seq
 		}
-		w.armTimerLocked()
-	}
-	if nv > len(b.vals) {
-		b.vals = make([]byte, nv) // b is empty: nobody else writes to it
-	}
-	i, off := b.n, b.valsUsed
-	b.n++
-	b.valsUsed += nv
-	outside := nv > lockedFillMax
-	if outside {
-		b.setRow(i, off, e)
-		b.outside.Add(1)
-	} else {
-		b.stage(i, off, e)
-	}
-	if b.n == len(b.rows) || b.valsUsed >= w.opts.BatchBytes {
+		if b != nil && nv > w.fastValues {
+			// Large Values go to a batch with room for them, as before the
+			// reservation was lock-free: the current one is handed over
+			// if it holds rows and cannot take them. This also bounds the
+			// bytes a reservation word counts, well below its 32 bits.
+			if r := b.res.Load(); resRows(r) > 0 && int(r&resBytesMask)+nv > len(b.vals) {
+				w.dispatchLocked(false)
+				b = nil
+			}
+		}
+		if b == nil {
+			if b = w.acquireLocked(nv); b == nil {
+				w.seq++ // dropped (counted): no batch is free
+				seq := w.seq
+				e.Seq = seq
+				w.mu.Unlock()
+				return seq
+			}
+		}
+		r := b.res.Add(resRow | uint64(nv))
+		if i := resRows(r) - 1; r&resSealed == 0 && i < len(b.rows) {
+			w.mu.Unlock()
+			return w.fill(b, i, r, e)
+		}
+		// b is full: hand it over, and reserve in the next one.
 		w.dispatchLocked(false)
 	}
-	w.mu.Unlock()
-	if outside {
-		copy(b.vals[off:], e.Values)
-		b.outside.Add(-1)
-	}
-	return seq
 }
 
-// acquireLocked gets an empty batch for w.cur, applying the backpressure
-// policy when none is free; nil means the event is dropped.
-func (w *Writer) acquireLocked() *batch {
+// acquireLocked gets an empty batch and opens it as w.cur for an event with
+// nv bytes of Values, applying the backpressure policy when none is free;
+// nil means the event is dropped.
+func (w *Writer) acquireLocked(nv int) *batch {
 	var b *batch
 	select {
 	case b = <-w.free:
@@ -476,8 +568,46 @@ func (w *Writer) acquireLocked() *batch {
 		w.blocked.Add(1)
 		b = <-w.free // holding mu: other appenders queue behind us, in Seq order
 	}
-	w.cur = b
+	if nv > len(b.vals) {
+		b.vals = make([]byte, nv) // b is empty: nobody else writes to it
+	}
+	w.installLocked(b)
 	return b
+}
+
+// installLocked opens the empty batch b for appenders as w.cur: its rows
+// take the Seqs after w.seq. It arms the flush timer.
+func (w *Writer) installLocked(b *batch) {
+	b.base = w.seq
+	b.cut = min(w.opts.BatchBytes, len(b.vals))
+	b.n = 0
+	b.open = true
+	b.res.Store(0) // publishes base and cut to the appenders that reserve
+	w.cur.Store(b)
+	w.armTimerLocked()
+}
+
+// sealLocked closes the open batch b to further reservations, which fixes
+// its rows, and advances w.seq past them. Nothing is done for a batch that
+// is not open.
+func (w *Writer) sealLocked(b *batch) {
+	if b == nil || !b.open {
+		return
+	}
+	b.open = false
+	r := b.res.Or(resSealed)
+	b.n = min(resRows(r), len(b.rows))
+	b.reserved = int(r & resBytesMask)
+	w.seq = b.base + uint64(b.n)
+}
+
+// lastSeqLocked is the last Seq assigned, including the rows reserved in
+// the open batch.
+func (w *Writer) lastSeqLocked() uint64 {
+	if b := w.cur.Load(); b != nil && b.open {
+		return b.base + uint64(min(resRows(b.res.Load()), len(b.rows)))
+	}
+	return w.seq
 }
 
 // smallBatchEvents and smallBatchBytes size the first batch of a log.
@@ -525,16 +655,23 @@ func (w *Writer) tryTakeBatchLocked() *batch {
 // The next Append takes the next batch (appendSlow), and arms the flush
 // timer for it.
 func (w *Writer) dispatchLocked(sync bool) {
-	b := w.cur
+	b := w.cur.Load()
 	if b == nil {
 		return
 	}
+	w.cur.Store(nil)
+	w.sealLocked(b)
+	w.handOverLocked(b, sync)
+}
+
+// handOverLocked queues the sealed (or never opened) batch b for the
+// encoder, as covering every Seq up to w.seq.
+func (w *Writer) handOverLocked(b *batch, sync bool) {
 	b.upTo = w.seq
 	b.sync = sync
 	b.est = batchEstimate(b)
 	w.queuedBytes.Add(b.est)
 	w.dispatchedUpTo = w.seq
-	w.cur = nil
 	if !w.encoding {
 		w.encoding = true
 		go w.encodeLoop()
@@ -562,7 +699,7 @@ func (w *Writer) armTimerLocked() {
 func (w *Writer) flushTick() {
 	w.mu.Lock()
 	w.timerArmed = false
-	if !w.closed && w.cur != nil && w.cur.n > 0 {
+	if b := w.cur.Load(); !w.closed && b != nil && resRows(b.res.Load()) > 0 {
 		w.dispatchLocked(false)
 	}
 	w.mu.Unlock()
@@ -600,20 +737,24 @@ func (w *Writer) FlushWithin(d time.Duration) error {
 		w.mu.Unlock()
 		return w.writeErr()
 	}
+	b := w.cur.Load()
+	w.cur.Store(nil)
+	w.sealLocked(b)
 	target := w.seq
 	// Even an empty batch is dispatched: it carries the mark up to target,
 	// which may end in dropped events that no batch would otherwise cover.
-	if w.cur == nil {
+	if b == nil {
 		if w.opts.Policy == Drop {
-			w.cur = w.tryTakeBatchLocked()
+			b = w.tryTakeBatchLocked()
 		} else {
-			w.cur = w.takeBatchLocked()
+			b = w.takeBatchLocked()
 		}
 	}
-	if w.cur == nil {
+	if b == nil {
 		target = w.dispatchedUpTo
+	} else {
+		w.handOverLocked(b, w.opts.SyncOnFlush)
 	}
-	w.dispatchLocked(w.opts.SyncOnFlush)
 	w.mu.Unlock()
 	var timedOut bool
 	if d > 0 {
@@ -681,20 +822,23 @@ func (w *Writer) Close() error {
 	if !w.encoding {
 		// Nothing was handed to the encoder (a short process): the last
 		// batch, if any, is written here, with the end-of-stream marker.
-		b := w.cur
-		w.cur = nil // Append's common path needs a current batch: it goes to appendSlow, which sees closed
+		b := w.cur.Load()
+		w.cur.Store(nil) // Append's common path needs a current batch: it goes to appendSlow, which sees closed
+		w.sealLocked(b)
 		w.mu.Unlock()
 		if b != nil {
 			b.waitFilled()
 		}
 		return w.finish(b)
 	}
-	if w.cur == nil {
-		w.cur = w.takeBatchLocked()
+	b := w.cur.Load()
+	w.cur.Store(nil)
+	w.sealLocked(b)
+	if b == nil {
+		b = w.takeBatchLocked()
 	}
-	w.dispatchLocked(false)
+	w.handOverLocked(b, false)
 	close(w.full)
-	w.cur = nil
 	w.mu.Unlock()
 	<-w.encDone
 	return w.finish(nil)
@@ -770,8 +914,9 @@ func (w *Writer) encodeLoop() {
 func (w *Writer) Size() int64 {
 	w.mu.Lock()
 	var pending int64
-	if b := w.cur; b != nil {
-		pending = batchEstimate(b)
+	if b := w.cur.Load(); b != nil && b.open {
+		r := b.res.Load()
+		pending = int64(r&resBytesMask) + int64(min(resRows(r), len(b.rows)))*rowBytesEstimate
 	}
 	w.mu.Unlock()
 	file, est := w.fileBytes.Load(), w.writtenEst.Load()
@@ -785,7 +930,7 @@ func (w *Writer) Size() int64 {
 
 // batchEstimate is what Size counts for the events of b.
 func batchEstimate(b *batch) int64 {
-	return int64(b.valsUsed) + int64(b.n)*rowBytesEstimate
+	return int64(b.reserved) + int64(b.n)*rowBytesEstimate
 }
 
 // rowBytesEstimate is what Size counts for an event's fixed columns, before
