@@ -18,6 +18,11 @@ type Target struct {
 	// PID, if not 0, is the server's process ID (Linux): each run then
 	// also measures the server's CPU time per request.
 	PID int `json:"pid,omitempty"`
+	// GCTrace, if not empty, is the file the server's standard error goes
+	// to, the server running with GODEBUG=gctrace=1: each run then also
+	// measures the CPU time of the server's garbage collections per
+	// request (needs PID: what the comparison excludes is part of it).
+	GCTrace string `json:"gctrace,omitempty"`
 }
 
 // Measure is what a comparison compares: throughput and the latency
@@ -72,6 +77,35 @@ type Comparison struct {
 	PairedCPU     float64    `json:"paired_cpu_ratio,omitempty"`
 	CPUInterval   [2]float64 `json:"cpu_interval,omitempty"`
 	CPUConfidence float64    `json:"cpu_confidence,omitempty"`
+
+	// GC[i][k] is the part of CPU[i][k] that Targets[k]'s garbage
+	// collections used, from the GC trace lines of the collections that
+	// ended during the run (parseGCTraceLine says what a line's CPU is).
+	// Only when both targets have a PID and a GCTrace. A server whose own
+	// heap is small collects often; one that holds more memory (the
+	// capture's buffers) collects less, so the GC's CPU is reported apart
+	// and the ratio below leaves it out.
+	GC [][2]GCRun `json:"gc,omitempty"`
+	// MedianGC[k] is the median over rounds of Targets[k]'s GC CPU per
+	// request and of its collections per 1,000 requests.
+	MedianGC [2]GCRun `json:"median_gc,omitzero"`
+	// PairedCPUExGC is the median over rounds of each round's ratio of CPU
+	// per request less the GC's (second target / first), with its
+	// distribution-free interval.
+	PairedCPUExGC     float64    `json:"paired_cpu_ex_gc_ratio,omitempty"`
+	CPUExGCInterval   [2]float64 `json:"cpu_ex_gc_interval,omitempty"`
+	CPUExGCConfidence float64    `json:"cpu_ex_gc_confidence,omitempty"`
+	// GCUnreadable counts trace lines that looked like a collection's but
+	// did not parse (their CPU is missing from GC); 0 in a sound run.
+	GCUnreadable int `json:"gc_unreadable,omitempty"`
+}
+
+// GCRun is a server's garbage collection in one run: CPU time per request
+// answered (microseconds) and collections per 1,000 requests.
+type GCRun struct {
+	CPU    float64 `json:"cpu_us_per_request"`
+	PerK   float64 `json:"cycles_per_1000_requests"`
+	Cycles int     `json:"cycles,omitempty"`
 }
 
 // Compare runs the same seeded workload (cfg, with BaseURL ignored) against
@@ -91,6 +125,12 @@ func Compare(ctx context.Context, cfg Config, targets [2]Target, rounds int) (*C
 	}
 	c := &Comparison{Targets: targets, Seed: cfg.Seed, Rate: cfg.Rate}
 	measureCPU := targets[0].PID != 0 && targets[1].PID != 0
+	var traces [2]*gcTrace
+	if measureCPU && targets[0].GCTrace != "" && targets[1].GCTrace != "" {
+		for k, t := range targets {
+			traces[k] = &gcTrace{path: t.GCTrace}
+		}
+	}
 	for i := range rounds {
 		order := [2]int{0, 1}
 		if i%2 == 1 {
@@ -98,9 +138,18 @@ func Compare(ctx context.Context, cfg Config, targets [2]Target, rounds int) (*C
 		}
 		var round [2]*Summary
 		var cpu [2]float64
+		var gc [2]GCRun
 		for _, k := range order {
 			run := cfg
 			run.BaseURL = targets[k].URL
+			if traces[k] != nil {
+				// Collections that ended between runs belong to no run.
+				u, err := traces[k].read()
+				if err != nil {
+					return nil, fmt.Errorf("%s: %w", targets[k].Name, err)
+				}
+				c.GCUnreadable += u.Unreadable
+			}
 			var before time.Duration
 			if measureCPU {
 				var err error
@@ -119,6 +168,18 @@ func Compare(ctx context.Context, cfg Config, targets [2]Target, rounds int) (*C
 				}
 				answered := 1 + run.Warmup + s.Requests
 				cpu[k] = float64((after - before).Microseconds()) / float64(answered)
+				if traces[k] != nil {
+					u, err := traces[k].read()
+					if err != nil {
+						return nil, fmt.Errorf("%s: %w", targets[k].Name, err)
+					}
+					c.GCUnreadable += u.Unreadable
+					gc[k] = GCRun{
+						CPU:    float64(u.CPU.Microseconds()) / float64(answered),
+						PerK:   1000 * float64(u.Cycles) / float64(answered),
+						Cycles: u.Cycles,
+					}
+				}
 			}
 			if s.Interrupted {
 				return nil, fmt.Errorf("loadgen: compare: interrupted in round %d", i+1)
@@ -132,6 +193,9 @@ func Compare(ctx context.Context, cfg Config, targets [2]Target, rounds int) (*C
 		c.Runs = append(c.Runs, round)
 		if measureCPU {
 			c.CPU = append(c.CPU, cpu)
+		}
+		if traces[0] != nil {
+			c.GC = append(c.GC, gc)
 		}
 	}
 	for k := range 2 {
@@ -174,7 +238,30 @@ func Compare(ctx context.Context, cfg Config, targets [2]Target, rounds int) (*C
 			c.CPUInterval, c.CPUConfidence = [2]float64{lo, hi}, conf
 		}
 	}
+	if c.GC != nil {
+		c.pairGC()
+	}
 	return c, nil
+}
+
+// pairGC fills the GC medians and the paired ratio of CPU per request less
+// the GC's from CPU and GC.
+func (c *Comparison) pairGC() {
+	var own []float64
+	for i, r := range c.CPU {
+		own = append(own, ratio(r[1]-c.GC[i][1].CPU, r[0]-c.GC[i][0].CPU))
+	}
+	c.PairedCPUExGC = median(own)
+	if lo, hi, conf, ok := medianInterval(own, 0.90); ok {
+		c.CPUExGCInterval, c.CPUExGCConfidence = [2]float64{lo, hi}, conf
+	}
+	for k := range 2 {
+		var cpu, perK []float64
+		for _, r := range c.GC {
+			cpu, perK = append(cpu, r[k].CPU), append(perK, r[k].PerK)
+		}
+		c.MedianGC[k] = GCRun{CPU: median(cpu), PerK: median(perK)}
+	}
 }
 
 // medianInterval is the distribution-free confidence interval of the median
@@ -235,12 +322,18 @@ func (c *Comparison) WriteText(w io.Writer) error {
 	if c.CPU != nil {
 		fmt.Fprintf(&b, " %14s", "cpu us/req")
 	}
+	if c.GC != nil {
+		fmt.Fprintf(&b, " %12s %10s", "gc us/req", "gc/1k req")
+	}
 	b.WriteString("\n")
 	for i, r := range c.Runs {
 		for k, s := range r {
 			fmt.Fprintf(&b, "%-6d %-16s %12.1f %10.3f %10.3f", i+1, c.Targets[k].Name, s.Throughput, s.Latency.P50, s.Latency.P99)
 			if c.CPU != nil {
 				fmt.Fprintf(&b, " %14.1f", c.CPU[i][k])
+			}
+			if c.GC != nil {
+				fmt.Fprintf(&b, " %12.1f %10.2f", c.GC[i][k].CPU, c.GC[i][k].PerK)
 			}
 			b.WriteString("\n")
 		}
@@ -249,6 +342,9 @@ func (c *Comparison) WriteText(w io.Writer) error {
 		fmt.Fprintf(&b, "%-6s %-16s %12.1f %10.3f %10.3f", "median", c.Targets[k].Name, m.Throughput, m.P50, m.P99)
 		if c.CPU != nil {
 			fmt.Fprintf(&b, " %14.1f", c.MedianCPU[k])
+		}
+		if c.GC != nil {
+			fmt.Fprintf(&b, " %12.1f %10.2f", c.MedianGC[k].CPU, c.MedianGC[k].PerK)
 		}
 		b.WriteString("\n")
 	}
@@ -264,6 +360,16 @@ func (c *Comparison) WriteText(w io.Writer) error {
 			fmt.Fprintf(&b, ", %.1f%% interval [%.3f, %.3f]", 100*c.CPUConfidence, c.CPUInterval[0], c.CPUInterval[1])
 		}
 		fmt.Fprintf(&b, " (each server's own CPU time per request answered, %d rounds)\n", len(c.Runs))
+	}
+	if c.GC != nil {
+		fmt.Fprintf(&b, "paired cpu per request ratio excluding gc %.3f", c.PairedCPUExGC)
+		if c.CPUExGCConfidence > 0 {
+			fmt.Fprintf(&b, ", %.1f%% interval [%.3f, %.3f]", 100*c.CPUExGCConfidence, c.CPUExGCInterval[0], c.CPUExGCInterval[1])
+		}
+		fmt.Fprintf(&b, " (less the CPU of the collections that ended in each run, from the servers' GC traces)\n")
+		if c.GCUnreadable > 0 {
+			fmt.Fprintf(&b, "warning: %d GC trace lines did not parse; their collections are not counted\n", c.GCUnreadable)
+		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -36,6 +36,7 @@ func main() {
 	compare := flag.String("compare", "", "NAME=URL,NAME=URL: run the workload against both servers in alternating rounds (A B, B A, ...) and report medians and the ratios B/A; -url is ignored")
 	rounds := flag.Int("rounds", 5, "rounds of a -compare run")
 	pids := flag.String("pids", "", "PID,PID: the -compare servers' process IDs (Linux): also report each server's CPU time per request in every round and the paired CPU ratio B/A")
+	gctrace := flag.String("gctrace", "", "FILE,FILE: the -compare servers' standard error, each server running with GODEBUG=gctrace=1 (needs -pids): also report each server's GC CPU time per request and the paired CPU ratio without it")
 	flag.Parse()
 	if flag.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "loadgen: unexpected arguments %q; all settings are flags (see -help)\n", flag.Args())
@@ -54,7 +55,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if *compare != "" {
-		os.Exit(runCompare(ctx, cfg, *compare, *pids, *rounds, *asJSON))
+		os.Exit(runCompare(ctx, cfg, *compare, *pids, *gctrace, *rounds, *asJSON))
 	}
 	s, err := loadgen.Run(ctx, cfg)
 	if err != nil {
@@ -79,7 +80,7 @@ func main() {
 	}
 }
 
-func runCompare(ctx context.Context, cfg loadgen.Config, targets, pids string, rounds int, asJSON bool) int {
+func runCompare(ctx context.Context, cfg loadgen.Config, targets, pids, gctrace string, rounds int, asJSON bool) int {
 	ts, err := loadgen.ParseTargets(targets)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "loadgen: -compare:", err)
@@ -94,6 +95,14 @@ func runCompare(ctx context.Context, cfg loadgen.Config, targets, pids string, r
 			return 2
 		}
 		ts[0].PID, ts[1].PID = pa, pb
+	}
+	if gctrace != "" {
+		a, b, ok := strings.Cut(gctrace, ",")
+		if !ok || a == "" || b == "" || pids == "" {
+			fmt.Fprintf(os.Stderr, "loadgen: -gctrace %q: want two files FILE,FILE, in the order of -compare's targets, and -pids\n", gctrace)
+			return 2
+		}
+		ts[0].GCTrace, ts[1].GCTrace = a, b
 	}
 	c, err := loadgen.Compare(ctx, cfg, ts, rounds)
 	if err != nil {
