@@ -27,7 +27,9 @@ func signatureVars(sig *types.Signature) []*types.Var {
 // interfaces, channels and functions are references (recorded by object
 // ID), so what they point to does not count.
 func holdsUnsafePointer(t types.Type, seen map[types.Type]bool) string {
-	if seen[t] {
+	if seen[t] || isReflectValue(t) {
+		// A reflect.Value is recorded as what it refers to, not as its
+		// words (value.TagReflectValue).
 		return ""
 	}
 	if seen == nil {

@@ -34,9 +34,12 @@ import (
 // assertion are interface calls, outcalls like any other (walk.go).
 // An outcall returning a reflect.Type is recorded by the identity of the
 // type it describes and replayed as that type (value.TagReflectType).
-// Rejected: an outcall returning a reflect.Value, whose memory the log does
-// not hold, and an exported signature holding a reflect.Type
-// (reflect.Value is rejected as an unsafe.Pointer holder).
+// A reflect.Value is recorded as what it refers to: its type, its flags
+// and its value, or, for an addressable one, a pointer to its memory as an
+// object (value.TagReflectValue); replay makes a reflect.Value of the same
+// flags over the rebuilt value or object. Rejected: an outcall returning a
+// *reflect.MapIter, an iterator in the middle of a map that no recorded
+// value describes.
 
 // isReflect reports whether typ is reflect.Value or reflect.Type.
 func isReflect(typ types.Type) bool {
@@ -299,11 +302,14 @@ func (t *transformer) reflectResults(call *ast.CallExpr, c callee) bool {
 }
 
 // isReflectHandle reports whether typ is a reflect type that is a handle
-// into memory (reflect.Value, *reflect.MapIter), not a reflect.Type.
+// into memory the log cannot describe: *reflect.MapIter, an iterator in
+// the middle of a map. A reflect.Value is recorded as what it refers to
+// (its type, flags and value, or a pointer to its memory:
+// value.TagReflectValue) and a reflect.Type by the type it describes.
 func isReflectHandle(typ types.Type) bool {
 	if !isReflect(typ) {
 		return false
 	}
-	n, ok := types.Unalias(typ).(*types.Named)
-	return !ok || n.Obj().Name() != "Type"
+	_, ptr := types.Unalias(typ).(*types.Pointer)
+	return ptr
 }
