@@ -230,6 +230,28 @@ func (t *transformer) ownedMemory(x ast.Expr) bool {
 	return false
 }
 
+// observedPtrParam reports whether arg, passed for a parameter of pointer
+// type pt, points to a struct of an observed type, however the code got it
+// (`opt.SetConfig(config)` with `config := NewConfig()`, or with a field
+// `r.config`: goldmark's renderer options fill the configuration's map and
+// slice fields). An observed object is the real one in replay, as in the
+// capture, so what external code writes into it during the call (or below
+// it: a map or slice it holds) is memory the observed code reads natively
+// afterwards. Only for a parameter the callee declares as such a pointer:
+// an `any` parameter (fmt.Sprint(obj)) rarely writes, and recording the
+// object after each would cost much.
+func (t *transformer) observedPtrParam(pt types.Type, arg ast.Expr) bool {
+	if _, ptr := pt.Underlying().(*types.Pointer); !ptr {
+		return false
+	}
+	at := t.p.Info.TypeOf(arg)
+	if !t.observedPointer(at) {
+		return false
+	}
+	_, isStruct := at.Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct)
+	return isStruct
+}
+
 func (t *transformer) observedPointer(typ types.Type) bool {
 	p, ok := typ.Underlying().(*types.Pointer)
 	if !ok {
@@ -369,7 +391,8 @@ func (t *transformer) outParams(call *ast.CallExpr, sig *types.Signature, stack 
 			}
 			continue
 		}
-		if i < len(call.Args) && outParamType(pt) && t.ownedAddr(call.Args[i], fn) && !syncPointer(t.p.Info.TypeOf(call.Args[i])) {
+		if i < len(call.Args) && outParamType(pt) && !syncPointer(t.p.Info.TypeOf(call.Args[i])) &&
+			(t.ownedAddr(call.Args[i], fn) || t.observedPtrParam(pt, call.Args[i])) {
 			out[i] = []int{-1}
 		}
 	}

@@ -1,0 +1,3 @@
+module example.com/optionsmap
+
+go 1.26
