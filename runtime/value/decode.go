@@ -551,14 +551,17 @@ func (d *Decoder) decode(v reflect.Value, depth int) {
 					obj = d.newObject(id, t, name)
 					into = obj
 				} else if !obj.Type().AssignableTo(t) {
-					if obj.Kind() != reflect.Pointer || obj.IsNil() || !holdsAtStart(obj.Type().Elem(), t.Elem()) {
+					if obj.Kind() == reflect.Pointer && !obj.IsNil() && holdsAtStart(obj.Type().Elem(), t.Elem()) {
+						// The contents of the smaller object at the start of
+						// the known one (a *big.Int that Rat.Num returns, at
+						// the address of its Rat) go into that object.
+						into = reflect.NewAt(t.Elem(), obj.UnsafePointer())
+					} else if real, ok := d.realize(id, t, name); ok {
+						obj, into = real, real // a placeholder's object, now seen as itself
+					} else {
 						d.objectMismatch(id, obj, t, name)
 						return
 					}
-					// The contents of the smaller object at the start of
-					// the known one (a *big.Int that Rat.Num returns, at
-					// the address of its Rat) go into that object.
-					into = reflect.NewAt(t.Elem(), obj.UnsafePointer())
 				}
 				d.decode(into.Elem(), depth+1)
 			}

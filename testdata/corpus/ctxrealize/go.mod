@@ -1,0 +1,3 @@
+module example.com/ctxrealize
+
+go 1.26
