@@ -235,6 +235,8 @@ func (t *transformer) outcallParams(o *outcallHelper, stack []ast.Node) bool {
 		if !variadic && !o.curried && t.ifaceOut(call, i, pt, enclosingFuncNode(stack)) { // outwrites.go
 			o.outEncs = append(o.outEncs, t.probe+".OutPointee(s, "+name+")")
 			o.outDecs = append(o.outDecs, t.probe+".SetOutPointee(s, "+name+")")
+		} else if !variadic && !o.curried && len(ptrOut[i]) == 0 && t.ownedArgAtRunTime(call, i, pt) { // owned.go
+			t.ownedAtRunTime(o, name)
 		}
 		if !variadic && mayHoldFunc(pt) {
 			// An observed function value handed to external code may be

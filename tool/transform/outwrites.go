@@ -43,6 +43,8 @@ func (t *transformer) recvOut(o *outcallHelper, stack []ast.Node) {
 		if types.IsInterface(xt) && t.ownedAddr(c.recvX, enclosingFuncNode(stack)) {
 			o.outEncs = append(o.outEncs, t.probe+".OutPointee(s, _r)")
 			o.outDecs = append(o.outDecs, t.probe+".SetOutPointee(s, _r)")
+		} else if t.mayCarryOwned(xt) {
+			t.ownedAtRunTime(o, "_r") // owned.go
 		}
 		return
 	}
@@ -65,7 +67,13 @@ func (t *transformer) recvOut(o *outcallHelper, stack []ast.Node) {
 	} else {
 		owned = t.ownedAddr(c.recvX, enclosingFuncNode(stack))
 	}
-	if !owned || syncPointer(xt) || t.observedPointer(xt) {
+	if syncPointer(xt) || t.observedPointer(xt) {
+		return
+	}
+	if !owned {
+		if o.prefix != "&" {
+			t.ownedAtRunTime(o, "_r") // owned.go
+		}
 		return
 	}
 	o.outEncs = append(o.outEncs, t.probe+".OutPointee(s, _r)")

@@ -126,6 +126,7 @@ type transformer struct {
 	paramOwned    map[*types.Var]bool // parameters that only receive owned addresses (outparam.go)
 	paramDeciding map[*types.Var]bool // parameters ownedParam is deciding, assumed owned meanwhile
 	ifaceMethods  map[string]bool     // names of the methods the package's interface types declare (ifaceMethodName)
+	owns          ownsState           // owned addresses marked at run time (owned.go)
 
 	// initFiles counts the source files that declare init functions; each
 	// ends with a call of _capture_end_init (initMarkers).

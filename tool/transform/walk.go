@@ -177,7 +177,8 @@ func (t *transformer) call(call *ast.CallExpr, stack []ast.Node) {
 		if types.IsInterface(recv) {
 			c.iface = true
 		} else if t.observed[c.fn.Pkg().Path()] {
-			return // method of an observed type
+			t.markOwnedArgs(call, c.fn, stack) // owned.go
+			return                             // method of an observed type
 		}
 		c.name = "(" + types.TypeString(recv, fullQualifier) + ")." + c.fn.Name()
 		if !c.iface && t.pureMethod(c, recv, stack) && !isReflect(recv) {
@@ -185,6 +186,9 @@ func (t *transformer) call(call *ast.CallExpr, stack []ast.Node) {
 		}
 	} else {
 		if c.fn.Pkg() != nil && t.observed[c.fn.Pkg().Path()] {
+			if sig.Recv() == nil {
+				t.markOwnedArgs(call, c.fn, stack) // owned.go
+			}
 			return // a function of the observed set
 		}
 		if sig.Recv() != nil { // method expression T.M

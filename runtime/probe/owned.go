@@ -1,0 +1,115 @@
+package probe
+
+import (
+	"reflect"
+	"sync"
+	"sync/atomic"
+	"weak"
+)
+
+// Addresses the observed code owns that reach an outcall through a
+// parameter or a field the transform cannot decide
+// (docs/design/boundary-model.md, "Out-parameters"): bitset's exported
+// `WriteTo(stream io.Writer)`, which external callers give their own
+// writer and `MarshalBinary` gives `&buf`, or spew's `fdump(c, w, ...)`,
+// which keeps `w` in a struct field and is given `os.Stdout`, the caller's
+// writer or a local `&buf`. Where the observed code passes an owned address
+// (`&buf`, `new(T)`, `&T{}`) to such a parameter of its own function, the
+// transform marks it (Own); an outcall that gets, as its interface receiver
+// or as an argument, an address so marked records the pointee after the
+// call (OutPointeeIfOwned) and replay writes it back (SetOutPointeeIfOwned),
+// as for an address the transform can see is owned. The marks are made by
+// the observed code, which runs in replay too, so capture and replay agree
+// on every outcall whether the log holds its pointee: a pointer that came
+// from outside (a placeholder in replay) is never marked.
+
+// ownedAddrs is the set of marked addresses: each entry holds a weak
+// pointer made from its address, so it never keeps the object alive and
+// stops counting when the object is collected (weakIs), before another
+// object can take the address.
+var ownedAddrs struct {
+	mu    sync.Mutex
+	m     map[uintptr]weak.Pointer[byte]
+	swept int          // len(m) after the last sweep of collected entries
+	n     atomic.Int32 // 1 once anything was marked: the common case asks nothing
+}
+
+// Own marks p, an address the observed code owns that it passes to a
+// parameter of its own function whose other callers may pass addresses
+// that came from outside, and returns it. A nil pointer, a pointer to a
+// zero-size value (which holds nothing to write) and a sync value are not
+// marked.
+func Own[P any](p P) P {
+	rv := reflect.ValueOf(p)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() || rv.Type().Elem().Size() == 0 || syncValue(rv.Type().Elem()) {
+		return p
+	}
+	a := rv.UnsafePointer()
+	ownedAddrs.mu.Lock()
+	defer ownedAddrs.mu.Unlock()
+	if ownedAddrs.m == nil {
+		ownedAddrs.m = map[uintptr]weak.Pointer[byte]{}
+		ownedAddrs.n.Store(1)
+	}
+	if wp, ok := ownedAddrs.m[uintptr(a)]; ok && weakIs(wp, a) {
+		return p
+	}
+	if len(ownedAddrs.m) >= 2*ownedAddrs.swept+64 {
+		for k, wp := range ownedAddrs.m {
+			if weakFreed(wp) {
+				delete(ownedAddrs.m, k)
+			}
+		}
+		ownedAddrs.swept = len(ownedAddrs.m)
+	}
+	ownedAddrs.m[uintptr(a)] = weak.Make((*byte)(a))
+	return p
+}
+
+// owned reports whether x, an outcall's receiver or argument, is a pointer
+// (or an interface holding one) that Own marked, to a value of another
+// package than an observed one (an observed type's methods are incalls
+// when external code calls them, and its state is the observed code's).
+func owned(x any) bool {
+	if ownedAddrs.n.Load() == 0 {
+		return false
+	}
+	rv := reflect.ValueOf(x)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() {
+		return false
+	}
+	if Observed(x) {
+		return false
+	}
+	a := rv.UnsafePointer()
+	ownedAddrs.mu.Lock()
+	wp, ok := ownedAddrs.m[uintptr(a)]
+	ownedAddrs.mu.Unlock()
+	return ok && weakIs(wp, a)
+}
+
+// OutPointeeIfOwned appends the pointee of x after the outcall when x is an
+// address Own marked (capture); otherwise nothing.
+func OutPointeeIfOwned(s *Stream, x any) {
+	if owned(x) {
+		Pointee(s, x)
+	}
+}
+
+// SetOutPointeeIfOwned writes the recorded pointee back through x when x is
+// an address Own marked (replay), as the capture recorded it.
+func SetOutPointeeIfOwned(s *Stream, x any) {
+	if owned(x) && writesBack() {
+		SetPointee(s, x)
+	}
+}
+
+// syncValue reports whether t is a type of sync or sync/atomic, whose
+// values are never out-parameters.
+func syncValue(t reflect.Type) bool {
+	switch t.PkgPath() {
+	case "sync", "sync/atomic":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,3 @@
+module example.com/ownedwriter
+
+go 1.26
