@@ -1,0 +1,3 @@
+module example.com/reflectvalue
+
+go 1.26
