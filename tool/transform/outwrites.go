@@ -31,7 +31,7 @@ import (
 // method may write memory replay holds natively.
 func (t *transformer) recvOut(o *outcallHelper, stack []ast.Node) {
 	c := o.c
-	if c.sel == nil || o.inferred || o.fieldPath != "" || c.fn == nil {
+	if c.sel == nil || o.inferred || c.fn == nil || t.embeddedRecvOut(o) || o.fieldPath != "" { // embedout.go
 		return
 	}
 	xt := t.p.Info.TypeOf(c.recvX)

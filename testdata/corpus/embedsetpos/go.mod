@@ -1,0 +1,3 @@
+module example.com/embedsetpos
+
+go 1.26
