@@ -89,6 +89,11 @@ type Comparison struct {
 	// MedianGC[k] is the median over rounds of Targets[k]'s GC CPU per
 	// request and of its collections per 1,000 requests.
 	MedianGC [2]GCRun `json:"median_gc,omitzero"`
+	// AllRoundsGC[k] is Targets[k]'s GC over all rounds together: GC CPU
+	// and collections over requests answered. Where a server collects less
+	// than once a run, most rounds see no collection and the median is 0;
+	// this is the figure to compare then.
+	AllRoundsGC [2]GCRun `json:"all_rounds_gc,omitzero"`
 	// PairedCPUExGC is the median over rounds of each round's ratio of CPU
 	// per request less the GC's (second target / first), with its
 	// distribution-free interval.
@@ -261,6 +266,15 @@ func (c *Comparison) pairGC() {
 			cpu, perK = append(cpu, r[k].CPU), append(perK, r[k].PerK)
 		}
 		c.MedianGC[k] = GCRun{CPU: median(cpu), PerK: median(perK)}
+		var sumCPU float64
+		var answered, cycles int
+		for i, r := range c.GC {
+			n := 1 + c.Runs[i][k].Warmup + c.Runs[i][k].Requests
+			sumCPU += r[k].CPU * float64(n)
+			answered += n
+			cycles += r[k].Cycles
+		}
+		c.AllRoundsGC[k] = GCRun{CPU: sumCPU / float64(answered), PerK: 1000 * float64(cycles) / float64(answered), Cycles: cycles}
 	}
 }
 
@@ -367,6 +381,9 @@ func (c *Comparison) WriteText(w io.Writer) error {
 			fmt.Fprintf(&b, ", %.1f%% interval [%.3f, %.3f]", 100*c.CPUExGCConfidence, c.CPUExGCInterval[0], c.CPUExGCInterval[1])
 		}
 		fmt.Fprintf(&b, " (less the CPU of the collections that ended in each run, from the servers' GC traces)\n")
+		fmt.Fprintf(&b, "gc over all rounds: %s %.1f us per request, %d collections (%.2f per 1,000 requests); %s %.1f us, %d (%.2f)\n",
+			c.Targets[0].Name, c.AllRoundsGC[0].CPU, c.AllRoundsGC[0].Cycles, c.AllRoundsGC[0].PerK,
+			c.Targets[1].Name, c.AllRoundsGC[1].CPU, c.AllRoundsGC[1].Cycles, c.AllRoundsGC[1].PerK)
 		if c.GCUnreadable > 0 {
 			fmt.Fprintf(&b, "warning: %d GC trace lines did not parse; their collections are not counted\n", c.GCUnreadable)
 		}

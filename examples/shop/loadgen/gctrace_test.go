@@ -168,9 +168,12 @@ func TestCompareCPUExcludingGC(t *testing.T) {
 	if c.MedianGC[1].CPU < 1499.5 || c.MedianGC[1].PerK != 1000 {
 		t.Errorf("collecting server's median GC %+v, want 1500 us and 1000 per 1000 requests", c.MedianGC[1])
 	}
+	if want := (GCRun{CPU: 1500, PerK: 1000, Cycles: 6 * 121}); math.Abs(c.AllRoundsGC[1].CPU-want.CPU) > 0.5 || c.AllRoundsGC[1].PerK != want.PerK || c.AllRoundsGC[1].Cycles != want.Cycles {
+		t.Errorf("collecting server's GC over all rounds %+v, want %+v", c.AllRoundsGC[1], want)
+	}
 	var out strings.Builder
 	c.WriteText(&out)
-	for _, want := range []string{"gc us/req", "gc/1k req", "paired cpu per request ratio excluding gc"} {
+	for _, want := range []string{"gc us/req", "gc/1k req", "paired cpu per request ratio excluding gc", "gc over all rounds: lean 500.0 us per request, 726 collections (1000.00 per 1,000 requests)"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("text output lacks %q:\n%s", want, out.String())
 		}
