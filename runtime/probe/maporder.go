@@ -99,6 +99,11 @@ func yieldInOrder[M ~map[K]V, K comparable, V any](m M, keys []K, yield func(K, 
 // keyCompare orders keys of type K by their integer or string value, or
 // returns nil when K's kind has no order that is the same in every process.
 func keyCompare[K comparable]() func(a, b K) int {
+	if reflect.TypeFor[K]() == reflectValueType {
+		// reflect.Value keys (mapstructure's map[reflect.Value]struct{}
+		// of MapKeys): by the values they refer to, as interface keys.
+		return func(a, b K) int { return compareValues(any(a).(reflect.Value), any(b).(reflect.Value)) }
+	}
 	switch reflect.TypeFor[K]().Kind() {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		return func(a, b K) int { return cmp.Compare(reflect.ValueOf(a).Int(), reflect.ValueOf(b).Int()) }
@@ -116,6 +121,19 @@ func keyCompare[K comparable]() func(a, b K) int {
 // compareDynamic orders, NaN excepted (true for keys of any other type
 // keyCompare accepts).
 func sortableKeys[K comparable](keys []K) bool {
+	if reflect.TypeFor[K]() == reflectValueType {
+		for _, k := range keys {
+			v := underlying(any(k).(reflect.Value))
+			if !v.IsValid() {
+				continue
+			}
+			r := dynamicRank(v.Kind())
+			if r < 0 || r == rankFloat && v.Float() != v.Float() {
+				return false
+			}
+		}
+		return true
+	}
 	if reflect.TypeFor[K]().Kind() != reflect.Interface {
 		return true
 	}
@@ -160,6 +178,50 @@ func compareDynamic(a, b any) int {
 		return cmp.Compare(boolInt(a != nil), boolInt(b != nil))
 	}
 	va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
+	if ta, tb := va.Type(), vb.Type(); ta != tb {
+		if c := strings.Compare(ta.String(), tb.String()); c != 0 {
+			return c
+		}
+		return strings.Compare(ta.PkgPath(), tb.PkgPath())
+	}
+	switch dynamicRank(va.Kind()) {
+	case 0:
+		return cmp.Compare(boolInt(va.Bool()), boolInt(vb.Bool()))
+	case 1:
+		return cmp.Compare(va.Int(), vb.Int())
+	case 2:
+		return cmp.Compare(va.Uint(), vb.Uint())
+	case rankFloat:
+		return cmp.Compare(va.Float(), vb.Float())
+	default:
+		return strings.Compare(va.String(), vb.String())
+	}
+}
+
+// reflectValueType is reflect.Value's type.
+var reflectValueType = reflect.TypeFor[reflect.Value]()
+
+// underlying is what a reflect.Value key refers to, through interfaces (a
+// key of a map[interface{}]T that MapKeys returns is of kind Interface).
+func underlying(v reflect.Value) reflect.Value {
+	for v.IsValid() && v.Kind() == reflect.Interface {
+		if v.IsNil() {
+			return reflect.Value{}
+		}
+		v = v.Elem()
+	}
+	return v
+}
+
+// compareValues orders two reflect.Value keys by what they refer to, as
+// compareDynamic orders interface keys: invalid (or nil) first, then by
+// type name, then by value. Read-only values compare too: nothing here
+// needs their interface.
+func compareValues(a, b reflect.Value) int {
+	va, vb := underlying(a), underlying(b)
+	if !va.IsValid() || !vb.IsValid() {
+		return cmp.Compare(boolInt(va.IsValid()), boolInt(vb.IsValid()))
+	}
 	if ta, tb := va.Type(), vb.Type(); ta != tb {
 		if c := strings.Compare(ta.String(), tb.String()); c != 0 {
 			return c

@@ -1,7 +1,9 @@
 package probe
 
 import (
+	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"strconv"
 	"testing"
@@ -299,6 +301,33 @@ func TestSortedMapOfInterfaceKeys(t *testing.T) {
 		}
 		if n != 3 {
 			t.Fatalf("a key without order (%v): %d entries, want 3", mixed, n)
+		}
+	}
+}
+
+// Keys of type reflect.Value (mapstructure's map[reflect.Value]struct{} of
+// a map's MapKeys, ranged with an early break) sort by the values they
+// refer to, through interfaces, in SortedMapOf and MapIterOf alike.
+func TestSortedMapOfReflectValueKeys(t *testing.T) {
+	sortedOn(t)
+	src := map[any]int{"b": 1, "a": 2, "c": 3, 1: 4}
+	m := map[reflect.Value]struct{}{}
+	for _, k := range reflect.ValueOf(src).MapKeys() {
+		m[k] = struct{}{}
+	}
+	want := []string{"1", "a", "b", "c"} // "int" < "string"
+	for range 10 {
+		var got, stepped []string
+		for k := range SortedMapOf(m) {
+			got = append(got, fmt.Sprint(k.Interface()))
+		}
+		it := MapIterOf(m)
+		var k reflect.Value
+		for it.Next(&k, nil) {
+			stepped = append(stepped, fmt.Sprint(k.Interface()))
+		}
+		if !slices.Equal(got, want) || !slices.Equal(stepped, want) {
+			t.Fatalf("order %v, stepped %v, want %v", got, stepped, want)
 		}
 	}
 }

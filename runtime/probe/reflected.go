@@ -51,7 +51,18 @@ func EncodeReflected[T any](s *Stream, v T) {
 // compares what the code wrote with what the capture's code wrote, at the
 // RETURN_IN.
 func Written[T any](s *Stream, v T) {
-	switch rv := reflect.ValueOf(any(v)); rv.Kind() {
+	rv := reflect.ValueOf(any(v))
+	if r, ok := any(v).(reflect.Value); ok {
+		// A reflect.Value parameter: what it refers to, when the call
+		// could have written there (an addressable value, or a pointer,
+		// map or slice).
+		if r.CanAddr() {
+			EncodeReflected(s, v)
+			return
+		}
+		rv = r
+	}
+	switch rv.Kind() {
 	case reflect.Pointer, reflect.Map, reflect.Slice:
 		if !rv.IsNil() {
 			EncodeReflected(s, v)

@@ -76,7 +76,9 @@ func dynamicKey(k types.Type) bool {
 		return true
 	}
 	_, isIface := k.Underlying().(*types.Interface)
-	return isIface
+	// reflect.Value keys sort by the values they refer to
+	// (probe.SortedMapOf): mapstructure's map[reflect.Value]struct{}.
+	return isIface || isReflectValue(k)
 }
 
 // orderEscapes reports whether the order of a map range that makes no

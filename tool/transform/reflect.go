@@ -232,6 +232,12 @@ func (t *transformer) reflectedType(typ types.Type, seen map[types.Type]bool) bo
 	if _, ok := typ.(*types.TypeParam); ok {
 		return true
 	}
+	if isReflectValue(typ) {
+		// A reflect.Value refers to the caller's memory (mapstructure's
+		// DecodeHookExec given reflect.ValueOf(&x).Elem()): what the call
+		// wrote through it is recorded after the call, as for a pointer.
+		return true
+	}
 	if n, ok := types.Unalias(typ).(*types.Named); ok && n.Obj().Pkg() != nil && t.observed[n.Obj().Pkg().Path()] {
 		return false // observed types are recorded whole on entry already
 	}
