@@ -10,15 +10,16 @@ import (
 	"github.com/rules-capture/rules_capture/runtime/value"
 )
 
-// Returned is applied by an incall wrapper to each result of function type
-// after the call's RETURN_IN: an observed function value that leaves the
-// set as a result (an iterator such as gjson's Result.All, an option such
-// as go-version's WithPrefix) may be called by external code, which runs
-// observed code no incall encloses. In capture the value is replaced by a
-// recording wrapper of the same type, as Callback does for an outcall's
-// arguments: a call from external code is a CALL_IN of the site "callback
-// <function>" whose receiver is the closure's object ID, the number the
-// RETURN_IN gave it (closureid.go); a call from observed code (the value
+// Returned is applied by an incall wrapper to each result of function or
+// interface type after the call's RETURN_IN: an observed function value
+// that leaves the set as a result (an iterator such as gjson's Result.All,
+// an option such as go-version's WithPrefix, chi's middleware returning
+// http.HandlerFunc(fn) as an http.Handler) may be called by external code,
+// which runs observed code no incall encloses. In capture the value is
+// replaced by a recording wrapper of the same type, as Callback does for an
+// outcall's arguments: a call from external code is a CALL_IN of the site
+// "callback <function>" whose receiver is the closure's object ID, the
+// number the RETURN_IN gave it (closureid.go); a call from observed code (the value
 // handed back in) runs natively. In replay the value is remembered under
 // that number, and the driver performs the recorded calls on it.
 //

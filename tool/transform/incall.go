@@ -268,10 +268,13 @@ func (t *transformer) incallResults(w *incallWrapper) bool {
 		if watchedSlice(rt) {
 			w.watch = append(w.watch, fmt.Sprintf("%s.WatchSlice(s, f, %d, %s)", t.probe, i, rn))
 		}
-		if _, isFunc := rt.Underlying().(*types.Signature); isFunc {
+		if _, tp := rt.(*types.TypeParam); mayHoldFunc(rt) && !tp {
 			// An observed closure returned to external code (an iterator,
-			// an option) may be called by it: those calls are recorded, and
-			// performed in replay, as callbacks are.
+			// an option, or one in an interface: chi's middleware returns
+			// http.HandlerFunc(fn) as an http.Handler, which the router
+			// serves) may be called by it: those calls are recorded, and
+			// performed in replay, as callbacks are. Not for a type
+			// parameter: boxing its value to ask would allocate.
 			w.returned = append(w.returned, rn+" = "+t.probe+".Returned("+rn+")")
 		}
 	}

@@ -1,0 +1,3 @@
+module example.com/handlerfunc
+
+go 1.26
