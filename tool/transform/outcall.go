@@ -182,8 +182,9 @@ func (t *transformer) outcallParams(o *outcallHelper, stack []ast.Node) bool {
 	// out-parameter is recorded.
 	readLike := c.fn != nil && sig.Results().Len() > 0 && isInt(sig.Results().At(0).Type()) &&
 		(c.fn.Name() == "Read" || c.fn.Name() == "ReadAt" || c.fn.Name() == "ReadFull" || c.fn.Name() == "ReadAtLeast")
-	var ptrOut map[int][]int // out-parameters through pointers (outparam.go)
-	if !o.curried {
+	var ptrOut map[int][]int         // out-parameters through pointers (outparam.go)
+	argsRead := argsOnlyRead[c.name] // owned.go
+	if !o.curried && !argsRead {
 		ptrOut = t.outParams(call, sig, stack)
 	}
 	t.recvOut(o, stack) // outwrites.go
@@ -232,7 +233,9 @@ func (t *transformer) outcallParams(o *outcallHelper, stack []ast.Node) bool {
 			o.outEncs = append(o.outEncs, t.probe+".Pointee(s, "+arg+")")
 			o.outDecs = append(o.outDecs, t.probe+".SetPointee(s, "+arg+")")
 		}
-		if !variadic && !o.curried && t.ifaceOut(call, i, pt, enclosingFuncNode(stack)) { // outwrites.go
+		if argsRead {
+			// The callee only reads what its arguments point to.
+		} else if !variadic && !o.curried && t.ifaceOut(call, i, pt, enclosingFuncNode(stack)) { // outwrites.go
 			o.outEncs = append(o.outEncs, t.probe+".OutPointee(s, "+name+")")
 			o.outDecs = append(o.outDecs, t.probe+".SetOutPointee(s, "+name+")")
 		} else if !variadic && !o.curried && len(ptrOut[i]) == 0 && t.ownedArgAtRunTime(call, i, pt) { // owned.go

@@ -26,6 +26,7 @@ import (
 // ownsState: what owned.go keeps per package.
 type ownsState struct {
 	helper bool                          // _capture_own is generated
+	typed  map[string]string             // type -> its marking helper, before go1.18
 	decls  map[*types.Func]*ast.FuncDecl // the package's functions and methods
 }
 
@@ -61,6 +62,22 @@ func (t *transformer) markOwnedArgs(call *ast.CallExpr, fn *types.Func, stack []
 		if fd := t.ownsDecl(fn); fd != nil && t.ownedParam(pv, fd) {
 			continue // every call gives an owned address: decided statically
 		}
+		helper := t.ownHelper(at)
+		if helper == "" {
+			continue
+		}
+		span := int(a.End() - a.Pos())
+		t.add(a.Pos(), a.Pos(), helper+"(", span)
+		t.add(a.End(), a.End(), ")", span)
+	}
+}
+
+// ownHelper is the name of the generated function that marks an address
+// of type at and returns it: a generic one, or before go1.18, where the
+// file cannot call a generic function, one for the type ("" when the
+// generated file cannot name it).
+func (t *transformer) ownHelper(at types.Type) string {
+	if !t.langBefore("go1.18") {
 		if !t.owns.helper {
 			t.owns.helper = true
 			fmt.Fprintf(&t.gen, `// _capture_own marks an address the observed code owns that it passes to a
@@ -71,10 +88,28 @@ func _capture_own[P any](p P) P {
 
 `, t.probe)
 		}
-		span := int(a.End() - a.Pos())
-		t.add(a.Pos(), a.Pos(), "_capture_own(", span)
-		t.add(a.End(), a.End(), ")", span)
+		return "_capture_own"
 	}
+	ts, why := t.typeString(at)
+	if why != "" {
+		return ""
+	}
+	if t.owns.typed == nil {
+		t.owns.typed = map[string]string{}
+	}
+	if h, ok := t.owns.typed[ts]; ok {
+		return h
+	}
+	h := fmt.Sprintf("_capture_own_%d", len(t.owns.typed))
+	t.owns.typed[ts] = h
+	fmt.Fprintf(&t.gen, `// %s is _capture_own for a file whose language version has no
+// generic functions.
+func %s(p %s) %s {
+	return %s.Own(p)
+}
+
+`, h, h, ts, ts, t.probe)
+	return h
 }
 
 // ownTarget reports whether a parameter of type pt may carry an owned
@@ -154,4 +189,37 @@ func (t *transformer) ownedArgAtRunTime(call *ast.CallExpr, i int, pt types.Type
 		return false
 	}
 	return t.mayCarryOwned(pt) && t.mayCarryOwned(t.p.Info.TypeOf(call.Args[i]))
+}
+
+// argsOnlyRead names the external functions that never write the memory
+// their arguments point to, whose pointer and interface arguments are no
+// out-parameters however owned: recording the pointee after the call would
+// only cost, and writing it back in replay would overwrite the observed
+// code's object with a copy of itself (go-cache's
+// `runtime.SetFinalizer(C, stopJanitor)` on its new `&Cache{c}`).
+var argsOnlyRead = map[string]bool{
+	"runtime.SetFinalizer": true, // sets the object's finalizer, not its contents
+	"runtime.KeepAlive":    true,
+}
+
+// asTargetFromOutside reports whether call is errors.As with a target held
+// in an interface that is no owned address (pkg/errors' `func As(err
+// error, target interface{}) bool { return stderrors.As(err, target) }`):
+// a pointer that came from outside, to a type replay may not be able to
+// make (one of a test file), whose placeholder would not implement error,
+// and which errors.As writes. Such a call is an outcall: replay answers it
+// from the log. errors.As on the code's own target (`errors.As(err, &pe)`)
+// stays native.
+func (t *transformer) asTargetFromOutside(call *ast.CallExpr, fn *types.Func, stack []ast.Node) bool {
+	if fn.Name() != "As" || len(call.Args) != 2 {
+		return false
+	}
+	tt := t.p.Info.TypeOf(call.Args[1])
+	if tt == nil || !types.IsInterface(tt) {
+		return false
+	}
+	if _, tp := types.Unalias(tt).(*types.TypeParam); tp {
+		return false
+	}
+	return !t.ownedAddr(call.Args[1], enclosingFuncNode(stack))
 }

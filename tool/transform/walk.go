@@ -204,7 +204,7 @@ func (t *transformer) call(call *ast.CallExpr, stack []ast.Node) {
 		}
 		// The errors package only walks chains, which replay rebuilds: native
 		// whatever the arguments.
-		errorsPkg := c.fn.Pkg().Path() == "errors"
+		errorsPkg := c.fn.Pkg().Path() == "errors" && !t.asTargetFromOutside(call, c.fn, stack) // owned.go
 		if sig.Recv() == nil && isPureFunc(c.fn.Pkg().Path(), c.fn.Name(), t.opts.Pure) && (errorsPkg || t.ownedArgs(call)) {
 			if c.fn.Pkg().Path() == "errors" && c.fn.Name() == "As" && len(call.Args) == 2 {
 				if p, ok := t.p.Info.TypeOf(call.Args[1]).(*types.Pointer); ok {

@@ -1,3 +1,5 @@
 module example.com/ownedwriter
 
-go 1.26
+// An old language version: the marks must compile where a file cannot call
+// a generic function.
+go 1.16

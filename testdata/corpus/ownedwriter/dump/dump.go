@@ -52,9 +52,9 @@ type state struct {
 	depth int
 }
 
-func (d *state) dump(v any) {
+func (d *state) dump(v interface{}) {
 	switch x := v.(type) {
-	case []any:
+	case []interface{}:
 		d.w.Write([]byte("["))
 		d.depth++
 		for i, e := range x {
@@ -72,7 +72,7 @@ func (d *state) dump(v any) {
 	}
 }
 
-func fdump(w io.Writer, vs ...any) {
+func fdump(w io.Writer, vs ...interface{}) {
 	for _, v := range vs {
 		d := state{w: w}
 		d.dump(v)
@@ -81,10 +81,10 @@ func fdump(w io.Writer, vs ...any) {
 }
 
 // Fdump writes each value to w, one a line.
-func Fdump(w io.Writer, vs ...any) { fdump(w, vs...) }
+func Fdump(w io.Writer, vs ...interface{}) { fdump(w, vs...) }
 
 // Sdump returns what Fdump writes.
-func Sdump(vs ...any) string {
+func Sdump(vs ...interface{}) string {
 	var buf bytes.Buffer
 	fdump(&buf, vs...)
 	return buf.String()

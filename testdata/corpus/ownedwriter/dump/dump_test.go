@@ -34,7 +34,7 @@ func TestWriteTo(t *testing.T) {
 }
 
 func TestSdump(t *testing.T) {
-	got := dump.Sdump([]any{1, []any{2, "x"}}, 3)
+	got := dump.Sdump([]interface{}{1, []interface{}{2, "x"}}, 3)
 	if want := "[1 [2 \"x\"]]\n3\n"; got != want {
 		t.Fatalf("Sdump = %q, want %q", got, want)
 	}
@@ -42,7 +42,7 @@ func TestSdump(t *testing.T) {
 
 func TestFdump(t *testing.T) {
 	var buf bytes.Buffer
-	dump.Fdump(&buf, []any{4, "y"})
+	dump.Fdump(&buf, []interface{}{4, "y"})
 	if want := "[4 \"y\"]\n"; buf.String() != want {
 		t.Fatalf("Fdump = %q, want %q", buf.String(), want)
 	}
