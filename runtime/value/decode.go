@@ -657,6 +657,13 @@ func (d *Decoder) decodeIface(v reflect.Value, depth int, impl []string) {
 		if !ok && d.Linked {
 			rt, ok = LinkedType(name)
 		}
+		if !ok && strings.HasPrefix(name, "func(") {
+			// A func type literal made of types this build names
+			// (mapstructure's func(reflect.Value, reflect.Value)
+			// (interface {}, error) in a DecodeHookFunc): the value
+			// decodes as a function, the closure bound to its ID.
+			rt, ok = funcTypeByName(name)
+		}
 		if ok && rt.Kind() != reflect.Interface {
 			x := reflect.New(rt).Elem()
 			d.ifaceName = name

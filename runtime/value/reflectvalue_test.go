@@ -101,3 +101,41 @@ func TestReflectValueAddressableIdentity(t *testing.T) {
 		t.Errorf("write through the decoded reflect.Value did not reach the object: %+v (%s)", got, render1(second.Buf))
 	}
 }
+
+// closureTable resolves a function's ID as replay does: the object bound
+// to it is the closure's identity (not a function), and a reference of a
+// func type is answered with a function of that type.
+type closureTable struct{ *table }
+
+type closureIdentity struct{ id uint64 }
+
+func (c closureTable) Object(id uint64) (reflect.Value, bool) {
+	return reflect.ValueOf(&closureIdentity{id}), true
+}
+
+func (c closureTable) Ref(id uint64, name string, typ reflect.Type) (reflect.Value, error) {
+	if typ.Kind() == reflect.Func {
+		return reflect.MakeFunc(typ, func([]reflect.Value) []reflect.Value { panic("stand-in") }), nil
+	}
+	return c.table.Ref(id, name, typ)
+}
+
+// A function in an interface slot whose type is a func literal made of
+// types the build names (mapstructure's DecodeHookFunc holding a
+// func(reflect.Value, reflect.Value) (interface {}, error)) decodes as a
+// function of that very type, through the resolver's answer for a func
+// reference, so that code converting it by its type (typedDecodeHook)
+// recognises it; not as whatever object the ID is bound to.
+func TestFuncLiteralInInterfaceKeepsItsType(t *testing.T) {
+	hook := func(from, to reflect.Value) (any, error) { return nil, nil }
+	e := Encoder{Objects: newTable()}
+	Encode[any](&e, hook)
+	d := Decoder{Buf: e.Buf, Resolver: closureTable{newTable()}}
+	got := Decode[any](&d)
+	if d.Err != nil {
+		t.Fatal(d.Err)
+	}
+	if reflect.TypeOf(got) != reflect.TypeOf(hook) {
+		t.Errorf("decoded %T (%s), want %T", got, render1(e.Buf), hook)
+	}
+}
