@@ -31,6 +31,10 @@ var lockHelpers = map[string]struct{ helper, probeFunc, typ string }{
 	"(*sync.RWMutex).TryLock":  {"_capture_rw_try_lock", "RWTryLock", "RWMutex"},
 	"(*sync.RWMutex).RLock":    {"_capture_rlock", "RLock", "RWMutex"},
 	"(*sync.RWMutex).TryRLock": {"_capture_try_rlock", "TryRLock", "RWMutex"},
+	// Not a lock, and no turn: a pool's Get returns a new value in capture
+	// and replay alike (probe.PoolGet), where it would return whichever
+	// value a Put left, or none, as the scheduler and the collector decide.
+	"(*sync.Pool).Get": {"_capture_pool_get", "PoolGet", "Pool"},
 }
 
 // lockHelper returns the name of the generated helper that acquires a lock
@@ -48,11 +52,15 @@ func (t *transformer) lockHelper(fn *types.Func) string {
 		t.lockGen[h.helper] = true
 		sync := t.alias("sync", "sync")
 		res, ret := "", ""
-		if fn.Type().(*types.Signature).Results().Len() == 1 {
-			res, ret = " bool", "return "
+		if rs := fn.Type().(*types.Signature).Results(); rs.Len() == 1 {
+			res, ret = " "+types.TypeString(rs.At(0).Type(), nil), "return " // bool, or a pool's any
 		}
-		fmt.Fprintf(&t.gen, "// %s acquires mu at its turn (a lock turn site).\nfunc %s(site *%s.Site, mu *%s.%s)%s {\n\t%s%s.%s(site, mu)\n}\n\n",
-			h.helper, h.helper, t.probe, sync, h.typ, res, ret, t.probe, h.probeFunc)
+		what := "acquires mu at its turn (a lock turn site)"
+		if h.typ == "Pool" {
+			what = "gets a new value from the pool mu"
+		}
+		fmt.Fprintf(&t.gen, "// %s %s.\nfunc %s(site *%s.Site, mu *%s.%s)%s {\n\t%s%s.%s(site, mu)\n}\n\n",
+			h.helper, what, h.helper, t.probe, sync, h.typ, res, ret, t.probe, h.probeFunc)
 	}
 	return h.helper
 }

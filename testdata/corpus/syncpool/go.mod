@@ -1,0 +1,3 @@
+module example.com/syncpool
+
+go 1.26
