@@ -71,3 +71,33 @@ func TestReservedRowHoldsOnlyItsBatch(t *testing.T) {
 		t.Errorf("status %+v: nothing should be dropped or blocked", m.Status)
 	}
 }
+
+// TestCopySmall: copySmall copies Values of every length exactly, and
+// writes nothing outside its destination, where a neighbouring row's
+// appender may be writing at the same time; the source's spare capacity
+// never reaches the destination.
+func TestCopySmall(t *testing.T) {
+	for n := 0; n <= 40; n++ {
+		src := make([]byte, n, n+8)
+		for j := range src[:cap(src)] {
+			src[:cap(src)][j] = 0xEE
+		}
+		for j := range src {
+			src[j] = byte(j + 1)
+		}
+		room := make([]byte, n+16)
+		for j := range room {
+			room[j] = 0xAA
+		}
+		copySmall(room[8:8+n], src)
+		for j, c := range room {
+			want := byte(0xAA)
+			if j >= 8 && j < 8+n {
+				want = byte(j - 8 + 1)
+			}
+			if c != want {
+				t.Fatalf("%d bytes: room[%d] = %#x, want %#x", n, j, c, want)
+			}
+		}
+	}
+}
