@@ -32,7 +32,7 @@
 set -euo pipefail
 WS=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$WS"
-DIR=${DIR:-out/device_scaling/bin}
+DIR=$(realpath -m "${DIR:-out/device_scaling/bin}") # relative to the repository root
 OUT=${OUT:-out/device_scaling}
 COUNT=${COUNT:-6}
 BENCHTIME=${BENCHTIME:-300ms}
@@ -53,8 +53,8 @@ build() {
 	trap 'rm -rf "$src"' RETURN
 	git archive "$base" | tar -x -C "$src"
 	cp runtime/eventlog/bench_test.go "$src/runtime/eventlog/bench_test.go"
-	(cd "$src" && go test -c -o "$WS/$DIR/eventlog.before.test" ./runtime/eventlog &&
-		go test -c -o "$WS/$DIR/probe.before.test" ./runtime/probe)
+	(cd "$src" && go test -c -o "$DIR/eventlog.before.test" ./runtime/eventlog &&
+		go test -c -o "$DIR/probe.before.test" ./runtime/probe)
 	go test -c -o "$DIR/eventlog.after.test" ./runtime/eventlog
 	go test -c -o "$DIR/probe.after.test" ./runtime/probe
 	echo "$base" >"$DIR/base.rev"
@@ -65,9 +65,7 @@ build() {
 
 run() {
 	[ $# -eq 0 ] || usage
-	local abs
-	abs=$(cd "$DIR" && pwd)
-	local which
+	local abs=$DIR which
 	for which in before after; do
 		for pkg in eventlog probe; do
 			[ -x "$abs/$pkg.$which.test" ] || {
