@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -23,6 +24,18 @@ import (
 // gets a placeholder per boundary interface type; beyond it only single ones
 // do (docs/limitations.md).
 const maxAssertedCombos = 4
+
+// maxAnyCombos bounds the placeholders of the empty interface beyond
+// maxAssertedCombos: combinations of up to maxAnyComboSize asserted
+// interfaces, the smaller ones first, as many sizes whole as fit. Values
+// in an `any` are where one value is asked for several roles
+// (goldmark's util.PrioritizedValue holds parsers the code asserts to
+// InlineParser, then to SetOptioner), and the empty interface adds no
+// methods of its own, so these placeholders are few and small.
+const (
+	maxAnyComboSize = 3
+	maxAnyCombos    = 64
+)
 
 // assertedIface registers typ if it is a non-empty interface type other than
 // error that the generated file can name.
@@ -73,9 +86,13 @@ func (t *transformer) assertedPlaceholders() {
 		}
 	}
 	statics := append([]types.Type{types.NewInterfaceType(nil, nil).Complete()}, t.phTypes...)
-	for _, b := range statics {
+	for k, b := range statics {
 		bi := b.Underlying().(*types.Interface)
-		for _, sub := range subsets {
+		subs := subsets
+		if k == 0 && n > maxAssertedCombos {
+			subs = smallSubsets(t.asserted, maxAnyComboSize, maxAnyCombos)
+		}
+		for _, sub := range subs {
 			if impliedAny(bi, sub) {
 				continue // the same as a smaller combination
 			}
@@ -106,6 +123,32 @@ func (t *transformer) assertedPlaceholders() {
 		t.gen.WriteString(t.placeholderMethods(name, methods))
 		fmt.Fprintf(&t.register, "\t%s.ErrorStandIn(func(e *%s.RecordedError) error { return &%s{e} })\n", t.probe, t.probe, name)
 	}
+}
+
+// smallSubsets lists the non-empty subsets of ts of at most maxSize
+// elements, by size, stopping before the first size whose subsets would
+// take the count past budget.
+func smallSubsets(ts []types.Type, maxSize, budget int) [][]types.Type {
+	var out [][]types.Type
+	for size := 1; size <= maxSize && size <= len(ts); size++ {
+		var level [][]types.Type
+		var pick func(from int, cur []types.Type)
+		pick = func(from int, cur []types.Type) {
+			if len(cur) == size {
+				level = append(level, slices.Clone(cur))
+				return
+			}
+			for i := from; i < len(ts); i++ {
+				pick(i+1, append(cur, ts[i]))
+			}
+		}
+		pick(0, nil)
+		if size > 1 && len(out)+len(level) > budget {
+			break
+		}
+		out = append(out, level...)
+	}
+	return out
 }
 
 // impliedAny: b already has the methods of one of sub.

@@ -1,0 +1,3 @@
+module example.com/anycombo
+
+go 1.26
