@@ -34,8 +34,13 @@ import (
 // Version 8 adds, to an outcall's RETURN_OUT, the post-call contents of its
 // map receiver and map arguments and the pointee of an owned address it gets
 // as its receiver or as an interface argument; players of earlier logs leave
-// that memory as it was (probe.LastUnwrittenOutFormat).
-const FormatVersion = 8
+// that memory as it was (probe.LastUnwrittenOutFormat). Version 9 adds
+// the post-call pointee of an address the observed code marked owned at run
+// time, of an argument pointing to a struct of an observed type, and of the
+// receiver of a method promoted from an external struct embedded by value;
+// players of earlier logs leave that memory as it was
+// (probe.LastUnmarkedOutFormat).
+const FormatVersion = 9
 
 // Column names, in schema order. They are part of the format.
 const (

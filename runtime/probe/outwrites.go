@@ -26,6 +26,29 @@ func writesBack() bool {
 	return play == nil || play.format > LastUnwrittenOutFormat
 }
 
+// LastUnmarkedOutFormat is the last log format version whose RETURN_OUT
+// events do not hold the post-call pointee of an address the observed code
+// marked owned at run time (Own, OutPointeeIfOwned), of an argument that
+// points to a struct of an observed type, or of the receiver of a method
+// promoted from an external struct embedded by value in observed memory.
+// Replay of such a log leaves that memory as it was.
+const LastUnmarkedOutFormat = 8
+
+// writesBackMarked reports whether the log replayed holds the pointees
+// LastUnmarkedOutFormat names: always in the capture.
+func writesBackMarked() bool {
+	return play == nil || play.format > LastUnmarkedOutFormat
+}
+
+// SetMarkedOutPointee writes the recorded pointee back through p (replay),
+// for the out-parameters that logs after LastUnmarkedOutFormat record.
+func SetMarkedOutPointee(s *Stream, p any) {
+	if !writesBackMarked() {
+		return
+	}
+	SetPointee(s, p)
+}
+
 // OutMap appends m's contents after the outcall (capture).
 func OutMap[M ~map[K]V, K comparable, V any](s *Stream, m M) {
 	Encode(s, m)

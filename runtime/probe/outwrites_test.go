@@ -109,3 +109,36 @@ func BenchmarkOutWrites(b *testing.B) {
 		}
 	})
 }
+
+// TestMarkedOutWritesOfOlderLogs: a log of LastUnmarkedOutFormat or before
+// holds no post-call pointee of an argument pointing to an observed struct,
+// of a promoted method's embedded receiver, or of an address marked owned
+// at run time, so replay reads nothing and leaves the memory as it was; a
+// newer log's pointee is written back.
+func TestMarkedOutWritesOfOlderLogs(t *testing.T) {
+	old := play
+	defer func() { play = old }()
+	tally := &outTally{Lines: 1}
+	Own(tally)
+	play = &player{format: LastUnmarkedOutFormat}
+	r := &Stream{dec: value.Decoder{Buf: []byte{value.TagNil}}}
+	SetMarkedOutPointee(r, tally)
+	SetOutPointeeIfOwned(r, tally)
+	if r.dec.Off != 0 || tally.Lines != 1 {
+		t.Fatalf("format %d: read %d bytes; tally %+v", LastUnmarkedOutFormat, r.dec.Off, tally)
+	}
+
+	var seq uint64
+	CaptureTo(func(*eventlog.Event) uint64 { seq++; return seq })
+	w := current()
+	w.enc.Buf = w.enc.Buf[:0]
+	Pointee(w, &outTally{Lines: 7, Last: "x"})
+	buf := append([]byte(nil), w.enc.Buf...)
+	CaptureTo(nil)
+	play = &player{format: eventlog.FormatVersion}
+	r = &Stream{dec: value.Decoder{Buf: buf}}
+	SetMarkedOutPointee(r, tally)
+	if tally.Lines != 7 || tally.Last != "x" {
+		t.Fatalf("format %d: tally %+v, want the recorded pointee", eventlog.FormatVersion, tally)
+	}
+}

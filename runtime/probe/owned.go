@@ -99,7 +99,7 @@ func OutPointeeIfOwned(s *Stream, x any) {
 // SetOutPointeeIfOwned writes the recorded pointee back through x when x is
 // an address Own marked (replay), as the capture recorded it.
 func SetOutPointeeIfOwned(s *Stream, x any) {
-	if owned(x) && writesBack() {
+	if owned(x) && writesBackMarked() {
 		SetPointee(s, x)
 	}
 }

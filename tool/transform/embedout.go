@@ -59,6 +59,6 @@ func (t *transformer) embeddedRecvOut(o *outcallHelper) bool {
 		return false
 	}
 	o.outEncs = append(o.outEncs, t.probe+".OutPointee(s, _r)")
-	o.outDecs = append(o.outDecs, t.probe+".SetOutPointee(s, _r)")
+	o.outDecs = append(o.outDecs, t.probe+".SetMarkedOutPointee(s, _r)")
 	return true
 }

@@ -226,6 +226,11 @@ func (t *transformer) outcallParams(o *outcallHelper, stack []ast.Node) bool {
 			o.encs = append(o.encs, t.paramEncStmt(name, pt, sig.Params().At(i).Name(), c.name, false))
 		}
 		for _, k := range ptrOut[i] {
+			if k == observedPtrOut {
+				o.outEncs = append(o.outEncs, t.probe+".Pointee(s, "+name+")")
+				o.outDecs = append(o.outDecs, t.probe+".SetMarkedOutPointee(s, "+name+")")
+				continue
+			}
 			arg := name
 			if k >= 0 {
 				arg = fmt.Sprintf("%s[%d]", name, k)

@@ -230,6 +230,10 @@ func (t *transformer) ownedMemory(x ast.Expr) bool {
 	return false
 }
 
+// observedPtrOut marks, in outParams' answer, an argument that is an
+// out-parameter only because it points to a struct of an observed type.
+const observedPtrOut = -2
+
 // observedPtrParam reports whether arg, passed for a parameter of pointer
 // type pt, points to a struct of an observed type, however the code got it
 // (`opt.SetConfig(config)` with `config := NewConfig()`, or with a field
@@ -372,8 +376,11 @@ func enclosingFuncNode(stack []ast.Node) ast.Node {
 }
 
 // outParams finds the out-parameters of an outcall: for parameter i of sig,
-// -1 if the argument is one, or for a variadic parameter the indices into
-// the variadic slice of the arguments that are (nil: none).
+// -1 if the argument is one, observedPtrOut if it is one only because it
+// points to a struct of an observed type (which logs of format
+// probe.LastUnmarkedOutFormat and before do not record), or for a variadic
+// parameter the indices into the variadic slice of the arguments that are
+// (nil: none).
 func (t *transformer) outParams(call *ast.CallExpr, sig *types.Signature, stack []ast.Node) map[int][]int {
 	fn := enclosingFuncNode(stack)
 	out := map[int][]int{}
@@ -391,9 +398,12 @@ func (t *transformer) outParams(call *ast.CallExpr, sig *types.Signature, stack 
 			}
 			continue
 		}
-		if i < len(call.Args) && outParamType(pt) && !syncPointer(t.p.Info.TypeOf(call.Args[i])) &&
-			(t.ownedAddr(call.Args[i], fn) || t.observedPtrParam(pt, call.Args[i])) {
-			out[i] = []int{-1}
+		if i < len(call.Args) && outParamType(pt) && !syncPointer(t.p.Info.TypeOf(call.Args[i])) {
+			if t.ownedAddr(call.Args[i], fn) {
+				out[i] = []int{-1}
+			} else if t.observedPtrParam(pt, call.Args[i]) {
+				out[i] = []int{observedPtrOut}
+			}
 		}
 	}
 	return out
