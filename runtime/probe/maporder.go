@@ -174,28 +174,7 @@ const rankFloat = 4
 // classes: nil first, then by dynamic type name, then by value, the same
 // in every process.
 func compareDynamic(a, b any) int {
-	if a == nil || b == nil {
-		return cmp.Compare(boolInt(a != nil), boolInt(b != nil))
-	}
-	va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
-	if ta, tb := va.Type(), vb.Type(); ta != tb {
-		if c := strings.Compare(ta.String(), tb.String()); c != 0 {
-			return c
-		}
-		return strings.Compare(ta.PkgPath(), tb.PkgPath())
-	}
-	switch dynamicRank(va.Kind()) {
-	case 0:
-		return cmp.Compare(boolInt(va.Bool()), boolInt(vb.Bool()))
-	case 1:
-		return cmp.Compare(va.Int(), vb.Int())
-	case 2:
-		return cmp.Compare(va.Uint(), vb.Uint())
-	case rankFloat:
-		return cmp.Compare(va.Float(), vb.Float())
-	default:
-		return strings.Compare(va.String(), vb.String())
-	}
+	return compareValues(reflect.ValueOf(a), reflect.ValueOf(b))
 }
 
 // reflectValueType is reflect.Value's type.
