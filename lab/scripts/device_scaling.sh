@@ -15,11 +15,13 @@
 #       out/device_scaling/bin, ignored by git); carry that path to the
 #       device.
 #   run          (on the device, from the repository root)
-#       runs BenchmarkAppendCaller with -cpu $CPUS and BenchmarkShopIncall
-#       with -cpu 1, before and after alternately (each round runs both, so
-#       that both see the same machine), COUNT rounds, and writes before.txt,
+#       runs BenchmarkAppendCaller (runtime/eventlog) and
+#       BenchmarkIncallGoroutines (runtime/probe/internal/calcbench: the probes
+#       of a call with a real log) with -cpu $CPUS, and BenchmarkShopIncall
+#       and BenchmarkEncoderShop with -cpu 1, before and after alternately
+#       (each round runs both, so that both see the same machine), COUNT rounds, and writes before.txt,
 #       after.txt and the load average and CPU count (machine.txt) to $OUT
-#       (default out/device_scaling). About 4 minutes with the defaults on
+#       (default out/device_scaling). About 5 minutes with the defaults on
 #       16 cores.
 #   Compare with benchstat (here):
 #       go run golang.org/x/perf/cmd/benchstat@latest before.txt after.txt
@@ -39,7 +41,7 @@ BENCHTIME=${BENCHTIME:-300ms}
 CPUS=${CPUS:-1,2,4,8,16}
 
 usage() {
-	sed -n '2,31p' "$0" >&2
+	sed -n '2,33p' "$0" >&2
 	exit 2
 }
 
@@ -53,10 +55,13 @@ build() {
 	trap 'rm -rf "$src"' RETURN
 	git archive "$base" | tar -x -C "$src"
 	cp runtime/eventlog/bench_test.go "$src/runtime/eventlog/bench_test.go"
+	cp runtime/probe/internal/calcbench/bench_test.go "$src/runtime/probe/internal/calcbench/bench_test.go"
 	(cd "$src" && go test -c -o "$DIR/eventlog.before.test" ./runtime/eventlog &&
-		go test -c -o "$DIR/probe.before.test" ./runtime/probe)
+		go test -c -o "$DIR/probe.before.test" ./runtime/probe &&
+		go test -c -o "$DIR/calcbench.before.test" ./runtime/probe/internal/calcbench)
 	go test -c -o "$DIR/eventlog.after.test" ./runtime/eventlog
 	go test -c -o "$DIR/probe.after.test" ./runtime/probe
+	go test -c -o "$DIR/calcbench.after.test" ./runtime/probe/internal/calcbench
 	echo "$base" >"$DIR/base.rev"
 	git rev-parse HEAD >"$DIR/head.rev"
 	git status --porcelain -- runtime/eventlog runtime/probe >"$DIR/dirty.txt"
@@ -67,7 +72,7 @@ run() {
 	[ $# -eq 0 ] || usage
 	local abs=$DIR which
 	for which in before after; do
-		for pkg in eventlog probe; do
+		for pkg in eventlog probe calcbench; do
 			[ -x "$abs/$pkg.$which.test" ] || {
 				echo "$abs/$pkg.$which.test is missing: run build first (and carry $DIR)" >&2
 				exit 1
@@ -89,8 +94,14 @@ run() {
 			(cd runtime/eventlog && "$abs/eventlog.$which.test" -test.run '^$' \
 				-test.bench 'BenchmarkAppendCaller' -test.benchmem -test.cpu "$CPUS" \
 				-test.benchtime "$BENCHTIME" -test.count 1) >>"$OUT/$which.txt"
+			(cd runtime/probe/internal/calcbench && "$abs/calcbench.$which.test" -test.run '^$' \
+				-test.bench 'BenchmarkIncallGoroutines' -test.benchmem -test.cpu "$CPUS" \
+				-test.benchtime "$BENCHTIME" -test.count 1) 2>/dev/null >>"$OUT/$which.txt"
 			(cd runtime/probe && "$abs/probe.$which.test" -test.run '^$' \
 				-test.bench 'BenchmarkShopIncall' -test.benchmem -test.cpu 1 \
+				-test.benchtime "$BENCHTIME" -test.count 1) >>"$OUT/$which.txt"
+			(cd runtime/eventlog && "$abs/eventlog.$which.test" -test.run '^$' \
+				-test.bench 'BenchmarkEncoderShop' -test.benchmem -test.cpu 1 \
 				-test.benchtime "$BENCHTIME" -test.count 1) >>"$OUT/$which.txt"
 		done
 		echo "round $i: $(uptime)" >>"$OUT/machine.txt"

@@ -1,8 +1,10 @@
 package calcbench
 
 import (
+	"fmt"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"testing"
 	"time"
 
@@ -139,3 +141,89 @@ func timeRounds(b *testing.B, w *eventlog.Writer) {
 	b.StopTimer()
 	b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/op")
 }
+
+// BenchmarkIncallGoroutines is "caller" from many goroutines at once: the
+// probes of one boundary crossing (CALL_IN + RETURN_IN, two ints in, one
+// out) with a real log, the writer's background work kept out of the timed
+// rounds as in "caller", appended from 1, from 8 and from one goroutine per
+// P (goroutines=procs: run with -cpu 1,2,4,8,16 to see how the cost per call
+// on the callers scales with the cores calling). Each goroutine is its own
+// stream; all of them take their sequence numbers from the one log.
+func BenchmarkIncallGoroutines(b *testing.B) {
+	for _, goroutines := range []int{1, 8, 0} {
+		name := fmt.Sprintf("goroutines=%d", goroutines)
+		if goroutines == 0 {
+			name, goroutines = "goroutines=procs", runtime.GOMAXPROCS(0)
+		}
+		b.Run(name, func(b *testing.B) {
+			w, err := probe.CaptureWith(filepath.Join(b.TempDir(), "caller.arrows"), callerOptions)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer probe.Close()
+			// The workers live for the whole benchmark (a goroutine per
+			// round would be a new stream per round) and run one round's
+			// share each time start is signalled.
+			start := make([]chan int, goroutines)
+			var wg sync.WaitGroup
+			for g := range start {
+				start[g] = make(chan int)
+				go func() {
+					for n := range start[g] {
+						for i := 0; i < n; i++ {
+							sink1(Add(i, g))
+						}
+						wg.Done()
+					}
+				}()
+			}
+			defer func() {
+				for _, c := range start {
+					close(c)
+				}
+			}()
+			runRound := func(n int) {
+				wg.Add(goroutines)
+				for g, c := range start {
+					per := n / goroutines
+					if g == 0 {
+						per += n % goroutines
+					}
+					c <- per
+				}
+				wg.Wait()
+			}
+			runRound(round) // first touch of the batch memory, streams made
+			if err := w.Flush(); err != nil {
+				b.Fatal(err)
+			}
+			runtime.GC()
+			b.ReportAllocs()
+			var cpu time.Duration
+			b.ResetTimer()
+			for done := 0; done < b.N; {
+				n := min(round, b.N-done)
+				cpu0 := cputime.Process()
+				runRound(n)
+				cpu += cputime.Process() - cpu0
+				done += n
+				b.StopTimer()
+				if err := w.Flush(); err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+			}
+			b.StopTimer()
+			b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/op")
+		})
+	}
+}
+
+// sinks holds one result per goroutine slot, so that parallel callers do
+// not all write sink (a data race, and false sharing in the timing).
+var sinks [64]struct {
+	v int
+	_ [56]byte
+}
+
+func sink1(v int) { sinks[v&63].v = v }
