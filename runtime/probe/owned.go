@@ -70,8 +70,11 @@ func Own[P any](p P) P {
 // (or an interface holding one) that Own marked, to a value of another
 // package than an observed one (an observed type's methods are incalls
 // when external code calls them, and its state is the observed code's).
+//
+// Memory of an object a reflected argument brought into the set
+// (markRebuilt) counts too, at its start or inside it.
 func owned(x any) bool {
-	if ownedAddrs.n.Load() == 0 {
+	if ownedAddrs.n.Load() == 0 && rebuilt.n.Load() == 0 {
 		return false
 	}
 	rv := reflect.ValueOf(x)
@@ -82,10 +85,15 @@ func owned(x any) bool {
 		return false
 	}
 	a := rv.UnsafePointer()
-	ownedAddrs.mu.Lock()
-	wp, ok := ownedAddrs.m[uintptr(a)]
-	ownedAddrs.mu.Unlock()
-	return ok && weakIs(wp, a)
+	if ownedAddrs.n.Load() != 0 {
+		ownedAddrs.mu.Lock()
+		wp, ok := ownedAddrs.m[uintptr(a)]
+		ownedAddrs.mu.Unlock()
+		if ok && weakIs(wp, a) {
+			return true
+		}
+	}
+	return inRebuilt(a)
 }
 
 // OutPointeeIfOwned appends the pointee of x after the outcall when x is an

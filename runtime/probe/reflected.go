@@ -42,6 +42,7 @@ func EncodeReflected[T any](s *Stream, v T) {
 	value.Encode(&s.enc, v)
 	s.enc.Deep, s.enc.Refresh = false, false
 	s.enc.ResetRefresh()
+	markRebuilt(any(v))
 }
 
 // Written appends, after an incall, the value of a parameter recorded with

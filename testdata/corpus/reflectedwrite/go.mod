@@ -1,0 +1,3 @@
+module example.com/reflectedwrite
+
+go 1.26
