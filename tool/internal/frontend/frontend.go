@@ -58,6 +58,13 @@ type Session struct {
 	ModPath   string
 	GoVersion string
 	pinLang   bool
+
+	// extraTests and extraXTests are the packages of the module, not
+	// observed, whose in-package test files and external test packages
+	// the replay build links because the logs name types of theirs
+	// (logtypes.go); extraPkgs those the harness imports, kept whole, for
+	// the same reason.
+	extraTests, extraXTests, extraPkgs map[string]bool
 }
 
 // FindRoot locates rules_capture's source tree: the -root flag, then
@@ -561,8 +568,9 @@ func (s *Session) BuildHarnessFor(logs []string) (bin string, bad map[string]err
 	bad = map[string]error{}
 	seen := map[string]string{} // site -> the first log that calls it
 	var sites []string
+	names := map[string]map[string]bool{} // types of the module the logs name (logtypes.go)
 	for _, l := range logs {
-		ls, err := LogSites(l)
+		ls, err := logSites(l, s.ModPath, names)
 		if err != nil {
 			bad[l] = err
 			continue
@@ -588,10 +596,25 @@ func (s *Session) BuildHarnessFor(logs []string) (bin string, bad map[string]err
 	// part of it too (sitePackages), and so are the packages the observed
 	// packages' test files import, whose files the build links
 	// (linkTestFiles).
+	// So are the packages of the module whose types the logs name, with
+	// their test files where the logs need them (namedTestPackages).
 	added := s.sitePackages(sites)
-	patterns := append([]string{transform.ProbeImport}, added...)
+	named := s.namedTestPackages(names)
+	patterns := append(append([]string{transform.ProbeImport}, added...), named...)
 	if _, err := s.Instrument(false, patterns...); err != nil {
 		return "", bad, err
+	}
+	s.extraTests, s.extraXTests, s.extraPkgs = map[string]bool{}, map[string]bool{}, map[string]bool{}
+	for p, n := range s.classifyNames(names) {
+		if n.tests {
+			s.extraTests[p] = true
+		}
+		if n.xtest {
+			s.extraXTests[p] = true
+		}
+		if n.pkg {
+			s.extraPkgs[p] = true
+		}
 	}
 	imports := s.testImports()
 	var missing []string
@@ -666,6 +689,15 @@ func (s *Session) BuildHarnessFor(logs []string) (bin string, bad map[string]err
 	if err := s.exportWithTests(linkedTests); err != nil {
 		return "", bad, err
 	}
+	for _, p := range sortedKeys(s.extraPkgs) {
+		if lp := s.Listed[p]; lp == nil || lp.Error != nil || lp.Name == "main" {
+			delete(s.extraPkgs, p)
+			continue
+		}
+		if err := s.keepPackage(s.Listed[p]); err != nil {
+			return "", bad, err
+		}
+	}
 	if err := s.requireListed(); err != nil {
 		return "", bad, err
 	}
@@ -682,8 +714,17 @@ func (s *Session) BuildHarnessFor(logs []string) (bin string, bad map[string]err
 	if err := s.addHarness(dir, path.Join(modPath, filepath.ToSlash(rel), HarnessDir), sites, seen, linkedTests); err != nil {
 		return "", bad, err
 	}
-	if len(xtests) > 0 {
-		src, err := xtestImports(xtests)
+	// The harness imports the linked external test packages and the
+	// packages the logs name, where Go's rule for internal packages lets it.
+	harnessPath := path.Join(modPath, filepath.ToSlash(rel), HarnessDir)
+	linkedPkgs := append([]string{}, xtests...)
+	for _, p := range sortedKeys(s.extraPkgs) {
+		if internalImport(harnessPath, []string{p}) == "" && !slices.Contains(linkedPkgs, p) {
+			linkedPkgs = append(linkedPkgs, p)
+		}
+	}
+	if len(linkedPkgs) > 0 {
+		src, err := xtestImports(linkedPkgs)
 		if err != nil {
 			return "", bad, err
 		}

@@ -46,7 +46,7 @@ func (s *Session) addHarness(dir, harness string, sites []string, logOf map[stri
 		return err
 	}
 	var observed []*load.ListedPackage
-	for _, o := range s.Observed {
+	for _, o := range s.testLinked(s.extraTests) {
 		if lp := s.Listed[o]; lp != nil {
 			observed = append(observed, lp)
 		}
@@ -86,6 +86,12 @@ func IncallSites(logs []string) ([]string, error) {
 // the grammar of site names (a *transform.SiteError: the log is corrupt or
 // hostile, and replay builds nothing from it).
 func LogSites(path string) ([]string, error) {
+	return logSites(path, "", nil)
+}
+
+// logSites is LogSites, and adds to names the types of module modPath that
+// the log's values, receiver types and sites name (moduleNames).
+func logSites(path, modPath string, names map[string]map[string]bool) ([]string, error) {
 	r, err := eventlog.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("log %s: %w", path, err)
@@ -102,6 +108,11 @@ func LogSites(path string) ([]string, error) {
 			// The replay itself reports a damaged log; what was readable
 			// still names its instantiations.
 			break
+		}
+		if names != nil {
+			moduleNames(string(e.Values), modPath, names)
+			moduleNames(e.RecvType, modPath, names)
+			moduleNames(e.Site, modPath, names)
 		}
 		if e.Kind != eventlog.KindCallIn || seen[e.Site] {
 			continue

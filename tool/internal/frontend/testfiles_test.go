@@ -38,37 +38,69 @@ func TestTestCycle(t *testing.T) {
 	}
 }
 
-// TestTestFuncs: the generated file refers to every function of the test
-// files that has a value (not methods, generic functions, init or _).
+// TestTestFuncs: the generated file refers to the functions of the test
+// files that go test's main refers to (tests, benchmarks, fuzz targets,
+// TestMain and examples with output), not to helpers, methods, generic
+// functions, examples without output or init, and to the pointer types of
+// the types it is given.
 func TestTestFuncs(t *testing.T) {
 	src := `package a
 
 import "testing"
 
 func TestA(t *testing.T) { type local struct{ A int }; _ = local{} }
+func Testlower(t *testing.T) {}
 func helper() int { return 1 }
 func generic[T any](x T) T { return x }
 func init() {}
 func _() {}
 type fixture struct{}
 func (fixture) Method() {}
+func BenchmarkB(b *testing.B) {}
+func FuzzF(f *testing.F) {}
+func ExampleRun() {
+	type Post struct{ A int }
+	// Output: 1
+}
+func ExampleNoOutput() {
+	type Post struct{ B string }
+}
 `
-	f, err := parser.ParseFile(token.NewFileSet(), "a_test.go", src, 0)
+	f, err := parser.ParseFile(token.NewFileSet(), "a_test.go", src, parser.ParseComments)
 	if err != nil {
 		t.Fatal(err)
 	}
-	funcs := topLevelFuncs(f)
-	if want := []string{"TestA", "helper"}; !reflect.DeepEqual(funcs, want) {
-		t.Fatalf("topLevelFuncs = %q, want %q", funcs, want)
+	if got, want := topLevelFuncs(f), []string{"TestA", "Testlower", "helper", "BenchmarkB", "FuzzF", "ExampleRun", "ExampleNoOutput"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("topLevelFuncs = %q, want %q", got, want)
 	}
-	out, err := testFuncsSource("a", funcs)
+	funcs := testMainFuncs(f)
+	if want := []string{"TestA", "BenchmarkB", "FuzzF", "ExampleRun"}; !reflect.DeepEqual(funcs, want) {
+		t.Fatalf("testMainFuncs = %q, want %q", funcs, want)
+	}
+	out, err := keepSource("a", "_capture_testFuncs", funcs, keptTypes(f))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"package a\n", "_capture_testFuncs = []interface{}{\n\t\tTestA,\n\t\thelper,\n\t}"} {
+	for _, want := range []string{"package a\n", "_capture_testFuncs = []interface{}{\n\t\tBenchmarkB,\n\t\tExampleRun,\n\t\tFuzzF,\n\t\tTestA,\n\t\t(*fixture)(nil),\n\t}"} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("generated file lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// TestRenameInits: a linked test file's init functions are renamed in
+// place (they do not run in replay), lines kept.
+func TestRenameInits(t *testing.T) {
+	src := "package a\n\nfunc init() { register() }\n\nfunc register() {}\n\nfunc init() {}\n\nfunc (x T) init() {}\n\ntype T int\n"
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "a_test.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(renameInits(fset, f, []byte(src)))
+	want := "package a\n\nfunc _capture_init0() { register() }\n\nfunc register() {}\n\nfunc _capture_init1() {}\n\nfunc (x T) init() {}\n\ntype T int\n"
+	if got != want {
+		t.Errorf("renameInits =\n%s\nwant\n%s", got, want)
 	}
 }
 
