@@ -158,6 +158,14 @@ func (t *transformer) outcallCallee(o *outcallHelper) bool {
 	o.recvEnc = t.probe + ".Recv(s, _r)"
 	o.editStart = c.recvX.Pos()
 	c.iface = types.IsInterface(typ)
+	if _, tp := typ.(*types.TypeParam); mayHoldFunc(typ) && !tp {
+		// A receiver that may be an observed function value of an external
+		// function type (chi's mx.handler.ServeHTTP(w, r) on
+		// http.HandlerFunc(mx.routeHTTP)): the external method calls it, so
+		// it is a callback like a function argument. Not for a type
+		// parameter: boxing its value to ask would allocate.
+		o.cbs = append(o.cbs, "_r = "+t.probe+".Callback(_r)")
+	}
 	if _, isSlice := typ.Underlying().(*types.Slice); isSlice && !c.iface {
 		// A method of a slice type shares the caller's backing array and
 		// may write it (goldmark's renderer: r.config.NodeRenderers.Sort(),
@@ -330,11 +338,6 @@ func (t *transformer) outcallHelperText(o *outcallHelper, site, h string) string
 	}
 	if c.funcValue {
 		cond += " || " + t.probe + ".ObservedFunc(fn)"
-	}
-	if c.name == "runtime.FuncForPC" && len(o.args) == 1 {
-		// The function at an address of the observed code's own code
-		// is the same in replay's binary, the address is not.
-		cond += " || " + t.probe + ".ObservedPC(" + o.args[0] + ")"
 	}
 	if c.sel != nil && !c.iface && syncPointer(info.TypeOf(c.recvX)) {
 		// wg.Done() on a *sync.WaitGroup parameter: native unless the

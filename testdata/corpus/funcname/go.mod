@@ -1,3 +1,0 @@
-module example.com/funcname
-
-go 1.26

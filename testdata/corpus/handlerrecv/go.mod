@@ -1,0 +1,3 @@
+module example.com/handlerrecv
+
+go 1.26
