@@ -15,19 +15,83 @@ import (
 // registered (the generated code cannot name it), yet the replay binary
 // often links it: pflag reflects over a *flag.Flag whose Value is a
 // *flag.stringValue, and package flag is linked because pflag imports it.
-// The Go runtime keeps a table of the pointer, slice, map, channel and
-// array types a binary holds, sorted by their reflect strings
-// (reflect.typesByString, which Go keeps for the packages that use it,
-// go.dev/issue/67401); LinkedType finds a named type there through its
-// pointer type. A value rebuilt this way is of the very type the capture
+// The Go runtime keeps a table of the pointer, slice, map, channel, array,
+// func and struct literal types a binary holds, sorted by their reflect
+// strings (reflect.typelinks and reflect.typesByString, which Go keeps for
+// the packages that use them, go.dev/issue/67401); LinkedType finds a named
+// type among the types reachable from those (namedInBinary). A value rebuilt this way is of the very type the capture
 // saw, so native reflection over it (reflect.TypeOf, reflect.New of its
 // element, its kind and fields) behaves as in the capture.
 
 //go:linkname typesByString reflect.typesByString
 func typesByString(s string) []unsafe.Pointer
 
-// typeOfDescriptor makes a reflect.Type of a type descriptor of a pointer
-// type, as an interface value holding a nil pointer of that type.
+//go:linkname typelinks reflect.typelinks
+func typelinks() (sections []unsafe.Pointer, offset [][]int32)
+
+// namedIndex maps "path.Name" to the named types of the binary of that
+// package path and name: those its type table lists (pointer, slice, map,
+// channel, array, func and struct literal types) and every named type
+// reachable from them through elements, keys, fields, parameters and
+// results. A named type the program uses only by value (a test's
+// `type MyFloat float32` in `[]MyFloat` and `func(MyFloat) float64`) has
+// no pointer type in the binary, yet its descriptor is there, reachable
+// from the types the table lists; capture (ambiguous) and replay
+// (linkedNamed) look names up alike, in this index. Built once: a
+// binary's types do not change.
+var namedIndex struct {
+	once sync.Once
+	m    map[string][]reflect.Type
+}
+
+// namedInBinary returns the named types of the binary called path.name.
+func namedInBinary(path, name string) []reflect.Type {
+	namedIndex.once.Do(func() {
+		m := map[string][]reflect.Type{}
+		seen := map[reflect.Type]bool{}
+		var visit func(t reflect.Type)
+		visit = func(t reflect.Type) {
+			if seen[t] {
+				return
+			}
+			seen[t] = true
+			if t.Name() != "" && t.PkgPath() != "" {
+				k := t.PkgPath() + "." + t.Name()
+				m[k] = append(m[k], t)
+			}
+			switch t.Kind() {
+			case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Chan:
+				visit(t.Elem())
+			case reflect.Map:
+				visit(t.Key())
+				visit(t.Elem())
+			case reflect.Func:
+				for i := range t.NumIn() {
+					visit(t.In(i))
+				}
+				for i := range t.NumOut() {
+					visit(t.Out(i))
+				}
+			case reflect.Struct:
+				for i := range t.NumField() {
+					visit(t.Field(i).Type)
+				}
+			}
+		}
+		sections, offsets := typelinks()
+		for i, base := range sections {
+			for _, off := range offsets[i] {
+				visit(typeOfDescriptor(unsafe.Add(base, off)))
+			}
+		}
+		namedIndex.m = m
+	})
+	return namedIndex.m[path+"."+name]
+}
+
+// typeOfDescriptor makes a reflect.Type of a type descriptor, as an
+// interface value of that type whose data word is nil (reflect.TypeOf reads
+// the type word only).
 func typeOfDescriptor(p unsafe.Pointer) reflect.Type {
 	var x any
 	(*[2]unsafe.Pointer)(unsafe.Pointer(&x))[0] = p
@@ -77,71 +141,23 @@ func LinkedType(name string) (reflect.Type, bool) {
 	return t, t != nil
 }
 
-// linkedNamed finds the named type "path.Name" in the binary's type table,
-// or returns nil.
+// linkedNamed finds the named type "path.Name" in the binary
+// (namedInBinary), or returns nil.
 func linkedNamed(name string) reflect.Type {
 	i := strings.LastIndexByte(name, '.')
 	if i <= 0 || strings.ContainsAny(name, "[]*() ") {
 		return nil
 	}
-	path, tname := name[:i], name[i+1:]
 	var found reflect.Type
-	for _, pkg := range packageNames(path) {
-		for _, p := range typesByString("*" + pkg + "." + tname) {
-			t := typeOfDescriptor(p)
-			if t.Kind() != reflect.Pointer {
-				continue
-			}
-			e := t.Elem()
-			if e.PkgPath() != path || e.Name() != tname {
-				continue
-			}
-			if found != nil && !interchangeable(found, e) {
-				return nil // two types of one name that reflection tells apart
-			}
-			if found == nil {
-				found = e
-			}
+	for _, e := range namedInBinary(name[:i], name[i+1:]) {
+		if found != nil && !interchangeable(found, e) {
+			return nil // two types of one name that reflection tells apart
+		}
+		if found == nil {
+			found = e
 		}
 	}
 	return found
-}
-
-// packageNames are the names the package at path may have, as reflect
-// strings spell types: the name a registered type of the package shows,
-// else the last element of the path without a major version suffix
-// (gopkg.in/yaml.v3: yaml, github.com/pelletier/go-toml/v2: go-toml, toml).
-// A wrong guess finds nothing: a type found is checked against the path.
-func packageNames(path string) []string {
-	var names []string
-	registry.RLock()
-	for _, t := range registry.types {
-		if t.PkgPath() == path && t.Name() != "" {
-			if s := t.String(); strings.HasSuffix(s, "."+t.Name()) {
-				names = append(names, strings.TrimSuffix(s, "."+t.Name()))
-				break
-			}
-		}
-	}
-	registry.RUnlock()
-	elems := strings.Split(path, "/")
-	last := elems[len(elems)-1]
-	if len(elems) > 1 && len(last) > 1 && last[0] == 'v' && strings.Trim(last[1:], "0123456789") == "" {
-		last = elems[len(elems)-2]
-	}
-	if j := strings.Index(last, ".v"); j > 0 {
-		last = last[:j]
-	}
-	names = append(names, last)
-	for _, cut := range []string{"go-", "go."} {
-		if s, ok := strings.CutPrefix(last, cut); ok {
-			names = append(names, s)
-		}
-	}
-	if s, ok := strings.CutSuffix(last, "-go"); ok {
-		names = append(names, s)
-	}
-	return names
 }
 
 // linkedLiteral finds the struct type literal whose reflect string is name

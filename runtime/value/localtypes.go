@@ -53,7 +53,7 @@ func ambiguous(t reflect.Type) bool {
 	}
 	a := false
 	if _, registered := registeredTypes.Load(t); !registered {
-		for _, c := range namedCandidates(t.PkgPath(), t.Name(), t.String()) {
+		for _, c := range namedCandidates(t.PkgPath(), t.Name()) {
 			if c != t && !interchangeable(c, t) {
 				a = true
 				break
@@ -64,20 +64,10 @@ func ambiguous(t reflect.Type) bool {
 	return a
 }
 
-// namedCandidates returns the types of the binary named path.name, found
-// through their pointer types, whose reflect string is str ("pkg.name").
-func namedCandidates(path, name, str string) []reflect.Type {
-	var out []reflect.Type
-	for _, p := range typesByString("*" + str) {
-		t := typeOfDescriptor(p)
-		if t.Kind() != reflect.Pointer {
-			continue
-		}
-		if e := t.Elem(); e.PkgPath() == path && e.Name() == name {
-			out = append(out, e)
-		}
-	}
-	return out
+// namedCandidates returns the types of the binary named path.name
+// (namedInBinary).
+func namedCandidates(path, name string) []reflect.Type {
+	return namedInBinary(path, name)
 }
 
 // fingerprint is the hash of what reflection sees of t (describeType), in
@@ -188,13 +178,10 @@ func linkedByFingerprint(base, fp string) reflect.Type {
 	if i <= 0 {
 		return nil
 	}
-	path, tname := base[:i], base[i+1:]
-	for _, pkg := range packageNames(path) {
-		for _, c := range namedCandidates(path, tname, pkg+"."+tname) {
-			if fingerprint(c) == fp {
-				namedWithFingerprint(c)
-				return c
-			}
+	for _, c := range namedCandidates(base[:i], base[i+1:]) {
+		if fingerprint(c) == fp {
+			namedWithFingerprint(c)
+			return c
 		}
 	}
 	return nil
