@@ -723,6 +723,12 @@ func (s *Session) BuildHarnessFor(logs []string) (bin string, bad map[string]err
 			linkedPkgs = append(linkedPkgs, p)
 		}
 	}
+	for _, p := range sortedKeys(s.extraTests) {
+		lp := s.Listed[p]
+		if linkedTests[p] && lp != nil && lp.Error == nil && internalImport(harnessPath, []string{p}) == "" && !slices.Contains(linkedPkgs, p) {
+			linkedPkgs = append(linkedPkgs, p)
+		}
+	}
 	if len(linkedPkgs) > 0 {
 		src, err := xtestImports(linkedPkgs)
 		if err != nil {
