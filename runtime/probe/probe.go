@@ -689,6 +689,16 @@ func ObservedFunc(f any) bool {
 	if pc == makeFuncCode() && isReturnedWrapper(v) {
 		return true // a result's recording wrapper (returned.go)
 	}
+	return ObservedPC(pc)
+}
+
+// ObservedPC reports whether pc is in code of the observed set (a function
+// or closure of an observed package, not of its _test.go files). The
+// observed code's `runtime.FuncForPC(pc)` on such a pc runs natively: the
+// address differs between the capture's binary and replay's, the function
+// it names does not (toml's stateFn.String names its lexer state with
+// `runtime.FuncForPC(reflect.ValueOf(s).Pointer()).Name()`).
+func ObservedPC(pc uintptr) bool {
 	if obs, ok := observedFuncs.Load(pc); ok {
 		return obs.(bool)
 	}

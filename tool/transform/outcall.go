@@ -339,6 +339,11 @@ func (t *transformer) outcallHelperText(o *outcallHelper, site, h string) string
 	if c.funcValue {
 		cond += " || " + t.probe + ".ObservedFunc(fn)"
 	}
+	if c.name == "runtime.FuncForPC" && len(o.args) == 1 {
+		// The function at an address of the observed code's own code
+		// is the same in replay's binary, the address is not.
+		cond += " || " + t.probe + ".ObservedPC(" + o.args[0] + ")"
+	}
 	if c.sel != nil && !c.iface && syncPointer(info.TypeOf(c.recvX)) {
 		// wg.Done() on a *sync.WaitGroup parameter: native unless the
 		// object crossed the boundary (runtime/probe/syncobj.go).

@@ -1,0 +1,3 @@
+module example.com/funcname
+
+go 1.26
