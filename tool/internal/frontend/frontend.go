@@ -640,6 +640,30 @@ func (s *Session) BuildHarnessFor(logs []string) (bin string, bad map[string]err
 		}
 	}
 	s.dropUnusable(added)
+	// A package linked for the logs' types must not run observed code
+	// while replay initialises (initRunsObserved).
+	memo := map[string]string{}
+	for _, p := range sortedKeys(union(s.extraTests, s.extraXTests, s.extraPkgs)) {
+		roots := []string{p}
+		if s.extraTests[p] {
+			roots = append(roots, imports[p]...)
+		}
+		if lp := s.Listed[p]; s.extraXTests[p] && lp != nil {
+			roots = append(roots, s.xtestImportsOf(lp)...)
+		}
+		for _, r := range roots {
+			if why := s.initRunsObserved(r, memo); why != "" {
+				fmt.Fprintf(os.Stderr, "capture replay: note: %s is not linked into the replay build for the types the logs name: %s\n", p, why)
+				delete(s.extraTests, p)
+				delete(s.extraXTests, p)
+				delete(s.extraPkgs, p)
+				if !isObserved(p, s.Observed) {
+					delete(imports, p)
+				}
+				break
+			}
+		}
+	}
 	linkedTests, notes, err := s.linkTestFiles(imports)
 	if err != nil {
 		return "", bad, err

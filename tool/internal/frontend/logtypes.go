@@ -293,7 +293,9 @@ func hasOutput(file *ast.File, fd *ast.FuncDecl) bool {
 }
 
 // keptTypes are the package-level types of file that a value can have
-// without type arguments (not generic ones, not _).
+// without type arguments (not generic ones, not _), and that are not
+// constraints: an interface that embeds anything may be a constraint,
+// which no pointer type can be made of.
 func keptTypes(file *ast.File) []string {
 	var out []string
 	for _, d := range file.Decls {
@@ -303,12 +305,56 @@ func keptTypes(file *ast.File) []string {
 		}
 		for _, sp := range gd.Specs {
 			ts := sp.(*ast.TypeSpec)
-			if ts.TypeParams == nil && ts.Name.Name != "_" {
-				out = append(out, ts.Name.Name)
+			if ts.TypeParams != nil || ts.Name.Name == "_" {
+				continue
 			}
+			if it, ok := ts.Type.(*ast.InterfaceType); ok && slices.ContainsFunc(it.Methods.List, func(f *ast.Field) bool { return len(f.Names) == 0 }) {
+				continue
+			}
+			out = append(out, ts.Name.Name)
 		}
 	}
 	return out
+}
+
+// initRunsObserved says why linking package p (a package the logs name,
+// with what it imports) would run observed code while replay initialises:
+// p, or a package of the module it depends on that depends on an observed
+// package, has an init function or package-level initialiser that may
+// call observed code. In the capture such calls were the init-time
+// incalls of the log (when the test binary held the package), which the
+// player performs; run natively too, they would be done twice, or be
+// incalls the log does not hold. "" if there is none.
+func (s *Session) initRunsObserved(p string, memo map[string]string) string {
+	lp := s.Listed[p]
+	if lp == nil {
+		return ""
+	}
+	for _, d := range append([]string{p}, lp.Deps...) {
+		dp := s.Listed[d]
+		if dp == nil || isObserved(d, s.Observed) || !s.inModule(dp) || !s.mayRunObserved(d, "") {
+			continue
+		}
+		why, ok := memo[d]
+		if !ok {
+			fset := token.NewFileSet()
+			var files []*ast.File
+			for _, f := range dp.GoFiles {
+				file, err := parser.ParseFile(fset, filepath.Join(dp.Dir, f), nil, parser.SkipObjectResolution)
+				if err == nil {
+					files = append(files, file)
+				}
+			}
+			if at := s.initCalls(fset, files, d, true); at != "" {
+				why = fmt.Sprintf("the initialisation of %s may call observed code (%s), which replay performs from the log", d, at)
+			}
+			memo[d] = why
+		}
+		if why != "" {
+			return why
+		}
+	}
+	return ""
 }
 
 // keepPackage adds keepFile to package lp (a package of the module that
@@ -340,4 +386,15 @@ func (s *Session) keepPackage(lp *load.ListedPackage) error {
 		return err
 	}
 	return s.AddFile(filepath.Join(lp.Dir, keepFile), src)
+}
+
+// union returns the keys of the sets.
+func union(sets ...map[string]bool) map[string]bool {
+	out := map[string]bool{}
+	for _, m := range sets {
+		for k := range m {
+			out[k] = true
+		}
+	}
+	return out
 }

@@ -544,6 +544,13 @@ var builtinFuncs = map[string]bool{"append": true, "cap": true, "clear": true, "
 // run observed code), of a package that is observed or depends on one, or
 // of a method on a value counts.
 func (s *Session) initCallsObserved(fset *token.FileSet, files []*ast.File, self string) string {
+	return s.initCalls(fset, files, self, false)
+}
+
+// initCalls is initCallsObserved, counting the files' init functions too
+// where withInit is set (files that are linked as they are: a package's
+// non-test files).
+func (s *Session) initCalls(fset *token.FileSet, files []*ast.File, self string, withInit bool) string {
 	declared := map[string]ast.Node{}
 	for _, f := range files {
 		for _, d := range f.Decls {
@@ -663,6 +670,10 @@ func (s *Session) initCallsObserved(fset *token.FileSet, files []*ast.File, self
 		}
 		for _, d := range f.Decls {
 			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if withInit && d.Recv == nil && d.Name.Name == "init" {
+					walk(d.Body, imports, false)
+				}
 			case *ast.GenDecl:
 				if d.Tok != token.VAR {
 					continue
