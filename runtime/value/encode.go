@@ -301,6 +301,55 @@ func NoIdentity(v reflect.Value) bool {
 	return v.Kind() == reflect.Pointer && v.UnsafePointer() == zeroBase
 }
 
+// noIdentityRef reports whether raw, the recorded encoding of a stand-in,
+// is a pointer with no identity (NoIdentity: object ID 0, no contents),
+// TagRef or TagObject, and returns its name as written (empty inside an
+// interface value, which names the type).
+//
+// Such a stand-in re-encodes as the capture wrote the pointer, yet the
+// capture writes one pointer two ways: a reference where the encoding is
+// plain, an object (with no contents) where it is Deep (an out-parameter's
+// pointee recorded after an outcall, a reflected value). A stand-in decoded
+// from one sight and encoded at another (goldmark's delimiter holding its
+// extension's zero-size processor, rebuilt from the out-parameter record of
+// one outcall, then the receiver of the next) must follow the encoding it
+// is written in, as the capture's pointer did.
+func noIdentityRef(raw []byte) (name []byte, ok bool) {
+	if len(raw) == 0 || (raw[0] != TagRef && raw[0] != TagObject) {
+		return nil, false
+	}
+	n, k := binary.Uvarint(raw[1:])
+	if k <= 0 || uint64(len(raw)-1-k) < n {
+		return nil, false
+	}
+	rest := raw[1+k+int(n):]
+	want := []byte{0} // object ID 0
+	if raw[0] == TagObject {
+		want = []byte{0, TagNil} // and no contents
+	}
+	if !bytes.Equal(rest, want) {
+		return nil, false
+	}
+	return raw[1+k : 1+k+int(n)], true
+}
+
+// appendNoIdentity writes a pointer with no identity whose type is named
+// name, as pointer does for one: an object without contents if the
+// encoding is Deep, else a reference.
+func (e *Encoder) appendNoIdentity(name []byte) {
+	tag := byte(TagRef)
+	if e.Deep {
+		tag = TagObject
+	}
+	e.Buf = append(e.Buf, tag)
+	e.Buf = binary.AppendUvarint(e.Buf, uint64(len(name)))
+	e.Buf = append(e.Buf, name...)
+	e.Buf = append(e.Buf, 0)
+	if tag == TagObject {
+		e.Buf = append(e.Buf, TagNil)
+	}
+}
+
 // ResetRefresh forgets which objects a Refresh encoding wrote: the next
 // value starts afresh.
 func (e *Encoder) ResetRefresh() { e.rewritten = nil }
@@ -496,6 +545,13 @@ func (e *Encoder) encodeIface(static reflect.Type, el reflect.Value, x any, dept
 						}
 						e.Buf = append(e.Buf, TagIface)
 						e.Buf = appendName(e.Buf, name)
+						if ref, ok := noIdentityRef(raw); ok {
+							// A pointer with no identity: written as this
+							// encoding writes one (plain or Deep), whichever
+							// the sight it was decoded from.
+							e.appendNoIdentity(ref)
+							return
+						}
 						e.Buf = append(e.Buf, raw...)
 						return
 					}

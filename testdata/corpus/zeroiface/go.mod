@@ -1,0 +1,3 @@
+module example.com/zeroiface
+
+go 1.26
