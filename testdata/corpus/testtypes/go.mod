@@ -1,0 +1,3 @@
+module example.com/testtypes
+
+go 1.26
