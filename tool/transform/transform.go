@@ -121,6 +121,7 @@ type transformer struct {
 	allowTP bool
 
 	phTypes  []types.Type // interface types with a placeholder, in order
+	imported []types.Type // importedTypes, once computed
 	asserted []types.Type // interface types observed code asserts to (typeident.go)
 
 	paramOwned    map[*types.Var]bool // parameters that only receive owned addresses (outparam.go)

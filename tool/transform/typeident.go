@@ -92,6 +92,9 @@ func (t *transformer) assertedPlaceholders() {
 		if k == 0 && n > maxAssertedCombos {
 			subs = smallSubsets(t.asserted, maxAnyComboSize, maxAnyCombos)
 		}
+		if n > maxAssertedCombos {
+			subs = append(slices.Clone(subs), t.realizedCombos(bi, subs)...)
+		}
 		for _, sub := range subs {
 			if impliedAny(bi, sub) {
 				continue // the same as a smaller combination
@@ -123,6 +126,101 @@ func (t *transformer) assertedPlaceholders() {
 		t.gen.WriteString(t.placeholderMethods(name, methods))
 		fmt.Fprintf(&t.register, "\t%s.ErrorStandIn(func(e *%s.RecordedError) error { return &%s{e} })\n", t.probe, t.probe, name)
 	}
+}
+
+// maxRealizedCombos bounds the placeholders per static interface type that
+// realizedCombos adds.
+const maxRealizedCombos = 64
+
+// realizedCombos lists, beyond the combinations have (generated anyway),
+// the combinations of asserted interfaces that a named type of the
+// packages the observed package imports, directly or not, implements
+// besides static interface b, the asserted interfaces b implements left
+// out (value.Implements leaves them out of the recorded list too). Beyond
+// maxAssertedCombos not every combination gets a placeholder, but the
+// values that cross are mostly of such types: net/http's unexported
+// *response, in an http.ResponseWriter, is also an io.ReaderFrom, an
+// http.Flusher and an http.Hijacker, which chi's middleware asserts
+// together with four more interfaces; its placeholder must implement
+// exactly those three. At most maxRealizedCombos, in the order of the
+// packages' paths and their types' names.
+func (t *transformer) realizedCombos(b *types.Interface, have [][]types.Type) [][]types.Type {
+	seen := map[string]bool{}
+	for _, sub := range have {
+		seen[typeList(sub)] = true
+	}
+	var out [][]types.Type
+	for _, x := range t.importedTypes() {
+		if !types.Implements(x, b) {
+			continue
+		}
+		var sub []types.Type
+		for _, a := range t.asserted {
+			ai := a.Underlying().(*types.Interface)
+			if types.Implements(x, ai) && !types.Implements(b, ai) {
+				sub = append(sub, a)
+			}
+		}
+		if len(sub) < 2 || seen[typeList(sub)] {
+			continue // none or one: the single ones are there
+		}
+		seen[typeList(sub)] = true
+		out = append(out, sub)
+		if len(out) == maxRealizedCombos {
+			break
+		}
+	}
+	return out
+}
+
+// importedTypes lists the named types, and pointers to them, declared at
+// package level in the packages the observed package imports, directly or
+// not, and in itself: the dynamic types values from outside may have.
+// Generic types are left out. Computed once per package.
+func (t *transformer) importedTypes() []types.Type {
+	if t.imported != nil {
+		return t.imported
+	}
+	t.imported = []types.Type{}
+	pkgs := map[string]*types.Package{}
+	var walk func(p *types.Package)
+	walk = func(p *types.Package) {
+		if pkgs[p.Path()] != nil {
+			return
+		}
+		pkgs[p.Path()] = p
+		for _, q := range p.Imports() {
+			walk(q)
+		}
+	}
+	walk(t.p.Types)
+	paths := make([]string, 0, len(pkgs))
+	for path := range pkgs {
+		paths = append(paths, path)
+	}
+	sort.Strings(paths)
+	for _, path := range paths {
+		scope := pkgs[path].Scope()
+		for _, name := range scope.Names() {
+			tn, ok := scope.Lookup(name).(*types.TypeName)
+			if !ok || tn.IsAlias() {
+				continue
+			}
+			named, ok := tn.Type().(*types.Named)
+			if !ok || named.TypeParams().Len() > 0 {
+				continue
+			}
+			switch named.Underlying().(type) {
+			case *types.Interface:
+				continue
+			case *types.Pointer:
+				t.imported = append(t.imported, named)
+				continue
+			}
+			t.imported = append(t.imported, named, types.NewPointer(named))
+		}
+	}
+	return t.imported
 }
 
 // smallSubsets lists the non-empty subsets of ts of at most maxSize

@@ -1,0 +1,3 @@
+module example.com/writercombo
+
+go 1.26
