@@ -33,7 +33,9 @@ import (
 // array of a view it decodes first as large as that view's capacity. A
 // later view with a larger capacity than replay's array (the capture saw a
 // short subslice of an array first, then a longer one) gets a new array
-// under the same ID: later views alias it, earlier ones keep their memory.
+// under the same ID: later views alias it, earlier ones keep their memory,
+// and they cross as views of that ID still (the earlier array's end keeps
+// naming it).
 
 // arrayEntry is the capture's entry for an array, by its end.
 type arrayEntry struct {
@@ -145,6 +147,12 @@ func (c *objectPins) Array(data unsafe.Pointer, n int, elem reflect.Type) uint64
 type replayArray struct {
 	whole reflect.Value
 	end   uintptr
+	// earlier holds the arrays replay made for this ID before a view
+	// reached further back than they did (View): the views decoded into
+	// them are still the code's, and they end where the capture's array
+	// ended, so their ends keep naming the ID, and they stay alive, so
+	// that no other array comes to end there.
+	earlier []reflect.Value
 }
 
 // replayArrays is a player's table of arrays, guarded by its objMu.
@@ -301,6 +309,17 @@ func (p *player) View(id uint64, c int, s reflect.Value) reflect.Value {
 	if !ok || r.whole.Type().Elem() != elem || c > r.whole.Cap() {
 		arr := reflect.MakeSlice(reflect.SliceOf(elem), c, c)
 		p.bindArrayLocked(id, arr.UnsafePointer(), c, elem)
+		if ok && r.whole.Type().Elem() == elem {
+			// A longer view of the array than replay made (the capture
+			// saw a short subslice first: goldmark's reader hands out
+			// a line, then the whole source). The views of the shorter
+			// array are subslices of the capture's array too, at the
+			// same distance from its end: they still cross as views of
+			// this ID (a line passed on after the source was seen).
+			nr := a.byID[id]
+			nr.earlier = append(append(nr.earlier, r.earlier...), r.whole)
+			a.ends[r.end] = id
+		}
 		r = a.byID[id]
 	}
 	start := unsafe.Add(r.whole.UnsafePointer(), uintptr(r.whole.Cap()-c)*elem.Size())

@@ -1,0 +1,3 @@
+module example.com/lineview
+
+go 1.26
