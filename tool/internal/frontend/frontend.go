@@ -763,10 +763,69 @@ func (s *Session) BuildHarnessFor(logs []string) (bin string, bad map[string]err
 		}
 	}
 	bin = filepath.Join(s.Work, "replay-harness")
-	if err := s.Go("build", "-ldflags="+s.LDFlags(true), "-o", bin, "./"+filepath.ToSlash(filepath.Join(rel, HarnessDir))); err != nil {
-		return "", bad, err
+	build := func() error {
+		return s.Go("build", "-ldflags="+s.LDFlags(true), "-o", bin, "./"+filepath.ToSlash(filepath.Join(rel, HarnessDir)))
+	}
+	if err := build(); err != nil {
+		// What the logs' types added is code no test of the observed
+		// packages compiled this way: where the build fails with it,
+		// replay goes on without it (its types stay unbuilt, and replay
+		// names them), as it did before.
+		retry, rerr := s.dropExtras(dir, xtests)
+		if rerr != nil || !retry {
+			return "", bad, err
+		}
+		fmt.Fprintf(os.Stderr, "capture replay: note: the packages linked into the replay build for the types the logs name do not build with it (%v); replaying without them\n", firstLine(err.Error()))
+		if err := build(); err != nil {
+			return "", bad, err
+		}
 	}
 	return bin, bad, nil
+}
+
+// dropExtras removes from the replay build what the logs' types added
+// (logtypes.go): the files added to the packages of extraTests and
+// extraPkgs, and the harness's imports of them and of the external test
+// packages of extraXTests, keeping those of the observed packages. It
+// reports whether there was anything to drop.
+func (s *Session) dropExtras(harnessDir string, xtests []string) (bool, error) {
+	dirs := map[string]bool{}
+	for p := range union(s.extraTests, s.extraPkgs) {
+		if lp := s.Listed[p]; lp != nil && !isObserved(p, s.Observed) {
+			dirs[lp.Dir] = true
+		}
+	}
+	var keep []string
+	for _, x := range xtests {
+		if isObserved(strings.TrimSuffix(x, "_test"), s.Observed) {
+			keep = append(keep, x)
+		}
+	}
+	if len(dirs) == 0 && len(keep) == len(xtests) {
+		return false, nil
+	}
+	for k := range s.Overlay {
+		if dirs[filepath.Dir(k)] {
+			delete(s.Overlay, k)
+		}
+	}
+	s.extraTests, s.extraXTests, s.extraPkgs = nil, nil, nil
+	if len(keep) == 0 {
+		delete(s.Overlay, filepath.Join(harnessDir, "xtests.go"))
+		return true, s.writeOverlay()
+	}
+	src, err := xtestImports(keep)
+	if err != nil {
+		return false, err
+	}
+	return true, s.AddFile(filepath.Join(harnessDir, "xtests.go"), src)
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
 }
 
 // requireListed makes the temporary go.mod require, at the versions the
