@@ -65,6 +65,7 @@ type Session struct {
 	// (logtypes.go); extraPkgs those the harness imports, kept whole, for
 	// the same reason.
 	extraTests, extraXTests, extraPkgs map[string]bool
+	typesOf                            map[string]map[string]bool // package -> its package-level types (declaresType)
 }
 
 // FindRoot locates rules_capture's source tree: the -root flag, then

@@ -62,9 +62,9 @@ func moduleNames(s string, modPath string, names map[string]map[string]bool) {
 		start := i + j
 		end := start + len(modPath)
 		i = end
-		if start > 0 && isPathByte(s[start-1]) {
-			continue // inside a longer path
-		}
+		// What precedes may be anything: in the encoding, a name's length
+		// (a name of 50 bytes follows a '2'). A longer path that ends with
+		// the module's only adds a package to consider.
 		for end < len(s) && (isPathByte(s[end]) || s[end] == '.') {
 			end++
 		}

@@ -1,11 +1,13 @@
 package frontend
 
 import (
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/rules-capture/rules_capture/tool/internal/load"
@@ -23,7 +25,8 @@ func TestModuleNames(t *testing.T) {
 		"example.com/m.Root·b86011d31c9c7710",
 		"example.com/m_test.Data",
 		"example.com/mod/other.T",
-		"xexample.com/m/a.T",
+		"\x2aexample.com/m/enc.Named",
+		"2example.com/m/enc.Len",
 		"example.com/m/pkg.",
 		"(*example.com/m/ast.base).SetNature",
 	} {
@@ -35,6 +38,7 @@ func TestModuleNames(t *testing.T) {
 		"example.com/m":                 {"Root": true},
 		"example.com/m_test":            {"Data": true},
 		"example.com/m/ast":             {"base": true},
+		"example.com/m/enc":             {"Named": true, "Len": true},
 	}
 	if !reflect.DeepEqual(names, want) {
 		t.Errorf("moduleNames = %v\nwant %v", names, want)
@@ -96,5 +100,32 @@ func TestKeptTypes(t *testing.T) {
 	}
 	if got, want := keptTypes(f), []string{"A", "I", "Al"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("keptTypes = %q, want %q", got, want)
+	}
+}
+
+// TestInitConversion: a package-level initialiser that converts to a type
+// of a package that may run observed code (patcher/value's
+// `expr.Option(func(...) {...})`) calls nothing; one that calls its
+// function does.
+func TestInitConversion(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "obs.go"), []byte("package obs\n\ntype Option func()\n\nfunc New() Option { return nil }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := &Session{Observed: []string{"example.com/m/obs"}, Listed: map[string]*load.ListedPackage{
+		"example.com/m/obs": {ImportPath: "example.com/m/obs", Name: "obs", Dir: dir, GoFiles: []string{"obs.go"}},
+	}}
+	for src, want := range map[string]string{
+		"var v = obs.Option(func() {})\n": "",
+		"var w = obs.New()\n":             "obs.New",
+	} {
+		f, err := parser.ParseFile(token.NewFileSet(), "v.go", "package v\n\nimport \"example.com/m/obs\"\n\n"+src, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := s.initCalls(token.NewFileSet(), []*ast.File{f}, "example.com/m/v", true)
+		if want == "" && got != "" || !strings.Contains(got, want) {
+			t.Errorf("%q: initCalls = %q, want %q", src, got, want)
+		}
 	}
 }

@@ -624,7 +624,7 @@ func (s *Session) initCalls(fset *token.FileSet, files []*ast.File, self string,
 					}
 					break
 				}
-				if s.mayRunObserved(self, "") {
+				if s.mayRunObserved(self, "") && !s.declaresType(self, fun.Name) {
 					found = fmt.Sprintf("%s: %s", position(fset, call.Pos()), fun.Name)
 				}
 			case *ast.SelectorExpr:
@@ -636,7 +636,7 @@ func (s *Session) initCalls(fset *token.FileSet, files []*ast.File, self string,
 					break
 				}
 				if path, imported := imports[x.Name]; imported {
-					if s.mayRunObserved(path, self) {
+					if s.mayRunObserved(path, self) && !s.declaresType(path, fun.Sel.Name) {
 						found = fmt.Sprintf("%s: %s.%s", position(fset, call.Pos()), x.Name, fun.Sel.Name)
 					}
 					break
@@ -743,4 +743,21 @@ func (s *Session) mayRunObserved(p, self string) bool {
 		}
 	}
 	return false
+}
+
+// declaresType reports whether the non-test files of package p declare a
+// package-level type name: p.name(x) is then a conversion, which runs no
+// code (patcher/value's `var ValueGetter = expr.Option(func(...) {...})`).
+func (s *Session) declaresType(p, name string) bool {
+	if s.typesOf == nil {
+		s.typesOf = map[string]map[string]bool{}
+	}
+	ts, ok := s.typesOf[p]
+	if !ok {
+		if lp := s.Listed[p]; lp != nil {
+			ts = topLevelTypes(lp.Dir, lp.GoFiles)
+		}
+		s.typesOf[p] = ts
+	}
+	return ts[name]
 }
