@@ -194,7 +194,19 @@ func linkedLiteral(name string) reflect.Type {
 // as either replays alike; only a comparison of the reflect.Type itself
 // with one the code kept could differ.
 func interchangeable(a, b reflect.Type) bool {
-	if a == b {
+	return interchangeableAssuming(a, b, nil)
+}
+
+// typePair is a pair of types interchangeableAssuming is comparing.
+type typePair struct{ a, b reflect.Type }
+
+// interchangeableAssuming is interchangeable, taking the pairs in assumed
+// to be interchangeable: a pair met again inside itself (a recursive type,
+// spew's tests' `type circular struct{ c *circular }` declared in several
+// test functions) holds if nothing else tells the two apart, and its
+// comparison ends instead of recursing without end.
+func interchangeableAssuming(a, b reflect.Type, assumed map[typePair]bool) bool {
+	if a == b || assumed[typePair{a, b}] {
 		return true
 	}
 	if a.Kind() != b.Kind() || a.String() != b.String() || a.Size() != b.Size() ||
@@ -204,6 +216,11 @@ func interchangeable(a, b reflect.Type) bool {
 	if a.Name() != "" && (reflect.PointerTo(a).NumMethod() != 0 || reflect.PointerTo(b).NumMethod() != 0) {
 		return false
 	}
+	if assumed == nil {
+		assumed = map[typePair]bool{}
+	}
+	assumed[typePair{a, b}] = true
+	same := func(x, y reflect.Type) bool { return interchangeableAssuming(x, y, assumed) }
 	switch a.Kind() {
 	case reflect.Struct:
 		if a.NumField() != b.NumField() {
@@ -212,17 +229,17 @@ func interchangeable(a, b reflect.Type) bool {
 		for i := range a.NumField() {
 			fa, fb := a.Field(i), b.Field(i)
 			if fa.Name != fb.Name || fa.PkgPath != fb.PkgPath || fa.Tag != fb.Tag ||
-				fa.Anonymous != fb.Anonymous || fa.Offset != fb.Offset || !interchangeable(fa.Type, fb.Type) {
+				fa.Anonymous != fb.Anonymous || fa.Offset != fb.Offset || !same(fa.Type, fb.Type) {
 				return false
 			}
 		}
 		return true
 	case reflect.Array:
-		return a.Len() == b.Len() && interchangeable(a.Elem(), b.Elem())
+		return a.Len() == b.Len() && same(a.Elem(), b.Elem())
 	case reflect.Pointer, reflect.Slice:
-		return interchangeable(a.Elem(), b.Elem())
+		return same(a.Elem(), b.Elem())
 	case reflect.Map:
-		return interchangeable(a.Key(), b.Key()) && interchangeable(a.Elem(), b.Elem())
+		return same(a.Key(), b.Key()) && same(a.Elem(), b.Elem())
 	case reflect.Interface, reflect.Func, reflect.Chan, reflect.UnsafePointer:
 		return false
 	}
