@@ -81,6 +81,9 @@ func Callback[F any](f F) F {
 		return f
 	}
 	site := callbackSite(fn)
+	if !fieldsCallbacks.Load() {
+		fieldsCallbacks.Store(true) // writefields.go
+	}
 	passedAt := new(atomic.Uint64) // the Seq of the CALL_OUT passing it, once emitted
 	s.passedCells = append(s.passedCells, passedAt)
 	// Passed by orphan code's outcall, which replay skips: replay skips the
@@ -172,6 +175,9 @@ func callIn(site *Site, id uint64, passedAt *atomic.Uint64, orphan bool, fn refl
 		s.runIdle(f, func() { out = call(fn, args) })
 		s.returnIdle(f, true)
 		return out
+	}
+	if len(s.frames) != 0 && !replaying && nestedFieldsOn() {
+		checkNestedFields(s) // external code's writes during the outcall (writefields.go)
 	}
 	s.begin(site, eventlog.KindCallIn)
 	s.enc.Objects = s.turnTable()

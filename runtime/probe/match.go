@@ -281,9 +281,17 @@ func playerAnswer(s *Stream, f int) {
 	}
 	_, e := p.peek(s, func() string { return "waiting for the result of " + fr.site.Name })
 	// Callbacks the external callee made, performed in order before the
-	// outcall is answered.
-	for e.Kind == eventlog.KindCallIn && e.Parent == fr.seq {
-		p.performNested(s, e)
+	// outcall is answered, and the writes of watched fields it made before
+	// each (writefields.go).
+	for (e.Kind == eventlog.KindCallIn || e.Kind == eventlog.KindWriteIn) && e.Parent == fr.seq {
+		if e.Kind == eventlog.KindWriteIn {
+			if !p.writeIn(s, e) {
+				panic(abortReplay{})
+			}
+			p.consume(s)
+		} else {
+			p.performNested(s, e)
+		}
 		s.site = fr.site
 		_, e = p.peek(s, func() string { return "waiting for the result of " + fr.site.Name })
 	}

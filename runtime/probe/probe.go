@@ -191,6 +191,8 @@ func in(site *Site) *Stream {
 	}
 	if len(s.frames) == 0 && !replaying && !initializing.Load() {
 		checkWrites(s) // exported variables and fields of observed objects
+	} else if !replaying && nestedFieldsOn() {
+		checkNestedFields(s) // external code's writes during the outcall (writefields.go)
 	}
 	s.begin(site, eventlog.KindCallIn)
 	return s
@@ -363,6 +365,9 @@ func (s *Stream) Call() int {
 			incallBegins()
 		}
 		seq = s.emit(kind, parent)
+		if kind == eventlog.KindCallOut && nestedFieldsOn() {
+			syncNestedFields(s) // what observed code left (writefields.go)
+		}
 		for _, c := range s.passedCells {
 			c.Store(seq)
 		}
@@ -418,6 +423,8 @@ func (s *Stream) Return(f int) {
 			if ckptOn {
 				incallEnds(s, true)
 			}
+		} else if nestedFieldsOn() {
+			syncNestedFields(s) // back to external code inside the outcall
 		}
 	} else {
 		s.emit(eventlog.KindReturnOut, seq)
@@ -442,6 +449,8 @@ func (s *Stream) returnSlow(f int) {
 			if ckptOn {
 				incallEnds(s, true)
 			}
+		} else if fr.kind == eventlog.KindCallIn && nestedFieldsOn() {
+			syncNestedFields(s)
 		}
 	}
 	s.enc.Buf = s.enc.Buf[:0]

@@ -61,6 +61,9 @@ func Returned[F any](f F) F {
 		return f
 	}
 	id := callbackID(fn)
+	if !fieldsCallbacks.Load() {
+		fieldsCallbacks.Store(true) // writefields.go
+	}
 	if clo, ok := closureIdentity(fn); ok {
 		if _, _, inTable, wp := captureObjects.lookup(clo, true, true); inTable {
 			returnedClosures.note(wp, value.TypeName(fn.Type()))

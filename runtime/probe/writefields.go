@@ -394,13 +394,51 @@ func recordFieldWrites(s *Stream, w *watchedObject, p unsafe.Pointer, old, now [
 		// The log's encoding: numbered, with the contents of objects the
 		// log has not seen (a function value from outside gets its ID).
 		s.enc.EncodeValue(reflect.NewAt(f.typ, unsafe.Add(p, f.off)).Elem())
-		s.ev = eventlog.Event{Stream: s.id, Kind: eventlog.KindWriteIn, Site: f.site,
+		s.ev = eventlog.Event{Stream: s.id, Kind: eventlog.KindWriteIn, Site: f.site, Parent: s.parent(),
 			RecvType: w.ft.recv, RecvID: w.id, Values: s.enc.Buf}
 		s.append()
 		s.evSite = nil // ev no longer holds a site's strings (see emit)
 	}
 	s.enc.Buf = s.enc.Buf[:0]
 	s.site = saved
+}
+
+// Writes during an outcall. External code that observed code called may
+// write a watched field and then call observed code back, before the
+// outcall returns: chi's middleware sets rctx.RoutePath on the router's
+// *chi.Context and then serves the next handler, the router's own
+// routeHTTP, which reads it. Such a write is recorded as a WRITE_IN whose
+// Parent is the outcall's CALL_OUT, before the nested CALL_IN, and replay
+// performs it there. For that, what observed code left is taken as the
+// shadow whenever it hands control to external code inside a top-level
+// incall (a CALL_OUT, a nested incall's return), and the nested incall's
+// entry compares. A process that never handed external code an observed
+// function value (a callback, a returned or stored closure) skips both:
+// comparing every watched object at every outcall is what the top-level
+// check costs per incall, and without callbacks the external code of an
+// outcall rarely calls back into code that reads what it wrote.
+var fieldsCallbacks atomic.Bool
+
+// nestedFieldsOn: syncNestedFields and checkNestedFields have work.
+func nestedFieldsOn() bool { return fieldsCallbacks.Load() && watchedFields.any.Load() }
+
+// syncNestedFields takes what observed code left in the watched fields as
+// the shadow, when s hands control to external code inside its top-level
+// incall and no other top-level incall began since s's (one that did may
+// be writing them by observed code, as enterFields says).
+func syncNestedFields(s *Stream) {
+	if s.inFields && fieldIncalls.Load() == s.fieldsEntry {
+		checkFieldsSlow(s, false)
+	}
+}
+
+// checkNestedFields records, as WRITE_INs nested in the outcall being made
+// (their Parent), the watched fields external code changed since
+// syncNestedFields, when external code calls observed code back inside it.
+func checkNestedFields(s *Stream) {
+	if s.inFields && fieldIncalls.Load() == s.fieldsEntry {
+		checkFieldsSlow(s, true)
+	}
 }
 
 // dropCollected removes the entries of collected objects.

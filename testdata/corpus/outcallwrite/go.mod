@@ -1,0 +1,3 @@
+module example.com/outcallwrite
+
+go 1.26
