@@ -555,6 +555,14 @@ func (c *ckptObjects) ID(v reflect.Value, name string, _ bool) (uint64, bool, st
 			c.pointees = append(c.pointees, ckptPointee{id, v})
 		}
 	}
+	if c.refused == "" && known && v.Kind() == reflect.Pointer && !dataPointee(v.Type()) && inRebuilt(p) {
+		// An object a reflected value brought in (markRebuilt), which the
+		// observed code reads natively by reflection: the checkpoint
+		// writes a reference, and replay's placeholder for it would not
+		// hold what the code reads (mapstructure's Decoder, whose config's
+		// Result the next Decode walks).
+		c.refused = "the observed state holds " + name + ", an object from outside that observed code reflects over, whose contents a checkpoint does not hold"
+	}
 	if v.Kind() == reflect.Func && !v.IsNil() && v.CanInterface() && ObservedFunc(v.Interface()) {
 		if fid := c.initFunc(v, id, known); fid != 0 {
 			return fid, false, name

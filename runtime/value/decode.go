@@ -538,7 +538,7 @@ func (d *Decoder) decode(v reflect.Value, depth int) {
 				return
 			}
 			obj, known := d.Resolver.Object(id)
-			if d.peek() == TagNil {
+			if d.peek() == TagNil && !(known && pointeeWrittenEveryTime(t)) {
 				d.Off++
 				if !known {
 					// Seen before in capture, unknown to replay: a divergence

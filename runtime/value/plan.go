@@ -503,6 +503,9 @@ func (e *Encoder) pointer(pl *encPlan, v reflect.Value, ptr unsafe.Pointer, dept
 			} else if !pl.observedElem() {
 				first = e.refreshed(ptr)
 			}
+			if first && DeepPointee != nil && !pl.observedElem() {
+				DeepPointee(v)
+			}
 		}
 		if first {
 			el := pl.ptrEl.Load()

@@ -60,6 +60,23 @@ func pointeeEveryTime(el reflect.Type) bool {
 	return el.PkgPath() == "math/big" && bigNumbers[el.Name()]
 }
 
+// DeepPointee, if set, is called with each pointer to an object of a type
+// outside the observed set whose pointee a Refresh encoding writes: an
+// object that observed code reflecting over values from outside reads
+// natively (probe: such memory counts as the code's own, and a checkpoint
+// does not hold its contents). Set once, before any encoding.
+var DeepPointee func(v reflect.Value)
+
+// pointeeWrittenEveryTime reports whether the encoders write a pointer of
+// type t (a pointer type) with its pointee at every sight. A TagNil after
+// such an object is then its pointee's value (a nil slice or map, which
+// the caller set since the last sight: mapstructure's `resultWeak = nil`
+// between two WeakDecode(input, &resultWeak)), not the absence of
+// contents that TagNil means after an object seen before.
+func pointeeWrittenEveryTime(t reflect.Type) bool {
+	return !barePointees && pointeeEveryTime(t.Elem())
+}
+
 // bigNumbers: the math/big types whose methods the transform runs natively
 // on values the observed code holds.
 var bigNumbers = map[string]bool{"Int": true, "Float": true, "Rat": true}

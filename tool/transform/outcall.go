@@ -277,8 +277,13 @@ func (t *transformer) outcallResults(o *outcallHelper) bool {
 		rn := fmt.Sprintf("r%d", i)
 		o.results = append(o.results, ts)
 		o.rnames = append(o.rnames, rn)
-		o.rencs = append(o.rencs, t.paramEncStmt(rn, rt, "", o.c.name, false))
-		o.rdecs = append(o.rdecs, rn+" := "+t.decExpr(rt, ts))
+		enc, dec := t.paramEncStmt(rn, rt, "", o.c.name, false), t.decExpr(rt, ts)
+		if t.reflectedResult(rt) { // reflect.go
+			enc = t.probe + ".EncodeResultReflected(s, " + rn + ")"
+			dec = strings.Replace(dec, t.probe+".Decode[", t.probe+".DecodeLinked[", 1)
+		}
+		o.rencs = append(o.rencs, enc)
+		o.rdecs = append(o.rdecs, rn+" := "+dec)
 	}
 	o.rencs = append(o.rencs, o.outEncs...)
 	o.rdecs = append(o.rdecs, o.outDecs...)

@@ -26,6 +26,7 @@ import (
 // ownsState: what owned.go keeps per package.
 type ownsState struct {
 	helper bool                          // _capture_own is generated
+	newer  bool                          // _capture_own_new is generated (reflectnew.go)
 	typed  map[string]string             // type -> its marking helper, before go1.18
 	decls  map[*types.Func]*ast.FuncDecl // the package's functions and methods
 }

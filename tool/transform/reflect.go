@@ -213,6 +213,9 @@ func (t *transformer) reflectMethod(call *ast.CallExpr, c callee) bool {
 // outside (its cases' channels may be external ones). It always handles the
 // call.
 func (t *transformer) reflectFunc(call *ast.CallExpr, c callee) bool {
+	if c.fn.Name() == "New" {
+		t.ownReflectNew(call) // reflectnew.go
+	}
 	if t.reflectsOutside() && c.fn.Name() == "Select" {
 		t.errorf(call.Pos(), "reflect.Select in a package that reflects over values from outside the observed set ("+t.outsideReflect+")",
 			"use a select statement, whose operations on channels from outside are recorded, or leave this package out of the observed set")
@@ -222,8 +225,10 @@ func (t *transformer) reflectFunc(call *ast.CallExpr, c callee) bool {
 
 // reflectedType reports whether an incall parameter of type typ can carry
 // a value from outside that the package reflects over: an empty interface,
-// a type parameter, a pointer to another package's type, or a slice,
-// array, map or pointer of those.
+// a type parameter, a pointer to another package's type, a slice, array,
+// map or pointer of those, or a struct of an observed type with a field of
+// one of those (mapstructure's DecoderConfig, whose Result holds the
+// caller's target that Decode later reflects over).
 func (t *transformer) reflectedType(typ types.Type, seen map[types.Type]bool) bool {
 	if typ == nil || seen[typ] {
 		return false
@@ -239,7 +244,20 @@ func (t *transformer) reflectedType(typ types.Type, seen map[types.Type]bool) bo
 		return true
 	}
 	if n, ok := types.Unalias(typ).(*types.Named); ok && n.Obj().Pkg() != nil && t.observed[n.Obj().Pkg().Path()] {
-		return false // observed types are recorded whole on entry already
+		// An observed type is recorded whole on entry already, but an
+		// outside value in one of its fields would cross as a bare
+		// reference, which replay stands in for with a placeholder that
+		// native reflection would walk instead of the caller's value.
+		st, ok := n.Underlying().(*types.Struct)
+		if !ok {
+			return false
+		}
+		for i := 0; i < st.NumFields(); i++ {
+			if t.reflectedType(st.Field(i).Type(), seen) {
+				return true
+			}
+		}
+		return false
 	}
 	switch u := typ.Underlying().(type) {
 	case *types.Interface:
@@ -255,6 +273,36 @@ func (t *transformer) reflectedType(typ types.Type, seen map[types.Type]bool) bo
 		return t.reflectedType(u.Elem(), seen)
 	case *types.Map:
 		return t.reflectedType(u.Key(), seen) || t.reflectedType(u.Elem(), seen)
+	}
+	return false
+}
+
+// reflectedResult reports whether an outcall's result of type typ, in a
+// package that reflects over values from outside, is recorded deeply
+// (probe.EncodeResultReflected) and rebuilt as its own type where the build
+// links it (probe.DecodeLinked): an empty interface, or a slice, array or
+// map of those, whose dynamic value the code may go on to reflect over
+// (mapstructure's decode hooks return the decoded value as an interface{}
+// that the decoder sets into its target by reflection, which a stand-in
+// does not fit). Pointers to other packages' types are not: the code
+// calls their methods, which are outcalls, and recording such objects
+// whole at every sight would cost on every call.
+func (t *transformer) reflectedResult(typ types.Type) bool {
+	if !t.reflectsOutside() {
+		return false
+	}
+	if _, tp := types.Unalias(typ).(*types.TypeParam); tp {
+		return false
+	}
+	switch u := typ.Underlying().(type) {
+	case *types.Interface:
+		return u.Empty()
+	case *types.Slice:
+		return t.reflectedResult(u.Elem())
+	case *types.Array:
+		return t.reflectedResult(u.Elem())
+	case *types.Map:
+		return t.reflectedResult(u.Key()) || t.reflectedResult(u.Elem())
 	}
 	return false
 }

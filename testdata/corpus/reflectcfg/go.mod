@@ -1,0 +1,3 @@
+module example.com/reflectcfg
+
+go 1.26
