@@ -84,7 +84,17 @@ func (p *player) Whole(id uint64) (reflect.Type, bool) {
 	for _, i := range more {
 		names = append(names, n.list[i])
 	}
-	w := wholeOf(names)
+	lookup := value.LookupType
+	if p.seg != nil && p.seg.from != 0 {
+		// A segment's checkpoint is decoded with the types the build
+		// links (restoreSegment): an object it restores as an observed
+		// struct that later sights name by a linked external type holding
+		// it at its start is made as that whole, or the checkpoint's own
+		// references to the external type would make a second object
+		// (corpus embedph).
+		lookup = value.LinkedType
+	}
+	w := wholeOf(names, lookup)
 	n.wholes[id] = w
 	return w, w != nil
 }
@@ -94,10 +104,10 @@ func (p *player) Whole(id uint64) (reflect.Type, bool) {
 // cannot resolve (types it does not register, such as a test's own) and
 // names of other kinds (a function, a channel) are left out: they get no
 // object of their own at that ID either.
-func wholeOf(names []string) reflect.Type {
+func wholeOf(names []string, lookup func(string) (reflect.Type, bool)) reflect.Type {
 	var elems []reflect.Type
 	for _, name := range names {
-		t, ok := value.LookupType(name)
+		t, ok := lookup(name)
 		if !ok || t.Kind() != reflect.Pointer {
 			continue
 		}

@@ -184,10 +184,10 @@ func TestObjectOfUnrelatedTypes(t *testing.T) {
 		t.Fatalf("second sight: %v", d.Err)
 	}
 
-	if w := wholeOf([]string{"*example.com/nowhere.T", "*" + value.TypeName(reflect.TypeFor[wholesTestOuter]()), "func()"}); w != reflect.TypeFor[wholesTestOuter]() {
+	if w := wholeOf([]string{"*example.com/nowhere.T", "*" + value.TypeName(reflect.TypeFor[wholesTestOuter]()), "func()"}, value.LookupType); w != reflect.TypeFor[wholesTestOuter]() {
 		t.Errorf("unresolvable names not left out: %v", w)
 	}
-	if w := wholeOf([]string{"*example.com/nowhere.T"}); w != nil {
+	if w := wholeOf([]string{"*example.com/nowhere.T"}, value.LookupType); w != nil {
 		t.Errorf("no resolvable name: %v", w)
 	}
 }
