@@ -167,7 +167,7 @@ func (s *Session) linkTestFiles(imports map[string][]string) (linked map[string]
 		for i, f := range lp.TestGoFiles {
 			// A //line directive keeps the file's own name and lines in
 			// positions (a panic in a test's method replayed natively).
-			copied := append([]byte(fmt.Sprintf("//line %s:1\n", f)), renameInits(fset, files[i], srcs[i])...)
+			copied := append([]byte(fmt.Sprintf("//line %s:1\n", f)), renameInits(fset, files[i], srcs[i], i)...)
 			if err := s.AddFile(filepath.Join(lp.Dir, testFilePrefix+strings.TrimSuffix(f, "_test.go")+".go"), copied); err != nil {
 				return nil, nil, err
 			}
@@ -236,7 +236,9 @@ func topLevelFuncs(file *ast.File) []string {
 // validators with CustomTypeTagMap.Set) was recorded as the init-time
 // incalls of the log, which the player performs; run natively too, it
 // would do it twice. Only the names change: lines and columns stay.
-func renameInits(fset *token.FileSet, file *ast.File, src []byte) []byte {
+// fileIndex, the file's index among the package's test files, keeps the
+// new names of two files apart.
+func renameInits(fset *token.FileSet, file *ast.File, src []byte, fileIndex int) []byte {
 	var offs []int
 	for _, d := range file.Decls {
 		if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.Name == "init" {
@@ -248,7 +250,9 @@ func renameInits(fset *token.FileSet, file *ast.File, src []byte) []byte {
 	}
 	out := append([]byte(nil), src...)
 	for i := len(offs) - 1; i >= 0; i-- {
-		name := fmt.Sprintf("_capture_init%d", i)
+		// Numbered by the file too: a package's test files are one
+		// package, and two of them may each declare an init (decimal).
+		name := fmt.Sprintf("_capture_init%d_%d", fileIndex, i)
 		out = append(out[:offs[i]], append([]byte(name), out[offs[i]+len("init"):]...)...)
 	}
 	return out
@@ -413,7 +417,7 @@ func (s *Session) linkXTests(linkedTests map[string]bool) (added, notes []string
 			continue
 		}
 		for i, f := range lp.XTestGoFiles {
-			copied := append([]byte(fmt.Sprintf("//line %s:1\n", f)), rewriteImports(fset, files[i], renameInits(fset, files[i], srcs[i]), copies)...)
+			copied := append([]byte(fmt.Sprintf("//line %s:1\n", f)), rewriteImports(fset, files[i], renameInits(fset, files[i], srcs[i], i), copies)...)
 			if err := os.WriteFile(filepath.Join(dir, testFilePrefix+strings.TrimSuffix(f, "_test.go")+".go"), copied, 0o644); err != nil {
 				return nil, nil, nil, err
 			}

@@ -97,8 +97,8 @@ func TestRenameInits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := string(renameInits(fset, f, []byte(src)))
-	want := "package a\n\nfunc _capture_init0() { register() }\n\nfunc register() {}\n\nfunc _capture_init1() {}\n\nfunc (x T) init() {}\n\ntype T int\n"
+	got := string(renameInits(fset, f, []byte(src), 2))
+	want := "package a\n\nfunc _capture_init2_0() { register() }\n\nfunc register() {}\n\nfunc _capture_init2_1() {}\n\nfunc (x T) init() {}\n\ntype T int\n"
 	if got != want {
 		t.Errorf("renameInits =\n%s\nwant\n%s", got, want)
 	}
