@@ -183,7 +183,9 @@ func In(site *Site) *Stream {
 
 func in(site *Site) *Stream {
 	s := current()
-	if s.inside && !initIncall(s) {
+	if s.inside && !initIncall(s) || s.enc.CallingMethods() {
+		// Inside observed code, or the probe encoding a value runs its
+		// methods (an observed error's Error): not a boundary call.
 		return nil
 	}
 	if smpOn && len(s.frames) == 0 && sampleBegins(s) {
@@ -210,6 +212,11 @@ func Out(site *Site) *Stream {
 
 func out(site *Site) *Stream {
 	s := current()
+	if s.enc.CallingMethods() {
+		// Observed code the probe's encoding runs (an error's Error)
+		// calling outside: the event being built is not this one's.
+		return nil
+	}
 	if replaying && s.id == 0 && len(s.frames) == 0 && initializing.Load() {
 		play.performInitIncalls(s, site) // test files' initialisers (testinit.go)
 	}

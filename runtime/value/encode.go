@@ -55,6 +55,10 @@ type Encoder struct {
 	// (TestObjectLeavingNotReadWhileItsGoroutineWrites).
 	Outgoing bool
 
+	// calling counts the value's own methods the encoder is running
+	// (errorParts).
+	calling int
+
 	// ifaceName is the dynamic type name just written for an interface
 	// value holding a reference: the reference written next leaves its
 	// own name, the same, empty (format 2).
@@ -230,15 +234,30 @@ func (e *Encoder) encodeError(err error, depth int) {
 	e.appendImplNames(Implements(errorType, t))
 	e.Buf = append(e.Buf, TagError)
 	e.Buf = appendName(e.Buf, name)
-	e.Buf = appendName(e.Buf, safeMessage(err))
-	// Sentinels the error claims to be through its own Is method (e.g.
-	// syscall.ENOENT is fs.ErrNotExist): replay's stand-in says the same.
-	is := sentinelsMatchedBy(err)
+	msg, is, wrapped := e.errorParts(err)
+	e.Buf = appendName(e.Buf, msg)
 	e.Buf = binary.AppendUvarint(e.Buf, uint64(len(is)))
 	for _, n := range is {
 		e.Buf = appendName(e.Buf, n)
 	}
-	var wrapped []error
+	e.Buf = binary.AppendUvarint(e.Buf, uint64(len(wrapped)))
+	for _, w := range wrapped {
+		e.encodeError(w, depth+1)
+	}
+}
+
+// errorParts calls err's own methods for what its encoding holds: its
+// message, the sentinels it claims to be through its own Is method (e.g.
+// syscall.ENOENT is fs.ErrNotExist: replay's stand-in says the same) and
+// the errors it wraps. While they run, CallingMethods is true: an error of
+// an observed type runs observed code here, which the probes must not
+// record as boundary events in the middle of the event being encoded
+// (TestErrorMethodsCalledByTheEncoderAreNotEvents).
+func (e *Encoder) errorParts(err error) (msg string, is []string, wrapped []error) {
+	e.calling++
+	defer func() { e.calling-- }()
+	msg = safeMessage(err)
+	is = sentinelsMatchedBy(err)
 	switch u := err.(type) {
 	case interface{ Unwrap() error }:
 		if w := u.Unwrap(); w != nil {
@@ -247,11 +266,12 @@ func (e *Encoder) encodeError(err error, depth int) {
 	case interface{ Unwrap() []error }:
 		wrapped = u.Unwrap()
 	}
-	e.Buf = binary.AppendUvarint(e.Buf, uint64(len(wrapped)))
-	for _, w := range wrapped {
-		e.encodeError(w, depth+1)
-	}
+	return msg, is, wrapped
 }
+
+// CallingMethods reports whether the encoder is running a value's own
+// methods (an error's Error, Is or Unwrap) for its encoding.
+func (e *Encoder) CallingMethods() bool { return e.calling != 0 }
 
 // safeMessage is err.Error(), or a description of the panic it raised (a
 // typed nil pointer error, for instance): recording must not crash the
