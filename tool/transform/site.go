@@ -58,6 +58,11 @@ type TypeArg struct {
 	Elem *TypeArg // KindPointer, KindSlice, KindArray, KindMap, KindChan
 	Dir  ast.ChanDir
 	Text string // KindLiteral: its spelling, only ever quoted in messages
+	// Fingerprint (KindNamed) is the hex digits after the middle dot of
+	// a name the capture's binary shares between types that reflection
+	// tells apart ("example.com/m.simple·5c0e…", value.TypeName): a type
+	// declared inside a function, or one of several of that name.
+	Fingerprint string
 }
 
 // SiteError says that a site of a log is outside the grammar of site names:
@@ -265,7 +270,41 @@ func (p *siteParser) typ() (*TypeArg, error) {
 		p.s = p.s[n:]
 		return &TypeArg{Kind: KindLiteral, Text: text}, nil
 	}
-	return &TypeArg{Kind: KindNamed, Pkg: pkg, Name: name}, nil
+	t := &TypeArg{Kind: KindNamed, Pkg: pkg, Name: name}
+	if strings.HasPrefix(p.s, fingerprintSep) {
+		fp, err := p.fingerprint()
+		if err != nil {
+			return nil, err
+		}
+		if pkg == "" {
+			return nil, fmt.Errorf("a predeclared type %s with a fingerprint", name)
+		}
+		t.Fingerprint = fp
+	}
+	return t, nil
+}
+
+// fingerprintSep and fingerprintLen are how value.TypeName appends the
+// fingerprint of a type's structure to a name that several types of the
+// capture's binary share: a middle dot and 16 lower-case hex digits.
+const (
+	fingerprintSep = "·"
+	fingerprintLen = 16
+)
+
+// fingerprint consumes the middle dot and the fingerprint after a type
+// name.
+func (p *siteParser) fingerprint() (string, error) {
+	rest := p.s[len(fingerprintSep):]
+	n := 0
+	for n < len(rest) && strings.IndexByte("0123456789abcdef", rest[n]) >= 0 {
+		n++
+	}
+	if n != fingerprintLen {
+		return "", fmt.Errorf("want %d hex digits of a type's fingerprint after %q, have %q", fingerprintLen, fingerprintSep, rest)
+	}
+	p.s = rest[n:]
+	return rest[:n], nil
 }
 
 // balanced returns the length of the bracketed text s starts with, up to
@@ -444,6 +483,9 @@ func (t *TypeArg) String() string {
 		if t.Pkg == "" {
 			return t.Name
 		}
+		if t.Fingerprint != "" {
+			return t.Pkg + "." + t.Name + fingerprintSep + t.Fingerprint
+		}
 		return t.Pkg + "." + t.Name
 	case KindPointer:
 		return "*" + t.Elem.String()
@@ -480,6 +522,8 @@ func (t *TypeArg) nameable(from string) error {
 				return fmt.Errorf("unknown type %s", t.Name)
 			}
 			return nil
+		case t.Fingerprint != "":
+			return fmt.Errorf("type argument %s is a type declared inside a function, or one of several types of that name in the capture's binary (its name carries a fingerprint of its structure): no source outside that function can name it; declare it at package level, exported, in a package of its own", t)
 		case t.Pkg == "main":
 			return fmt.Errorf("type argument %s is declared in package main, which no other package can import: declare it in a package of its own", t)
 		case !token.IsExported(t.Name):

@@ -62,6 +62,10 @@ var hostileSites = []struct{ site, reason string }{
 	{"example.com/m/gen.Map[func(int]", "unbalanced brackets"},
 	{"example.com/m/gen.Map[" + strings.Repeat("*", 100) + "int]", "nested more than"},
 	{"example.com/m/gen.Map[int\xff]", "not valid UTF-8"},
+	{"example.com/m/gen.Map[example.com/m.T·5c0e]", "want 16 hex digits"},
+	{"example.com/m/gen.Map[example.com/m.T·5C0E5C0E5C0E5C0E]", "want 16 hex digits"},
+	{"example.com/m/gen.Map[example.com/m.T·5c0e5c0e5c0e5c0e5]", "want 16 hex digits"},
+	{"example.com/m/gen.Map[int·5c0e5c0e5c0e5c0e]", "a predeclared type int with a fingerprint"},
 }
 
 func TestParseInstanceSite(t *testing.T) {
@@ -89,6 +93,41 @@ func TestParseInstanceSite(t *testing.T) {
 	}}}
 	if err != nil || !reflect.DeepEqual(s, want) {
 		t.Errorf("got %+v, %v", s, err)
+	}
+}
+
+// TestFingerprintedTypeArgument: a type the capture's binary holds under a
+// name that other types of it share (one declared inside a test function,
+// go-toml's `type Config struct` in TestIssue678) is named with its
+// fingerprint (value.TypeName), and so is a type argument of a generic
+// incall. Such a site is of the grammar: the harness is built, and it
+// skips that instantiation (no source outside the function can name its
+// type argument), saying so, while it instantiates the log's others.
+func TestFingerprintedTypeArgument(t *testing.T) {
+	const site = "github.com/pelletier/go-toml/v2/internal/assert.Equal[*github.com/pelletier/go-toml/v2_test.Config·8d3e0f1a2b3c4d5e]"
+	s, err := ParseInstanceSite(site)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &InstanceSite{Pkg: "github.com/pelletier/go-toml/v2/internal/assert", Name: "Equal", Args: []*TypeArg{{
+		Kind: KindPointer, Elem: &TypeArg{Kind: KindNamed, Pkg: "github.com/pelletier/go-toml/v2_test", Name: "Config", Fingerprint: "8d3e0f1a2b3c4d5e"},
+	}}}
+	if !reflect.DeepEqual(s, want) || s.String() != site {
+		t.Errorf("got %+v spelled %q", s, s.String())
+	}
+	if err := CheckIncallSite(site); err != nil {
+		t.Errorf("CheckIncallSite: %v", err)
+	}
+	other := "github.com/pelletier/go-toml/v2/internal/assert.Equal[string]"
+	src, skipped, err := HarnessInstances("main", "github.com/pelletier/go-toml/v2/zz", []string{"github.com/pelletier/go-toml/v2/internal/assert"}, []string{site, other}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(skipped) != 1 || !strings.HasPrefix(skipped[0], site+": ") || !strings.Contains(skipped[0], "declared inside a function") {
+		t.Errorf("skipped %q; want %s skipped as a function's type", skipped, site)
+	}
+	if !strings.Contains(string(src), "CaptureInstance_Equal[string]") || strings.Contains(string(src), "Config") {
+		t.Errorf("harness file:\n%s\nwant Equal[string] alone", src)
 	}
 }
 
