@@ -74,13 +74,27 @@ type Report struct {
 	// TestLimit (seconds) and TestLimitFactor are the limit on each test
 	// under capture: the larger of TestLimit and TestLimitFactor × the
 	// test's time without capture.
-	TestLimit       float64          `json:"test_limit_s"`
-	TestLimitFactor float64          `json:"test_limit_factor"`
-	Subjects        []*SubjectResult `json:"subjects"`
-	Totals          Totals           `json:"totals"`
+	TestLimit       float64 `json:"test_limit_s"`
+	TestLimitFactor float64 `json:"test_limit_factor"`
+	// Selection is the rest of what chose the observed sets and bounded
+	// each command; with the fields above and Commit it is what a run
+	// must repeat to continue an unfinished study (RunEach).
+	Selection *Selection       `json:"selection,omitempty"`
+	Subjects  []*SubjectResult `json:"subjects"`
+	Totals    Totals           `json:"totals"`
 	// Finished is set once every subject was studied; a report that an
 	// interrupted study checkpointed lacks it.
 	Finished bool `json:"finished"`
+}
+
+// Selection is the part of Config that chooses a module's observed sets
+// and bounds each command, recorded in the report.
+type Selection struct {
+	RandomSets  int      `json:"random_sets"`
+	MaxPackages int      `json:"max_packages"`
+	Packages    []string `json:"packages,omitempty"`
+	OnlySets    []int    `json:"only_sets,omitempty"`
+	Timeout     float64  `json:"timeout_s"`
 }
 
 // SubjectResult is the study of one module.
@@ -225,9 +239,11 @@ func (r *runner) logf(format string, args ...any) {
 
 // Run studies each subject in turn.
 func Run(cfg Config, subjects []Subject) (*Report, error) {
-	if cfg.Capture == "" || cfg.Root == "" || cfg.Work == "" {
-		return nil, fmt.Errorf("study: Capture, Root and Work must be set")
-	}
+	return run(cfg, subjects, nil)
+}
+
+// defaults fills in the Config fields left zero.
+func (cfg Config) defaults() Config {
 	if cfg.Timeout == 0 {
 		cfg.Timeout = 10 * time.Minute
 	}
@@ -240,29 +256,61 @@ func Run(cfg Config, subjects []Subject) (*Report, error) {
 	if cfg.TestLimitFactor <= 0 {
 		cfg.TestLimitFactor = DefaultTestLimitFactor
 	}
+	return cfg
+}
+
+// header is the report a study with cfg starts from: when and how it
+// runs, no results yet.
+func (cfg Config) header(start time.Time) *Report {
+	rep := &Report{Started: start.UTC().Format(time.RFC3339), GoVersion: runtime.Version(), Commit: studyCommit(), Host: fmt.Sprintf("%s/%s, %d CPUs", runtime.GOOS, runtime.GOARCH, runtime.NumCPU()),
+		Seed: cfg.Seed, Repeats: cfg.Repeats, Mutants: cfg.Mutants, TestLimit: cfg.TestLimit.Seconds(), TestLimitFactor: cfg.TestLimitFactor,
+		Selection: &Selection{RandomSets: cfg.Sets, MaxPackages: cfg.MaxPackages, Packages: cfg.Packages, OnlySets: cfg.OnlySets, Timeout: cfg.Timeout.Seconds()}}
+	rep.MaxLogBytes = (&runner{cfg: cfg}).logLimit()
+	return rep
+}
+
+// run studies each subject in turn; prev, if set, is an unfinished study
+// of the one subject that this run continues (its sets are kept, the
+// others studied).
+func run(cfg Config, subjects []Subject, prev *Report) (*Report, error) {
+	if cfg.Capture == "" || cfg.Root == "" || cfg.Work == "" {
+		return nil, fmt.Errorf("study: Capture, Root and Work must be set")
+	}
+	cfg = cfg.defaults()
 	if err := os.MkdirAll(cfg.Work, 0o755); err != nil {
 		return nil, err
 	}
 	r := &runner{cfg: cfg}
 	start := time.Now()
-	rep := &Report{Started: start.UTC().Format(time.RFC3339), GoVersion: runtime.Version(), Commit: buildCommit(), Host: fmt.Sprintf("%s/%s, %d CPUs", runtime.GOOS, runtime.GOARCH, runtime.NumCPU()),
-		Seed: cfg.Seed, Repeats: cfg.Repeats, Mutants: cfg.Mutants, TestLimit: cfg.TestLimit.Seconds(), TestLimitFactor: cfg.TestLimitFactor}
+	rep := cfg.header(start)
 	r.report = rep
-	rep.MaxLogBytes = r.logLimit()
 	r.start = start
+	var before *SubjectResult
+	if prev != nil {
+		// The study goes on where prev stopped: its start, its time so
+		// far, and the sets it finished.
+		rep.Started = prev.Started
+		r.start = start.Add(-time.Duration(prev.Seconds * float64(time.Second)))
+		before = prev.Subjects[0]
+	}
 	for _, sub := range subjects {
 		res := &SubjectResult{Subject: sub}
 		rep.Subjects = append(rep.Subjects, res)
-		r.subject(res)
+		r.subject(res, before)
 	}
 	rep.Finished = true
 	r.checkpoint()
 	return rep, nil
 }
 
-func (r *runner) subject(res *SubjectResult) {
+// subject studies one subject into res; before, if set, is this subject's
+// result from an unfinished study, whose sets are kept, not studied again.
+func (r *runner) subject(res *SubjectResult, before *SubjectResult) {
 	sub := res.Subject
 	start := time.Now()
+	if before != nil {
+		start = start.Add(-time.Duration(before.Seconds * float64(time.Second)))
+	}
 	defer func() { res.Seconds = time.Since(start).Seconds() }()
 	if len(sub.Patterns) == 0 {
 		sub.Patterns = []string{"./..."}
@@ -299,8 +347,17 @@ func (r *runner) subject(res *SubjectResult) {
 		return
 	}
 	sets, all := r.cfg.observedSets(cands)
+	done := doneSets(sets, before)
+	if len(done) > 0 {
+		r.logf("%s: continuing an unfinished study: %d of its %d observed sets are done", sub.Name, len(done), len(sets))
+	}
 	for _, set := range sets {
 		i, obs := set.n-1, set.observed
+		if s, ok := done[set.n]; ok {
+			res.Sets = append(res.Sets, s)
+			res.Totals.add(s)
+			continue
+		}
 		r.logf("%s: observed set %d/%d: %s", sub.Name, set.n, all, strings.Join(obs, ","))
 		s := m.study(i, obs)
 		r.logf("%s:   %d tests, %d logs, %d events: %d passed, %d diverged, %d errors%s", sub.Name, s.Tests, s.Logs, s.Events, s.Passed, s.Diverged, s.Errors, setNote(s))
@@ -309,6 +366,25 @@ func (r *runner) subject(res *SubjectResult) {
 		res.Seconds = time.Since(start).Seconds()
 		r.checkpoint()
 	}
+}
+
+// doneSets are the results an unfinished study of the same subject with
+// the same flags (before) has of sets, by their number.
+func doneSets(sets []numberedSet, before *SubjectResult) map[int]*SetResult {
+	if before == nil {
+		return nil
+	}
+	byObserved := map[string]*SetResult{}
+	for _, s := range before.Sets {
+		byObserved[strings.Join(s.Observed, ",")] = s
+	}
+	done := map[int]*SetResult{}
+	for _, set := range sets {
+		if s, ok := byObserved[strings.Join(set.observed, ",")]; ok {
+			done[set.n] = s
+		}
+	}
+	return done
 }
 
 // numberedSet is an observed set and its number among a subject's sets
@@ -419,6 +495,10 @@ func (rep *Report) Clean() bool {
 	}
 	return t.ToolErrors == 0 && t.Diverged == 0 && t.Errors == 0 && t.CaptureFailed == 0
 }
+
+// studyCommit is the commit the study records: buildCommit, or in tests
+// a fixed one.
+var studyCommit = buildCommit
 
 // buildCommit is the VCS revision the go command stamped into this binary
 // (its first 12 hex digits), with "+modified" if the tree had uncommitted

@@ -2,11 +2,17 @@ package study
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
+	"time"
+
+	"github.com/rules-capture/rules_capture/runtime/probectl"
 )
 
 // WideCorpus is the study's broad corpus: popular pure-Go modules with
@@ -100,13 +106,6 @@ func resultFile(dir string, sub Subject) string {
 	return filepath.Join(dir, sub.Name, "study.json")
 }
 
-// finished reports whether dir holds a finished study of sub (one that an
-// interrupted run left half done does not count).
-func finished(dir string, sub Subject) bool {
-	rep, err := ReadReport(resultFile(dir, sub))
-	return err == nil && rep.Finished && len(rep.Subjects) == 1 && rep.Subjects[0].Subject.Module == sub.Module && rep.Subjects[0].Subject.Version == sub.Version
-}
-
 // ReadReport reads a study.json.
 func ReadReport(path string) (*Report, error) {
 	b, err := os.ReadFile(path)
@@ -123,21 +122,38 @@ func ReadReport(path string) (*Report, error) {
 // RunEach studies each subject on its own, into dir/<name>/study.json and
 // study.md, so that a corpus can be studied in chunks and over several
 // sessions: a subject whose finished study dir holds already is skipped
-// unless force is set. Each subject's scratch directory is removed when
-// its study ends (a module's copies, logs and binaries can take
-// gigabytes). It returns the subjects it studied.
+// unless force is set, and one whose study a run left unfinished is
+// continued with the observed sets it has no result for, provided this
+// run has the same flags and the same capture (commit) as the one that
+// left it; otherwise RunEach refuses (force studies it afresh). Each
+// subject's scratch directory is removed when its study ends (a module's
+// copies, logs and binaries can take gigabytes). It returns the subjects
+// it studied.
 func RunEach(cfg Config, subjects []Subject, dir string, force bool) ([]string, error) {
 	var done []string
 	for _, sub := range subjects {
-		if !force && finished(dir, sub) {
-			if cfg.Log != nil {
-				fmt.Fprintf(cfg.Log, "study: %s: studied already (%s; -force studies it again)\n", sub.Name, resultFile(dir, sub))
-			}
-			continue
-		}
 		c := cfg
 		c.Out = filepath.Join(dir, sub.Name)
-		if _, err := Run(c, []Subject{sub}); err != nil {
+		var prev *Report
+		if !force {
+			old, err := ReadReport(resultFile(dir, sub))
+			if err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return done, fmt.Errorf("%s: %v (-force studies it afresh)", sub.Name, err)
+			}
+			if old != nil && sameSubject(old, sub) {
+				if old.Finished {
+					if cfg.Log != nil {
+						fmt.Fprintf(cfg.Log, "study: %s: studied already (%s; -force studies it again)\n", sub.Name, resultFile(dir, sub))
+					}
+					continue
+				}
+				if err := resumable(old, c.defaults().header(time.Now())); err != nil {
+					return done, fmt.Errorf("%s: %s holds an unfinished study that this run cannot continue: %v; rerun with the same flags and the same capture to continue it, or -force to study it afresh", sub.Name, resultFile(dir, sub), err)
+				}
+				prev = old
+			}
+		}
+		if _, err := run(c, []Subject{sub}, prev); err != nil {
 			return done, err
 		}
 		if err := os.RemoveAll(filepath.Join(cfg.Work, sub.Name)); err != nil {
@@ -146,4 +162,65 @@ func RunEach(cfg Config, subjects []Subject, dir string, force bool) ([]string, 
 		done = append(done, sub.Name)
 	}
 	return done, nil
+}
+
+// sameSubject reports whether rep is a study of sub alone (the same
+// module at the same version).
+func sameSubject(rep *Report, sub Subject) bool {
+	return len(rep.Subjects) == 1 && rep.Subjects[0].Subject.Module == sub.Module && rep.Subjects[0].Subject.Version == sub.Version
+}
+
+// resumable says why a run whose report starts as now cannot continue
+// the unfinished study prev, or nil if it can: the same capture (a
+// commit that names the code: not empty, not "+modified") and the same
+// flags, or the sets already studied would not be comparable with the
+// rest.
+func resumable(prev, now *Report) error {
+	switch {
+	case prev.Commit == "" || now.Commit == "":
+		return fmt.Errorf("a capture built without its commit (outside a git checkout or with -buildvcs=false) cannot tell whether it is the same")
+	case strings.HasSuffix(prev.Commit, "+modified") || strings.HasSuffix(now.Commit, "+modified"):
+		return fmt.Errorf("a capture built from a tree with uncommitted changes (%s, now %s) cannot tell whether it is the same; build it from a clean checkout", prev.Commit, now.Commit)
+	case prev.Commit != now.Commit:
+		return fmt.Errorf("it was studied with the capture of commit %s, this is %s", prev.Commit, now.Commit)
+	case prev.GoVersion != now.GoVersion:
+		return fmt.Errorf("it was studied with %s, this is %s", prev.GoVersion, now.GoVersion)
+	case prev.Selection == nil:
+		return fmt.Errorf("it records no -sets, -max-packages, -packages, -only-sets or -timeout")
+	}
+	var diff []string
+	flag := func(name string, was, is any) {
+		if !reflect.DeepEqual(was, is) {
+			diff = append(diff, fmt.Sprintf("-%s %v, now %v", name, was, is))
+		}
+	}
+	p, n := prev.Selection, now.Selection
+	flag("seed", prev.Seed, now.Seed)
+	flag("repeats", prev.Repeats, now.Repeats)
+	flag("mutants", prev.Mutants, now.Mutants)
+	flag("sets", p.RandomSets, n.RandomSets)
+	flag("max-packages", p.MaxPackages, n.MaxPackages)
+	flag("packages", listFlag(p.Packages), listFlag(n.Packages))
+	flag("only-sets", listFlag(p.OnlySets), listFlag(n.OnlySets))
+	flag("timeout", time.Duration(p.Timeout*float64(time.Second)), time.Duration(n.Timeout*float64(time.Second)))
+	flag("test-limit", time.Duration(prev.TestLimit*float64(time.Second)), time.Duration(now.TestLimit*float64(time.Second)))
+	flag("test-limit-factor", prev.TestLimitFactor, now.TestLimitFactor)
+	flag("max-log-bytes (or $"+probectl.EnvMaxBytes+")", prev.MaxLogBytes, now.MaxLogBytes)
+	if len(diff) > 0 {
+		return fmt.Errorf("it was studied with other flags (%s)", strings.Join(diff, "; "))
+	}
+	return nil
+}
+
+// listFlag is a list flag's value as it is written: comma-separated, or
+// "none".
+func listFlag[T any](v []T) string {
+	if len(v) == 0 {
+		return "none"
+	}
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = fmt.Sprint(x)
+	}
+	return strings.Join(s, ",")
 }

@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestWideCorpusIsBroadPinnedAndUniquelyNamed(t *testing.T) {
@@ -65,23 +66,34 @@ func TestChunksCoverEverySubjectOnceInEvenParts(t *testing.T) {
 	}
 }
 
+// fixCommit makes the studies of a test record commit, as a capture built
+// from a clean checkout at it would.
+func fixCommit(t *testing.T, commit string) {
+	was := studyCommit
+	studyCommit = func() string { return commit }
+	t.Cleanup(func() { studyCommit = was })
+}
+
 // TestRunEachResumes: a module with a finished result is skipped, one
 // with an unfinished or no result is studied (here it cannot be prepared,
 // which is a result too), -force studies again, and scratch is removed.
 func TestRunEachResumes(t *testing.T) {
+	fixCommit(t, "0123456789ab")
 	results, work := t.TempDir(), t.TempDir()
 	done := Subject{Name: "done", Module: "example.com/done", Version: "v1.0.0"}
 	half := Subject{Name: "half", Module: "example.com/half", LocalDir: filepath.Join(t.TempDir(), "absent")}
 	fresh := Subject{Name: "fresh", Module: "example.com/fresh", LocalDir: filepath.Join(t.TempDir(), "absent")}
+	cfg := Config{Capture: "/nonexistent/capture", Root: t.TempDir(), Work: work}
 	write := func(sub Subject, finished bool) {
-		rep := &Report{Finished: finished, Subjects: []*SubjectResult{{Subject: sub, Sets: []*SetResult{{Observed: []string{sub.Module}, Kind: "package", Logs: 3, Passed: 3}}}}}
+		rep := cfg.defaults().header(time.Now())
+		rep.Finished = finished
+		rep.Subjects = []*SubjectResult{{Subject: sub, Sets: []*SetResult{{Observed: []string{sub.Module}, Kind: "package", Logs: 3, Passed: 3}}}}
 		if err := rep.Write(filepath.Join(results, sub.Name)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	write(done, true)
 	write(half, false)
-	cfg := Config{Capture: "/nonexistent/capture", Root: t.TempDir(), Work: work}
 	studied, err := RunEach(cfg, []Subject{done, half, fresh}, results, false)
 	if err != nil {
 		t.Fatal(err)
@@ -112,6 +124,131 @@ func TestRunEachResumes(t *testing.T) {
 	redo.LocalDir = filepath.Join(t.TempDir(), "absent")
 	if studied, _ := RunEach(cfg, []Subject{redo}, results, true); !reflect.DeepEqual(studied, []string{"done"}) {
 		t.Errorf("-force studied %v, want done again", studied)
+	}
+	// An unfinished study with other flags is neither continued nor
+	// overwritten, unless -force.
+	write(half, false)
+	other := cfg
+	other.Mutants = 2
+	studied, err = RunEach(other, []Subject{half}, results, false)
+	if len(studied) != 0 || err == nil || !strings.Contains(err.Error(), "-mutants 0, now 2") || !strings.Contains(err.Error(), "-force") {
+		t.Errorf("other flags: studied %v, error %v; want a refusal naming -mutants", studied, err)
+	}
+	if rep, _ := ReadReport(resultFile(results, half)); rep == nil || rep.Finished || rep.Subjects[0].Sets[0].Logs != 3 {
+		t.Errorf("the refused study was changed: %+v", rep)
+	}
+	if studied, err := RunEach(other, []Subject{half}, results, true); err != nil || !reflect.DeepEqual(studied, []string{"half"}) {
+		t.Errorf("-force over an unfinished study: studied %v, %v", studied, err)
+	}
+}
+
+// TestResumableNeedsTheSameCaptureAndFlags: an unfinished study is
+// continued only by a run with the same commit (a clean one), the same Go
+// and the same flags; the refusal names what differs.
+func TestResumableNeedsTheSameCaptureAndFlags(t *testing.T) {
+	fixCommit(t, "0123456789ab")
+	base := Config{Capture: "c", Root: "r", Work: "w", Mutants: 2, MaxPackages: 0, Timeout: 10 * time.Minute, TestLimit: time.Minute}
+	prev := base.defaults().header(time.Now())
+	for _, c := range []struct {
+		name string
+		cfg  func(*Config) // the flags of the run that would continue it
+		rep  func(*Report) // and the rest of its report
+		want string        // "" for resumable
+	}{
+		{"same", nil, nil, ""},
+		{"another start time", nil, func(now *Report) { now.Started = "2030-01-01T00:00:00Z" }, ""},
+		{"verbose and another work directory", func(cfg *Config) { cfg.Verbose, cfg.Work = true, "w2" }, nil, ""},
+		{"another commit", nil, func(now *Report) { now.Commit = "fedcba987654" }, "commit 0123456789ab, this is fedcba987654"},
+		{"a modified tree", nil, func(now *Report) { now.Commit += "+modified" }, "uncommitted changes"},
+		{"no commit", nil, func(now *Report) { now.Commit = "" }, "built without its commit"},
+		{"another Go", nil, func(now *Report) { now.GoVersion = "go1.99" }, "this is go1.99"},
+		{"seed", func(cfg *Config) { cfg.Seed = 2 }, nil, "-seed 0, now 2"},
+		{"mutants", func(cfg *Config) { cfg.Mutants = 0 }, nil, "-mutants 2, now 0"},
+		{"repeats", func(cfg *Config) { cfg.Repeats = 5 }, nil, "-repeats 0, now 5"},
+		{"random sets", func(cfg *Config) { cfg.Sets = 5 }, nil, "-sets 0, now 5"},
+		{"max packages", func(cfg *Config) { cfg.MaxPackages = 6 }, nil, "-max-packages 0, now 6"},
+		{"packages", func(cfg *Config) { cfg.Packages = []string{"a/b"} }, nil, "-packages none, now a/b"},
+		{"only sets", func(cfg *Config) { cfg.OnlySets = []int{3} }, nil, "-only-sets none, now 3"},
+		{"timeout", func(cfg *Config) { cfg.Timeout = 30 * time.Minute }, nil, "-timeout 10m0s, now 30m0s"},
+		{"test limit", func(cfg *Config) { cfg.TestLimit = 2 * time.Minute }, nil, "-test-limit 1m0s, now 2m0s"},
+		{"test limit factor", func(cfg *Config) { cfg.TestLimitFactor = 5 }, nil, "-test-limit-factor 20, now 5"},
+		{"log cap", func(cfg *Config) { cfg.MaxLogBytes = "0" }, nil, "-max-log-bytes (or $CAPTURE_MAX_BYTES) 256MiB, now 0"},
+		{"two flags", func(cfg *Config) { cfg.Seed, cfg.Mutants = 4, 5 }, nil, "-seed 0, now 4; -mutants 2, now 5"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := base
+			if c.cfg != nil {
+				c.cfg(&cfg)
+			}
+			now := cfg.defaults().header(time.Now())
+			if c.rep != nil {
+				c.rep(now)
+			}
+			err := resumable(prev, now)
+			switch {
+			case c.want == "" && err != nil:
+				t.Errorf("refused: %v", err)
+			case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+				t.Errorf("got %v, want a refusal naming %q", err, c.want)
+			}
+		})
+	}
+	old := *prev
+	old.Selection = nil
+	if err := resumable(&old, prev); err == nil || !strings.Contains(err.Error(), "records no -sets") {
+		t.Errorf("a study from before the flags were recorded: %v", err)
+	}
+}
+
+// TestRunEachContinuesAnUnfinishedStudy studies the mini module's two
+// packages over two runs: the second keeps the set the first finished
+// (its result as it was) and studies only the other.
+func TestRunEachContinuesAnUnfinishedStudy(t *testing.T) {
+	bin, root := captureCommand(t)
+	fixCommit(t, "0123456789ab")
+	sub, err := ParseSubject("testdata/mini")
+	if err != nil {
+		t.Fatal(err)
+	}
+	results := t.TempDir()
+	var progress strings.Builder
+	cfg := Config{Capture: bin, Root: root, Work: t.TempDir(), Seed: 3, Log: &progress}
+	// What a run stopped after its first set leaves: calc studied (with
+	// numbers no study of mini gives, to tell it was kept), not finished.
+	first := cfg.defaults().header(time.Now().Add(-time.Hour))
+	first.Seconds = 3600
+	calc := &SetResult{Observed: []string{"example.com/mini/calc"}, Kind: "package", Tests: 70, Logs: 70, Passed: 69, Errors: 1}
+	res := &SubjectResult{Subject: sub, Sets: []*SetResult{calc}, Seconds: 3600}
+	res.Subject.Patterns = []string{"./..."}
+	res.Totals.add(calc)
+	first.Subjects = []*SubjectResult{res}
+	if err := first.Write(filepath.Join(results, sub.Name)); err != nil {
+		t.Fatal(err)
+	}
+	studied, err := RunEach(cfg, []Subject{sub}, results, false)
+	t.Log(progress.String())
+	if err != nil || !reflect.DeepEqual(studied, []string{sub.Name}) {
+		t.Fatalf("studied %v, %v", studied, err)
+	}
+	rep, err := ReadReport(resultFile(results, sub))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Finished || rep.Started != first.Started || rep.Seconds < 3600 || len(rep.Subjects) != 1 {
+		t.Fatalf("report: finished %v, started %s (want %s), %v s", rep.Finished, rep.Started, first.Started, rep.Seconds)
+	}
+	got := rep.Subjects[0]
+	if len(got.Sets) != 2 || !reflect.DeepEqual(got.Sets[0], calc) || !reflect.DeepEqual(got.Sets[1].Observed, []string{"example.com/mini/report"}) {
+		t.Fatalf("sets: %+v", got.Sets)
+	}
+	if r := got.Sets[1]; r.Logs == 0 || r.Passed != r.Logs {
+		t.Errorf("the report set: %d logs, %d passed: %+v", r.Logs, r.Passed, r.Failures)
+	}
+	if got.Totals.Logs != 70+got.Sets[1].Logs || rep.Totals.Passed != 69+got.Sets[1].Passed || rep.Totals.Sets != 2 {
+		t.Errorf("totals do not cover both runs' sets: %+v / %+v", got.Totals, rep.Totals)
+	}
+	if strings.Count(progress.String(), "observed set ") != 1 || !strings.Contains(progress.String(), "1 of its 2 observed sets are done") {
+		t.Errorf("progress: want only the second set studied:\n%s", progress.String())
 	}
 }
 
