@@ -673,9 +673,11 @@ func (d *Decoder) decodeIface(v reflect.Value, depth int, impl []string) {
 		}
 		// A dynamic type this build does not know: references become
 		// placeholders of the interface type, plain values opaque text.
+		unbuilt := d.Unbuilt
 		if d.Unbuilt == "" {
 			d.Unbuilt = name
 		}
+		innerAt := d.Off
 		switch inner := d.peek(); inner {
 		case TagRef, TagObject:
 			start := d.Off
@@ -697,7 +699,7 @@ func (d *Decoder) decodeIface(v reflect.Value, depth int, impl []string) {
 				// stand-in is bound to no object and re-encodes as recorded.
 				r, err := d.stand(name, d.Buf[start:d.Off], t, impl)
 				if err != nil {
-					d.noStandIn(err)
+					d.linkedOrNoStandIn(err, v, t, name, innerAt, unbuilt, depth)
 					return
 				}
 				v.Set(r)
@@ -709,7 +711,7 @@ func (d *Decoder) decodeIface(v reflect.Value, depth int, impl []string) {
 			}
 			r, err := d.ref(id, rname, t, impl)
 			if err != nil {
-				d.noStandIn(err)
+				d.linkedOrNoStandIn(err, v, t, name, innerAt, unbuilt, depth)
 				return
 			}
 			v.Set(r)
@@ -721,7 +723,7 @@ func (d *Decoder) decodeIface(v reflect.Value, depth int, impl []string) {
 			}
 			r, err := d.stand(name, d.Buf[start:d.Off], t, impl)
 			if err != nil {
-				d.noStandIn(err)
+				d.linkedOrNoStandIn(err, v, t, name, innerAt, unbuilt, depth)
 				return
 			}
 			v.Set(r)
@@ -764,6 +766,33 @@ func (d *Decoder) noStandIn(err error) {
 		return
 	}
 	d.Err = err
+}
+
+// linkedOrNoStandIn handles err, the failure to make a stand-in of
+// interface type t for a recorded value of dynamic type name, whose
+// encoding starts at innerAt. Stand-ins are generated for the interface
+// types of the boundary's signatures; a value recorded deeply reaches
+// interface fields of other types: an *http.Request recorded after an
+// outcall wrote it holds its Body, an io.ReadCloser whose dynamic type is
+// what io.NopCloser returned, the unexported io.nopCloserWriterTo, and no
+// stand-in of io.ReadCloser exists. When the binary links the recorded
+// type itself (LinkedType) and it implements t, the value is rebuilt as
+// that type with its recorded contents (its methods that observed code
+// calls are outcalls all the same, answered from the log), and decoding
+// goes on; otherwise err is handled as noStandIn does. unbuilt is Unbuilt
+// as it was before this value.
+func (d *Decoder) linkedOrNoStandIn(err error, v reflect.Value, t reflect.Type, name string, innerAt int, unbuilt string, depth int) {
+	if !d.Linked && t.Kind() == reflect.Interface {
+		if rt, ok := LinkedType(name); ok && rt.Kind() != reflect.Interface && rt.Implements(t) {
+			d.Off, d.Unbuilt = innerAt, unbuilt
+			x := reflect.New(rt).Elem()
+			d.ifaceName = name
+			d.decode(x, depth+1)
+			d.setIface(v, x)
+			return
+		}
+	}
+	d.noStandIn(err)
 }
 
 func (d *Decoder) setIface(v, x reflect.Value) {
