@@ -39,8 +39,14 @@ import (
 // time, of an argument pointing to a struct of an observed type, and of the
 // receiver of a method promoted from an external struct embedded by value;
 // players of earlier logs leave that memory as it was
-// (probe.LastUnmarkedOutFormat).
-const FormatVersion = 9
+// (probe.LastUnmarkedOutFormat). Version 10 adds, to an outcall's
+// RETURN_OUT, the post-call pointee of memory an incall's reflected
+// argument brought in and of memory reflect.New made, and writes an error
+// of a slice, array, map, bool or float type by value where its type is
+// registered; players of earlier logs read neither and write such errors
+// by their message (probe.LastUnrebuiltOutFormat,
+// value.LastPlainCollectionErrorFormat).
+const FormatVersion = 10
 
 // Column names, in schema order. They are part of the format.
 const (
