@@ -166,10 +166,11 @@ func takeCheckpointLocked(s *Stream) {
 	if reason == "" {
 		watchedSlices.mu.Lock()
 		slices := append([]*watchedSliceMem(nil), watchedSlices.list...)
+		maps := append([]*watchedMapMem(nil), watchedSlices.maps...)
 		watchedSlices.mu.Unlock()
-		vals, reason = encodeCheckpointWith(slices)
-		if reason == "" && len(slices) > 0 {
-			unwatchSlices(slices)
+		vals, reason = encodeCheckpointWith(slices, maps)
+		if reason == "" && len(slices)+len(maps) > 0 {
+			unwatchSlices(slices, maps)
 		}
 	}
 	e := eventlog.Event{Stream: s.id, Kind: eventlog.KindCheckpoint, Site: "checkpoint", Values: vals}
@@ -617,13 +618,13 @@ func (c *ckptObjects) Recorded(unsafe.Pointer) (string, []byte, bool) { return "
 // state holds (each: true, its ID, the pointee; then false), and the turn
 // counters (appendTurnCounts).
 func encodeCheckpoint() ([]byte, string) {
-	return encodeCheckpointWith(nil)
+	return encodeCheckpointWith(nil, nil)
 }
 
 // encodeCheckpointWith is encodeCheckpoint where slices are the watched
 // slices (slicewatch.go): it refuses if the state reaches the memory of
 // one of them (reachedSlice).
-func encodeCheckpointWith(slices []*watchedSliceMem) ([]byte, string) {
+func encodeCheckpointWith(slices []*watchedSliceMem, maps []*watchedMapMem) ([]byte, string) {
 	o := captureObjects
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -673,7 +674,7 @@ func encodeCheckpointWith(slices []*watchedSliceMem) ([]byte, string) {
 	if why := liveReturnedClosure(); why != "" {
 		return nil, why // returned.go
 	}
-	if len(slices) > 0 {
+	if len(slices)+len(maps) > 0 {
 		roots := make([]reflect.Value, 0, len(vars)+len(lives))
 		for i := range vars {
 			roots = append(roots, reflect.NewAt(vars[i].t, vars[i].p).Elem())
@@ -681,8 +682,8 @@ func encodeCheckpointWith(slices []*watchedSliceMem) ([]byte, string) {
 		for i := range lives {
 			roots = append(roots, lives[i].ptr)
 		}
-		if n := reachedSlices(roots, slices); n > 0 {
-			return nil, fmt.Sprintf("%d slice(s) that incalls returned, watched for the caller's writes (WRITE_IN into a result), share memory with the observed state, which a checkpoint does not carry", n)
+		if n := reachedSlices(roots, slices, maps); n > 0 {
+			return nil, fmt.Sprintf("%d slice(s) or map(s) that incalls returned, watched for the caller's writes (WRITE_IN into a result), share memory with the observed state, which a checkpoint does not carry", n)
 		}
 	}
 	enc.Buf = value.AppendUint(enc.Buf, uint64(len(lives)))
@@ -744,14 +745,15 @@ func init() {
 // refused (it would have to say which part of the restored state the
 // caller's writes go to).
 
-// reachedSlices returns how many of slices have memory that the values of
-// roots reach: through observed objects, maps, slices, arrays, structs,
+// reachedSlices returns how many of slices have memory, and of maps are
+// the map, that the values of roots reach: through observed objects, maps, slices, arrays, structs,
 // interfaces and the pointees a checkpoint writes (dataPointee); a
 // reference to another external object is written as such, and its
 // memory is not the observed state's.
-func reachedSlices(roots []reflect.Value, slices []*watchedSliceMem) int {
+func reachedSlices(roots []reflect.Value, slices []*watchedSliceMem, maps []*watchedMapMem) int {
 	reached := make([]bool, len(slices))
 	n := 0
+	mapReached := make([]bool, len(maps))
 	mark := func(p, size uintptr) {
 		for i, m := range slices {
 			lo := uintptr(m.p)
@@ -764,7 +766,7 @@ func reachedSlices(roots []reflect.Value, slices []*watchedSliceMem) int {
 	seen := map[unsafe.Pointer]bool{}
 	var walk func(v reflect.Value, depth int)
 	walk = func(v reflect.Value, depth int) {
-		if depth > 256 || n == len(slices) {
+		if depth > 256 || n == len(slices)+len(maps) {
 			return
 		}
 		switch v.Kind() {
@@ -786,6 +788,12 @@ func reachedSlices(roots []reflect.Value, slices []*watchedSliceMem) int {
 		case reflect.Map:
 			if v.IsNil() {
 				return
+			}
+			for i, m := range maps {
+				if !mapReached[i] && m.m == v.UnsafePointer() {
+					mapReached[i] = true
+					n++
+				}
 			}
 			it := v.MapRange()
 			for it.Next() {
@@ -834,13 +842,25 @@ func readableField(v reflect.Value, i int) reflect.Value {
 
 // unwatchSlices stops watching slices (a checkpoint was taken and the
 // state reaches none of them).
-func unwatchSlices(slices []*watchedSliceMem) {
+func unwatchSlices(slices []*watchedSliceMem, maps []*watchedMapMem) {
 	drop := make(map[*watchedSliceMem]bool, len(slices))
 	for _, m := range slices {
 		drop[m] = true
 	}
+	dropMaps := make(map[*watchedMapMem]bool, len(maps))
+	for _, m := range maps {
+		dropMaps[m] = true
+	}
 	w := &watchedSlices
 	w.mu.Lock()
+	keptMaps := w.maps[:0]
+	for _, m := range w.maps {
+		if !dropMaps[m] {
+			keptMaps = append(keptMaps, m)
+		}
+	}
+	clear(w.maps[len(keptMaps):])
+	w.maps = keptMaps
 	kept := w.list[:0]
 	for _, m := range w.list {
 		if !drop[m] {

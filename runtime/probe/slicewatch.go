@@ -65,6 +65,7 @@ var watchedSlices struct {
 	mu   sync.Mutex
 	any  atomic.Bool
 	list []*watchedSliceMem // capture: oldest first
+	maps []*watchedMapMem   // capture: maps incalls returned (mapwatch.go)
 
 	// Replay: what writes the recorded elements into the slice the
 	// replayed incall returned, by its CALL_IN and index.
@@ -163,6 +164,7 @@ func checkSlices(s *Stream) {
 		s.append()
 		s.evSite = nil
 	}
+	checkMaps(s)
 	s.enc.Buf = s.enc.Buf[:0]
 	s.site = saved
 }
@@ -186,6 +188,7 @@ func refreshSlices() {
 	for _, m := range w.list {
 		copy(m.shadow, unsafe.Slice((*byte)(m.p), m.n))
 	}
+	refreshMaps()
 	w.mu.Unlock()
 }
 

@@ -275,6 +275,9 @@ func (t *transformer) incallResults(w *incallWrapper) bool {
 		if watchedSlice(rt) {
 			w.watch = append(w.watch, fmt.Sprintf("%s.WatchSlice(s, f, %d, %s)", t.probe, i, rn))
 		}
+		if watchedMap(rt) {
+			w.watch = append(w.watch, fmt.Sprintf("%s.WatchMap(s, f, %d, %s)", t.probe, i, rn))
+		}
 		if _, tp := rt.(*types.TypeParam); mayHoldFunc(rt) && !tp {
 			// An observed closure returned to external code (an iterator,
 			// an option, or one in an interface: chi's middleware returns

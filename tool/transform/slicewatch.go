@@ -34,3 +34,20 @@ func plainType(typ types.Type) bool {
 	}
 	return false
 }
+
+// watchedMap reports whether an incall's result of type typ is a map whose
+// entries the capture watches after the incall returns (probe.WatchMap):
+// a map keyed by plain memory whose elements are plain memory or
+// interfaces, which the observed code may keep and the caller fill
+// (goldmark's doc.Meta()[k] = v). Not results of a type parameter's type.
+func watchedMap(typ types.Type) bool {
+	if hasTypeParam(typ) {
+		return false
+	}
+	m, ok := typ.Underlying().(*types.Map)
+	if !ok || !plainType(m.Key()) {
+		return false
+	}
+	_, iface := m.Elem().Underlying().(*types.Interface)
+	return iface || plainType(m.Elem())
+}

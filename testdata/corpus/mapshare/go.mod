@@ -1,0 +1,3 @@
+module example.com/mapshare
+
+go 1.26
