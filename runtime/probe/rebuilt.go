@@ -2,6 +2,7 @@ package probe
 
 import (
 	"reflect"
+	"runtime"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -51,7 +52,10 @@ var rebuilt struct {
 // methods are incalls, and its state the set's own) and no sync value.
 // Memory on a goroutine's stack is not marked: reflected arguments reach
 // the code through an interface or a pointer parameter, which puts them on
-// the heap, so none is expected there.
+// the heap, so none is expected there. Nor is memory that is neither a heap
+// object nor a package variable (a reflect.Type's *rtype in read-only data,
+// go-toml's tests handing `reflect.TypeOf(err)` to `assert.Equal`): no
+// outcall writes it, and weak.Make is fatal on it.
 func markRebuilt(x any) {
 	rv, ok := x.(reflect.Value)
 	if !ok {
@@ -72,7 +76,7 @@ func markRebuilt(x any) {
 		return
 	}
 	p := rv.UnsafePointer()
-	if onStack(p) {
+	if onStack(p) || !weakable(p) {
 		return
 	}
 	start := uintptr(p)
@@ -107,6 +111,19 @@ func markRebuilt(x any) {
 		rebuilt.spans = live
 		rebuilt.swept = len(live)
 	}
+}
+
+// weakable reports whether weak.Make accepts p: a heap object or a package
+// variable. runtime.AddCleanup panics, where weak.Make throws, on other
+// memory; the cleanup it registers is stopped at once.
+func weakable(p unsafe.Pointer) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	runtime.AddCleanup((*byte)(p), func(struct{}) {}, struct{}{}).Stop()
+	return true
 }
 
 // inRebuilt reports whether p, a pointer the caller holds, points into

@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"reflect"
 	"testing"
 	"time"
 	"unsafe"
@@ -44,3 +45,24 @@ func TestRebuiltSkipsNonPointers(t *testing.T) {
 		t.Errorf("spans went from %d to %d", n, len(rebuilt.spans))
 	}
 }
+
+// TestRebuiltSkipsStaticMemory: a reflected argument that points to
+// read-only data (a reflect.Type is a pointer to the binary's type
+// descriptor: go-toml's `assert.Equal(t, reflect.TypeOf(m["A"]),
+// reflect.TypeOf(toml.LocalTime{}))`) is no object an outcall writes, and
+// marking it must not make a weak pointer to it (a fatal error that killed
+// the test under capture). A package variable's memory is marked.
+func TestRebuiltSkipsStaticMemory(t *testing.T) {
+	n := len(rebuilt.spans)
+	markRebuilt(any(reflect.TypeOf(0)))
+	markRebuilt(reflect.ValueOf(reflect.TypeOf(time.Time{})))
+	if len(rebuilt.spans) != n {
+		t.Errorf("spans went from %d to %d for type descriptors", n, len(rebuilt.spans))
+	}
+	markRebuilt(any(&rebuiltGlobal))
+	if !inRebuilt(unsafe.Pointer(&rebuiltGlobal.N)) {
+		t.Error("a package variable's memory is not marked")
+	}
+}
+
+var rebuiltGlobal struct{ A, N int64 }
