@@ -567,7 +567,8 @@ func (s *Session) BuildHarness(logs ...string) (string, error) {
 // log is bad.
 func (s *Session) BuildHarnessFor(logs []string) (bin string, bad map[string]error, err error) {
 	bad = map[string]error{}
-	seen := map[string]string{} // site -> the first log that calls it
+	seen := map[string]string{}      // site -> the first log that calls it
+	callers := map[string][]string{} // site -> the logs that call it
 	var sites []string
 	names := map[string]map[string]bool{} // types of the module the logs name (logtypes.go)
 	for _, l := range logs {
@@ -577,6 +578,7 @@ func (s *Session) BuildHarnessFor(logs []string) (bin string, bad map[string]err
 			continue
 		}
 		for _, site := range ls {
+			callers[site] = append(callers[site], l)
 			if seen[site] == "" {
 				seen[site] = l
 				sites = append(sites, site)
@@ -736,9 +738,11 @@ func (s *Session) BuildHarnessFor(logs []string) (bin string, bad map[string]err
 		return "", bad, err
 	}
 	dir := filepath.Join(s.Dir, filepath.FromSlash(rel), HarnessDir)
-	if err := s.addHarness(dir, path.Join(modPath, filepath.ToSlash(rel), HarnessDir), sites, seen, linkedTests); err != nil {
+	skipped, err := s.addHarness(dir, path.Join(modPath, filepath.ToSlash(rel), HarnessDir), sites, seen, linkedTests)
+	if err != nil {
 		return "", bad, err
 	}
+	refuseUninstantiable(bad, callers, skipped)
 	// The harness imports the linked external test packages and the
 	// packages the logs name, where Go's rule for internal packages lets it.
 	harnessPath := path.Join(modPath, filepath.ToSlash(rel), HarnessDir)
@@ -782,6 +786,28 @@ func (s *Session) BuildHarnessFor(logs []string) (bin string, bad map[string]err
 		}
 	}
 	return bin, bad, nil
+}
+
+// refuseUninstantiable marks as bad the logs that call a generic
+// instantiation the harness could not make (skipped: "site: why", as
+// harnessgen.Generate says). Replay would invoke that instantiation when it
+// reaches the call, and it is not in the binary: the log would diverge there
+// on unchanged code. Such a log is refused before it is replayed, naming the
+// instantiation, why the harness cannot make it and the way out.
+func refuseUninstantiable(bad map[string]error, callers map[string][]string, skipped []string) {
+	for _, sk := range skipped {
+		for site, logs := range callers {
+			why, ok := strings.CutPrefix(sk, site+": ")
+			if !ok {
+				continue
+			}
+			for _, l := range logs {
+				if bad[l] == nil {
+					bad[l] = fmt.Errorf("%s: calls %s, a generic instantiation the replay harness cannot make (%s), so the log is not replayed: declare the type arguments the tests pass to observed generic code at package level, exported, in a non-test package of the module (docs/limitations.md)", l, site, why)
+				}
+			}
+		}
+	}
 }
 
 // dropExtras removes from the replay build what the logs' types added

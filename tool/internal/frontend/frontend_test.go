@@ -67,3 +67,29 @@ func TestKeepLanguage(t *testing.T) {
 		}
 	}
 }
+
+// TestRefuseUninstantiable: every log that calls an instantiation the
+// harness skipped is refused, naming the instantiation and why; a log
+// already refused keeps its first reason, and the others stay.
+func TestRefuseUninstantiable(t *testing.T) {
+	local := "example.com/m/assert.Equal[*example.com/m_test.Config·b5f5182638df0b25]"
+	ok := "example.com/m/assert.Equal[string]"
+	callers := map[string][]string{
+		local: {"/l/a.arrow", "/l/b.arrow", "/l/bad.arrow"},
+		ok:    {"/l/a.arrow", "/l/c.arrow"},
+	}
+	first := os.ErrInvalid
+	bad := map[string]error{"/l/bad.arrow": first}
+	refuseUninstantiable(bad, callers, []string{local + ": type argument example.com/m_test.Config·b5f5182638df0b25 is a type declared inside a function"})
+	for _, l := range []string{"/l/a.arrow", "/l/b.arrow"} {
+		if err := bad[l]; err == nil || !strings.HasPrefix(err.Error(), l+": calls "+local+", a generic instantiation the replay harness cannot make (type argument") || !strings.Contains(err.Error(), "declared inside a function") || !strings.Contains(err.Error(), "docs/limitations.md") {
+			t.Errorf("%s: %v", l, err)
+		}
+	}
+	if bad["/l/bad.arrow"] != first {
+		t.Errorf("the earlier reason was replaced: %v", bad["/l/bad.arrow"])
+	}
+	if bad["/l/c.arrow"] != nil {
+		t.Errorf("a log calling only instantiable sites is refused: %v", bad["/l/c.arrow"])
+	}
+}

@@ -23,12 +23,12 @@ import (
 // callers that named it in the capture are not part of the harness. The
 // file names only types of the packages the build already contains
 // (s.Listed, type-checked from their export data), so no log adds a package
-// to the build.
-func (s *Session) addHarness(dir, harness string, sites []string, logOf map[string]string, linkedTests map[string]bool) error {
+// to the build. It returns the instantiations it skipped, "site: why".
+func (s *Session) addHarness(dir, harness string, sites []string, logOf map[string]string, linkedTests map[string]bool) (skipped []string, err error) {
 	build := transform.TypesBuild(load.Importer(token.NewFileSet(), s.Listed, &load.ListedPackage{}))
 	files, err := harnessgen.Generate(harnessgen.Harness{Package: "main", ImportPath: harness, Observed: s.Observed}, sites, build)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for _, sk := range files.Skipped {
 		log := ""
@@ -37,13 +37,13 @@ func (s *Session) addHarness(dir, harness string, sites []string, logOf map[stri
 				log = "log " + l + ": "
 			}
 		}
-		fmt.Fprintf(os.Stderr, "capture replay: %scannot instantiate %s; replaying its calls will diverge\n", log, sk)
+		fmt.Fprintf(os.Stderr, "capture replay: %scannot instantiate %s; the logs that call it are not replayed\n", log, sk)
 	}
 	if err := s.AddFile(filepath.Join(dir, "main.go"), files.Main); err != nil {
-		return err
+		return nil, err
 	}
 	if err := s.AddFile(filepath.Join(dir, "instances.go"), files.Instances); err != nil {
-		return err
+		return nil, err
 	}
 	var observed []*load.ListedPackage
 	for _, o := range s.testLinked(s.extraTests) {
@@ -53,9 +53,9 @@ func (s *Session) addHarness(dir, harness string, sites []string, logOf map[stri
 	}
 	declared, err := harnessgen.Declared("main", declaredWhere(observed, linkedTests))
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return s.AddFile(filepath.Join(dir, "declared.go"), declared)
+	return files.Skipped, s.AddFile(filepath.Join(dir, "declared.go"), declared)
 }
 
 // IncallSites returns the sites of the incalls (CALL_IN events) of logs,
