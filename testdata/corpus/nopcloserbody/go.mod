@@ -1,0 +1,3 @@
+module example.com/nopcloserbody
+
+go 1.26
