@@ -376,12 +376,14 @@ func TestMetadataChecksum(t *testing.T) {
 			t.Fatalf("flipping byte %d of the state: err = %v", i-at, err)
 		}
 	}
-	// The version: "5" as 2 is version 2's metadata, not this log's.
-	at = bytes.Index(b[:schemaEnd], []byte{1, 0, 0, 0, '0' + FormatVersion, 0})
+	// The version rewritten as 2 ("02" where it has two digits) is version
+	// 2's metadata, not this log's.
+	v := fmt.Sprint(FormatVersion)
+	at = bytes.Index(b[:schemaEnd], append(append([]byte{byte(len(v)), 0, 0, 0}, v...), 0))
 	if at < 0 {
 		t.Fatal("no version string")
 	}
-	b[at+4] = '2'
+	copy(b[at+4:], fmt.Sprintf("%0*d", len(v), 2))
 	if _, err := eventsOf(b, "log"); !errors.Is(err, ErrChecksum) || !strings.Contains(err.Error(), "the schema's metadata (format version, observed packages, source hash, ...) fails its checksum") {
 		t.Fatalf("version 2: err = %v", err)
 	}

@@ -40,6 +40,20 @@ func writesBackMarked() bool {
 	return play == nil || play.format > LastUnmarkedOutFormat
 }
 
+// LastUnrebuiltOutFormat is the last log format version whose RETURN_OUT
+// events do not hold the post-call pointee of memory an incall's reflected
+// argument brought into the set (markRebuilt: toml's UnmarshalText on
+// `&x.D`) or of memory reflect.New made in observed code (OwnNew).
+// Replay of such a log counts neither as owned, and leaves that memory as
+// it was.
+const LastUnrebuiltOutFormat = 9
+
+// writesBackRebuilt reports whether the log replayed holds the pointees
+// LastUnrebuiltOutFormat names: always in the capture.
+func writesBackRebuilt() bool {
+	return play == nil || play.format > LastUnrebuiltOutFormat
+}
+
 // SetMarkedOutPointee writes the recorded pointee back through p (replay),
 // for the out-parameters that logs after LastUnmarkedOutFormat record.
 func SetMarkedOutPointee(s *Stream, p any) {

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/rules-capture/rules_capture/runtime/eventlog"
 	"github.com/rules-capture/rules_capture/runtime/value"
@@ -140,5 +141,68 @@ func TestMarkedOutWritesOfOlderLogs(t *testing.T) {
 	SetMarkedOutPointee(r, tally)
 	if tally.Lines != 7 || tally.Last != "x" {
 		t.Fatalf("format %d: tally %+v, want the recorded pointee", eventlog.FormatVersion, tally)
+	}
+}
+
+// TestRebuiltOutWritesOfOlderLogs: a log of LastUnrebuiltOutFormat or
+// before holds no post-call pointee of memory a reflected argument brought
+// in or of memory reflect.New made, so replay counts neither as owned and
+// reads nothing; replay of a newer log counts both.
+func TestRebuiltOutWritesOfOlderLogs(t *testing.T) {
+	old := play
+	defer func() { play = old }()
+	x := &struct {
+		When time.Time
+		N    int64
+	}{}
+	markRebuilt(any(x))
+
+	play = &player{format: LastUnrebuiltOutFormat}
+	made := OwnNew(reflect.New(reflect.TypeFor[outTally]()))
+	if owned(&x.N) || owned(made.Interface()) {
+		t.Fatalf("format %d: rebuilt memory owned %v, reflect.New's %v", LastUnrebuiltOutFormat, owned(&x.N), owned(made.Interface()))
+	}
+	r := &Stream{dec: value.Decoder{Buf: []byte{value.TagNil}}}
+	SetOutPointeeIfOwned(r, &x.N)
+	if r.dec.Off != 0 {
+		t.Fatalf("format %d: read %d bytes", LastUnrebuiltOutFormat, r.dec.Off)
+	}
+
+	play = &player{format: eventlog.FormatVersion}
+	made = OwnNew(reflect.New(reflect.TypeFor[outTally]()))
+	if !owned(&x.N) || !owned(made.Interface()) {
+		t.Fatalf("format %d: rebuilt memory owned %v, reflect.New's %v", eventlog.FormatVersion, owned(&x.N), owned(made.Interface()))
+	}
+}
+
+// TestShallowObservedStructOfOlderLogs: a log of
+// LastShallowObservedStructFormat or before records a parameter reflected
+// over only through an observed struct (a struct without an outside
+// pointer, as far as that format counted) as any other parameter, with
+// nothing after the call; replay of it encodes it so, and other reflected
+// parameters deeply as before.
+func TestShallowObservedStructOfOlderLogs(t *testing.T) {
+	old := play
+	defer func() { play = old }()
+	// An observed struct by value, or through a pointer to a type that
+	// names no other package's type (the observed type itself would be
+	// registered as observed in a replay build).
+	type config struct{ Result any }
+	type configPtr = *struct{ Result any }
+	play = &player{format: LastShallowObservedStructFormat}
+	if !shallowObservedStruct[config]() || !shallowObservedStruct[configPtr]() {
+		t.Error("a struct parameter is recorded deeply in a format 9 log")
+	}
+	if shallowObservedStruct[*time.Time]() || shallowObservedStruct[map[string]any]() || shallowObservedStruct[[]*outTally]() || shallowObservedStruct[reflect.Value]() {
+		t.Error("a parameter format 9 recorded deeply is recorded shallowly")
+	}
+	s := &Stream{}
+	Written(s, configPtr(&struct{ Result any }{Result: new(int)}))
+	if len(s.enc.Buf) != 0 {
+		t.Errorf("format %d: Written appended %d bytes", LastShallowObservedStructFormat, len(s.enc.Buf))
+	}
+	play = &player{format: eventlog.FormatVersion}
+	if shallowObservedStruct[config]() {
+		t.Errorf("format %d: a struct parameter is recorded shallowly", eventlog.FormatVersion)
 	}
 }

@@ -72,7 +72,8 @@ func Own[P any](p P) P {
 // when external code calls them, and its state is the observed code's).
 //
 // Memory of an object a reflected argument brought into the set
-// (markRebuilt) counts too, at its start or inside it.
+// (markRebuilt) counts too, at its start or inside it, except in replay of
+// a log of LastUnrebuiltOutFormat or before, whose capture did not count it.
 func owned(x any) bool {
 	if ownedAddrs.n.Load() == 0 && rebuilt.n.Load() == 0 {
 		return false
@@ -93,7 +94,7 @@ func owned(x any) bool {
 			return true
 		}
 	}
-	return inRebuilt(a)
+	return writesBackRebuilt() && inRebuilt(a)
 }
 
 // OutPointeeIfOwned appends the pointee of x after the outcall when x is an

@@ -138,6 +138,7 @@ func install(p *player) {
 	value.SetReplayRedaction()
 	leaveWhole = p.format <= value.LastWholeObjectFormat
 	value.SetBarePointees(p.format <= value.LastBarePointeeFormat)
+	value.SetPlainCollectionErrors(p.format <= value.LastPlainCollectionErrorFormat)
 	enabled.Store(true)
 	s0 := &Stream{id: 0, replay: p.stream(0)}
 	bind(getg(), s0)

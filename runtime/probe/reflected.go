@@ -37,6 +37,10 @@ func SentinelVar(name string, v any) struct{} {
 // it since it last crossed), so that replay rebuilds the object it
 // reflects over. Pointers to observed objects keep their first-sight rule.
 func EncodeReflected[T any](s *Stream, v T) {
+	if shallowObservedStruct[T]() {
+		Encode(s, v)
+		return
+	}
 	s.enc.Objects = s.objectTable()
 	s.enc.Deep, s.enc.Refresh = true, true
 	value.Encode(&s.enc, v)
@@ -52,6 +56,9 @@ func EncodeReflected[T any](s *Stream, v T) {
 // compares what the code wrote with what the capture's code wrote, at the
 // RETURN_IN.
 func Written[T any](s *Stream, v T) {
+	if shallowObservedStruct[T]() {
+		return
+	}
 	rv := reflect.ValueOf(any(v))
 	if r, ok := any(v).(reflect.Value); ok {
 		// A reflect.Value parameter: what it refers to, when the call
@@ -71,6 +78,57 @@ func Written[T any](s *Stream, v T) {
 		}
 	}
 	s.enc.Buf = append(s.enc.Buf, value.TagNil)
+}
+
+// LastShallowObservedStructFormat is the last log format version that
+// records an incall parameter reflected over only through a struct of an
+// observed type (mapstructure's *DecoderConfig, whose Result field holds
+// the caller's target) as any other parameter: not deeply, with nothing
+// after the call. Replay of such a log encodes it so too.
+const LastShallowObservedStructFormat = 9
+
+// shallowObservedStruct reports whether replay of the log at hand encodes
+// a reflected parameter of type T as a log of
+// LastShallowObservedStructFormat or before holds it: T is reflected over
+// only through an observed struct type, which those logs did not count.
+func shallowObservedStruct[T any]() bool {
+	if play == nil || play.format > LastShallowObservedStructFormat {
+		return false
+	}
+	return !reflectedBeforeObservedStructs(reflect.TypeFor[T](), map[reflect.Type]bool{})
+}
+
+// reflectedBeforeObservedStructs reports whether an incall parameter of
+// type t was recorded with EncodeReflected by builds that wrote logs of
+// LastShallowObservedStructFormat: a type reaching an empty interface, a
+// reflect.Value or a pointer to another package's named type through
+// pointers, slices, arrays and maps, never through an observed type.
+func reflectedBeforeObservedStructs(t reflect.Type, seen map[reflect.Type]bool) bool {
+	if seen[t] {
+		return false
+	}
+	seen[t] = true
+	if t == reflect.TypeFor[reflect.Value]() {
+		return true
+	}
+	if t.Name() != "" && value.IsObservedType(t) {
+		return false
+	}
+	switch t.Kind() {
+	case reflect.Interface:
+		return t.NumMethod() == 0
+	case reflect.Pointer:
+		el := t.Elem()
+		if el.Name() != "" && el.PkgPath() != "" && el.Kind() != reflect.Interface && !value.IsObservedType(el) {
+			return true
+		}
+		return reflectedBeforeObservedStructs(el, seen)
+	case reflect.Slice, reflect.Array:
+		return reflectedBeforeObservedStructs(t.Elem(), seen)
+	case reflect.Map:
+		return reflectedBeforeObservedStructs(t.Key(), seen) || reflectedBeforeObservedStructs(t.Elem(), seen)
+	}
+	return false
 }
 
 // DecodeReflected reads, in replay, an incall argument that the capture

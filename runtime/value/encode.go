@@ -285,7 +285,33 @@ func safeMessage(err error) (msg string) {
 	return err.Error()
 }
 
-// rebuildable: replay can construct a value of t from its encoding.
+// LastPlainCollectionErrorFormat is the last log format version that
+// writes an error whose type is a slice, array, map, bool or float (a
+// multi-error such as `type Errors []error`) as its message and type name
+// alone (TagError), not by value; a player of such a log encodes them so
+// too (SetPlainCollectionErrors), so that its values compare equal.
+const LastPlainCollectionErrorFormat = 9
+
+// plainCollectionErrors: errors of those kinds are written as TagError, as
+// logs of LastPlainCollectionErrorFormat and before hold them. Set by
+// replay of such a log before any stream runs.
+var plainCollectionErrors bool
+
+// SetPlainCollectionErrors makes the encoders write errors of a slice,
+// array, map, bool or float type as their message (plain true) or by value
+// where the type is registered (false, the default).
+func SetPlainCollectionErrors(plain bool) {
+	if plain != plainCollectionErrors {
+		plainCollectionErrors = plain
+		prefixGen.Add(1) // typedError's cached answers no longer hold
+	}
+}
+
+// rebuildable: replay can construct a value of t from its encoding. An
+// error type that is a slice or a map of errors (govalidator's
+// `type Errors []error`, a multi-error) is one too: observed code
+// type-switches on its own error types (`case Errors:`) and ranges over
+// their elements, which a stand-in with the message alone cannot answer.
 func rebuildable(t reflect.Type) bool {
 	if t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -294,6 +320,8 @@ func rebuildable(t reflect.Type) bool {
 	case reflect.Struct, reflect.String, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 		return true
+	case reflect.Slice, reflect.Array, reflect.Map, reflect.Bool, reflect.Float32, reflect.Float64:
+		return !plainCollectionErrors
 	}
 	return false
 }

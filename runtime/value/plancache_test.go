@@ -241,3 +241,58 @@ func TestSentinelAfterRegistration(t *testing.T) {
 		t.Fatalf("after registration: tag %d, want a sentinel", e.Buf[0])
 	}
 }
+
+type fieldErr struct{ Name, Msg string }
+
+func (e fieldErr) Error() string { return e.Name + ": " + e.Msg }
+
+type multiErr []error
+
+func (m multiErr) Error() string {
+	var parts []string
+	for _, e := range m {
+		parts = append(parts, e.Error())
+	}
+	return strings.Join(parts, ";")
+}
+
+// TestCollectionErrorByValue: an error of a registered slice type (a
+// multi-error, govalidator's `type Errors []error`) is recorded by value,
+// so that replay hands the code an error of its own type whose elements
+// it can range over (`case Errors:` in a type switch), not a stand-in with
+// the message; a player of a log of LastPlainCollectionErrorFormat or
+// before writes it by its message, as that log does.
+func TestCollectionErrorByValue(t *testing.T) {
+	for _, typ := range []reflect.Type{reflect.TypeFor[multiErr](), reflect.TypeFor[fieldErr]()} {
+		RegisterType(typ)
+		defer func() {
+			registry.Lock()
+			delete(registry.types, TypeName(typ))
+			registry.Unlock()
+			prefixGen.Add(1)
+		}()
+	}
+	err := multiErr{fieldErr{"Title", "not alpha"}, fieldErr{"IP", "not ipv4"}}
+	e := &Encoder{}
+	e.EncodeError(err)
+	if e.Buf[0] != TagTypedError {
+		t.Fatalf("tag %d, want a typed error", e.Buf[0])
+	}
+	d := Decoder{Buf: e.Buf}
+	got := d.DecodeError()
+	if d.Err != nil {
+		t.Fatal(d.Err)
+	}
+	m, ok := got.(multiErr)
+	if !ok || len(m) != 2 || m[1] != (fieldErr{"IP", "not ipv4"}) {
+		t.Fatalf("decoded %#v, want %#v", got, err)
+	}
+
+	SetPlainCollectionErrors(true)
+	defer SetPlainCollectionErrors(false)
+	e = &Encoder{}
+	e.EncodeError(err)
+	if e.Buf[0] != TagError {
+		t.Fatalf("for a log of format %d: tag %d, want an error by message", LastPlainCollectionErrorFormat, e.Buf[0])
+	}
+}

@@ -1,0 +1,3 @@
+module example.com/multierror
+
+go 1.26
