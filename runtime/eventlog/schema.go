@@ -41,10 +41,14 @@ import (
 // players of earlier logs leave that memory as it was
 // (probe.LastUnmarkedOutFormat). Version 10 adds, to an outcall's
 // RETURN_OUT, the post-call pointee of memory an incall's reflected
-// argument brought in and of memory reflect.New made, and writes an error
-// of a slice, array, map, bool or float type by value where its type is
-// registered; players of earlier logs read neither and write such errors
-// by their message (probe.LastUnrebuiltOutFormat,
+// argument brought in and of memory reflect.New made; records an incall
+// parameter reflected over through an observed struct deeply, with what
+// the call wrote; nests in an outcall a WRITE_IN of a watched field that
+// external code wrote before calling observed code back; and writes an
+// error of a slice, array, map, bool or float type by value where its type
+// is registered. Players of earlier logs read none of these and write
+// such parameters and errors as those logs do
+// (probe.LastUnrebuiltOutFormat, probe.LastShallowObservedStructFormat,
 // value.LastPlainCollectionErrorFormat).
 const FormatVersion = 10
 
