@@ -180,7 +180,7 @@ func (u unsafeOnly) Import(path string) (*types.Package, error) {
 	switch path {
 	case "unsafe":
 		return types.Unsafe, nil
-	case "os", "io", "strings", "reflect", "sync", "runtime", "encoding/json":
+	case "os", "io", "strings", "reflect", "sync", "runtime", "encoding/json", "image":
 		return importer.ForCompiler(u.fset, "source", nil).Import(path)
 	}
 	return nil, os.ErrNotExist
@@ -376,6 +376,38 @@ func TestHarnessInstances(t *testing.T) {
 	}
 	if src, _, _ := transform.HarnessInstances("main", "m/h", []string{"m/gen"}, []string{"m/gen.F"}, nil); src != nil {
 		t.Errorf("no generic site, yet a file:\n%s", src)
+	}
+}
+
+// TestFieldReadOfStructField: x.F.G, with x a pointer to an external struct
+// and x.F a struct held by value in it, reads x.F (a READ_OUT): go-toml's
+// `expr.Raw.Offset + expr.Raw.Length` on an *unstable.Node was read
+// natively from replay's placeholder, zero, and slicing with it panicked.
+// Assigning to x.F.G, taking its address or calling a pointer method on
+// x.F reads nothing.
+func TestFieldReadOfStructField(t *testing.T) {
+	src := "package p\n\nimport \"image\"\n\nfunc Width(m *image.RGBA) int {\n\treturn m.Rect.Max.X - (m.Rect).Min.X\n}\n"
+	out, err := instrumentSource(t, "p/p.go", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(out.Files[0], []byte("_capture_field_")); n != 2 || !bytes.Contains(out.Gen, []byte("reads (*image.RGBA).Rect")) {
+		t.Errorf("m.Rect.Max.X - (m.Rect).Min.X: %d field reads instrumented, want 2 of (*image.RGBA).Rect:\n%s\n%s", n, out.Files[0], out.Gen)
+	}
+	for _, body := range []string{
+		"m.Rect.Max.X = 1",
+		"m.Rect.Min.X++",
+		"p := &m.Rect.Max\n\t_ = p",
+		"m.Rect.Max.X, m.Rect.Min.Y = 1, 2",
+	} {
+		write := "package p\n\nimport \"image\"\n\nfunc Set(m *image.RGBA) {\n\t" + body + "\n}\n"
+		out, err = instrumentSource(t, "p/p.go", write)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := bytes.Count(out.Files[0], []byte("_capture_field_")); n != 0 {
+			t.Errorf("%s: %d field reads instrumented, want none:\n%s", body, n, out.Files[0])
+		}
 	}
 }
 

@@ -418,6 +418,13 @@ func (t *transformer) readContext(x ast.Expr, stack []ast.Node) bool {
 				}
 				return true
 			}
+			if _, isStruct := t.p.Info.TypeOf(x).Underlying().(*types.Struct); isStruct && len(stack) >= 2 && p.X == child {
+				// x.F.G with x.F a struct held by value (go-toml's
+				// expr.Raw.Offset, a Range in an *unstable.Node): x.F is
+				// read if x.F.G is (not assigned, addressed, or the
+				// receiver of a pointer method).
+				return t.readContext(p, stack[:i+1])
+			}
 			return false
 		case *ast.IndexExpr, *ast.SliceExpr:
 			// pkg.Var[i], pkg.Var[i:j]: a read of the variable if the
