@@ -1,0 +1,3 @@
+module example.com/format9
+
+go 1.26
