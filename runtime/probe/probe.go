@@ -193,8 +193,19 @@ func in(site *Site) *Stream {
 	}
 	if len(s.frames) == 0 && !replaying && !initializing.Load() {
 		checkWrites(s) // exported variables and fields of observed objects
-	} else if !replaying && nestedFieldsOn() {
-		checkNestedFields(s) // external code's writes during the outcall (writefields.go)
+	} else if !replaying && len(s.frames) != 0 {
+		if !fieldsCallbacks.Load() {
+			// External code calls observed code back inside an outcall
+			// (goldmark's inline parsers call the parser's Context methods
+			// through an interface): from this incall's return on, what it
+			// writes during outcalls is checked, as after an observed
+			// function value was handed out (writefields.go). Not now: the
+			// shadow is what observed code left when the top-level incall
+			// began, not at this outcall.
+			fieldsCallbacks.Store(true)
+		} else if nestedFieldsOn() {
+			checkNestedFields(s) // external code's writes during the outcall (writefields.go)
+		}
 	}
 	s.begin(site, eventlog.KindCallIn)
 	return s

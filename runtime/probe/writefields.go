@@ -413,10 +413,14 @@ func recordFieldWrites(s *Stream, w *watchedObject, p unsafe.Pointer, old, now [
 // shadow whenever it hands control to external code inside a top-level
 // incall (a CALL_OUT, a nested incall's return), and the nested incall's
 // entry compares. A process that never handed external code an observed
-// function value (a callback, a returned or stored closure) skips both:
-// comparing every watched object at every outcall is what the top-level
-// check costs per incall, and without callbacks the external code of an
-// outcall rarely calls back into code that reads what it wrote.
+// function value (a callback, a returned or stored closure) and never saw
+// external code call observed code inside an outcall (a method of an
+// observed object: goldmark's inline parsers set a delimiter's Segment,
+// then push it with the parser's pc.PushDelimiter) skips both: comparing
+// every watched object at every outcall is what the top-level check costs
+// per incall, and without a nested incall nothing of the outcall's can be
+// recorded before the outcall returns. The first nested incall turns the
+// checks on (in), from its own return.
 var fieldsCallbacks atomic.Bool
 
 // nestedFieldsOn: syncNestedFields and checkNestedFields have work.

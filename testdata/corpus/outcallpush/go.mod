@@ -1,0 +1,3 @@
+module example.com/outcallpush
+
+go 1.26
