@@ -107,11 +107,14 @@ var basicTypes = func() map[string]reflect.Type {
 }()
 
 // compositeType makes the unnamed type a log names from the registered
-// types it is made of: "*T", "[]T", "[N]T", "map[K]V", "interface {}".
-// Values from outside that observed code reflects over come in any of them
-// (a map[string]interface {} handed to an encoder), and replay rebuilds
-// them with their own dynamic type, which need not be registered itself.
-// Struct, func and channel literals are not rebuilt.
+// types it is made of: "*T", "[]T", "[N]T", "map[K]V", "interface {}",
+// and the empty struct "struct {}" (a set's map[K]struct{}), which has no
+// field whose package could make two of it differ. Values from outside
+// that observed code reflects over come in any of them (a
+// map[string]interface {} handed to an encoder), and replay rebuilds them
+// with their own dynamic type, which need not be registered itself. Other
+// struct, func and channel literals are not rebuilt here (LinkedType makes
+// them for values replay knows are reflected over).
 func compositeType(name string) (reflect.Type, bool) {
 	return compositeTypeOf(name, LookupType)
 }
@@ -125,6 +128,8 @@ func compositeTypeOf(name string, lookup func(string) (reflect.Type, bool)) (ref
 	switch {
 	case name == "interface {}":
 		return reflect.TypeFor[any](), true
+	case name == "struct {}":
+		return reflect.TypeFor[struct{}](), true
 	case strings.HasPrefix(name, "*"):
 		if e, ok := lookup(name[1:]); ok {
 			return reflect.PointerTo(e), true

@@ -1,0 +1,3 @@
+module example.com/emptystructset
+
+go 1.26
