@@ -198,6 +198,9 @@ var unrecordedReflect = map[string]string{
 // from outside when the method runs code or operates on a channel. It
 // always handles the call.
 func (t *transformer) reflectMethod(call *ast.CallExpr, c callee) bool {
+	if c.fn.Name() == "Pointer" && isReflectValue(c.sel.Recv()) {
+		t.funcPointer(call)
+	}
 	if !t.reflectsOutside() || types.IsInterface(c.sel.Recv()) {
 		return true
 	}
@@ -206,6 +209,35 @@ func (t *transformer) reflectMethod(call *ast.CallExpr, c callee) bool {
 			"assert the interface the value implements (v.Interface().(I)) and call its method, which is recorded as an outcall, or leave this package out of the observed set")
 	}
 	return true
+}
+
+// funcPointer rewrites v.Pointer(), a call of reflect.Value's Pointer, into
+// _capture_func_pointer(v) (probe.FuncPointer). Observed code compares
+// function values from outside by their code pointer (gods' treeset:
+// `reflect.ValueOf(set.tree.Comparator).Pointer() !=
+// reflect.ValueOf(another.tree.Comparator).Pointer()`). The capture
+// numbers such a function value by that pointer, but replay's stand-ins
+// for them share reflect.MakeFunc's code: without the rewrite two
+// comparators that differed in the capture were equal in replay.
+func (t *transformer) funcPointer(call *ast.CallExpr) {
+	se, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || len(call.Args) != 0 {
+		return
+	}
+	if !t.owns.funcPC {
+		t.owns.funcPC = true
+		reflectPkg := t.alias("reflect", "reflect")
+		fmt.Fprintf(&t.gen, `// _capture_func_pointer is v.Pointer(), with a pointer of its own for
+// each function value replay stands in for.
+func _capture_func_pointer(v %s.Value) uintptr {
+	return %s.FuncPointer(v)
+}
+
+`, reflectPkg, t.probe)
+	}
+	span := int(call.End() - call.Pos())
+	t.add(call.Pos(), call.Pos(), "_capture_func_pointer(", span)
+	t.add(se.X.End(), call.End(), ")", span)
 }
 
 // reflectFunc decides a call of a function of package reflect: native,

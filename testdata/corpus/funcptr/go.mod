@@ -1,0 +1,3 @@
+module example.com/funcptr
+
+go 1.26
