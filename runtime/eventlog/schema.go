@@ -46,10 +46,12 @@ import (
 // the call wrote; nests in an outcall a WRITE_IN of a watched field that
 // external code wrote before calling observed code back; and writes an
 // error of a slice, array, map, bool or float type by value where its type
-// is registered. Players of earlier logs read none of these and write
-// such parameters and errors as those logs do
-// (probe.LastUnrebuiltOutFormat, probe.LastShallowObservedStructFormat,
-// value.LastPlainCollectionErrorFormat).
+// is registered; after an incall, a reflected parameter holding an error
+// written by its message is nil whatever its kind. Players of earlier
+// logs read none of these and write such parameters and errors as those
+// logs do (probe.LastUnrebuiltOutFormat,
+// probe.LastShallowObservedStructFormat,
+// value.LastPlainCollectionErrorFormat, probe.LastWrittenPlainErrorFormat).
 const FormatVersion = 10
 
 // Column names, in schema order. They are part of the format.

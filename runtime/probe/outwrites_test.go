@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"fmt"
 	"reflect"
 	"strconv"
 	"testing"
@@ -204,5 +205,51 @@ func TestShallowObservedStructOfOlderLogs(t *testing.T) {
 	play = &player{format: eventlog.FormatVersion}
 	if shallowObservedStruct[config]() {
 		t.Errorf("format %d: a struct parameter is recorded shallowly", eventlog.FormatVersion)
+	}
+}
+
+type writtenStructErr struct{ msg string }
+
+func (e writtenStructErr) Error() string { return e.msg }
+
+type writtenPtrErr struct{ msg string }
+
+func (e *writtenPtrErr) Error() string { return e.msg }
+
+// TestWrittenPlainErrorIsNil: after an incall, a parameter holding an error
+// recorded by its message is written as nil whatever its kind, in the
+// capture (a struct or a pointer of the caller's) and in replay (the
+// stand-in, a pointer): cast's ToString given a test file's struct error
+// had nil recorded and its stand-in re-encoded ("different results").
+// Logs of LastWrittenPlainErrorFormat and before keep the kind's rule.
+func TestWrittenPlainErrorIsNil(t *testing.T) {
+	old := play
+	defer func() { play = old }()
+	nilOnly := func(name string, v any) {
+		t.Helper()
+		s := &Stream{}
+		Written(s, v)
+		if len(s.enc.Buf) != 1 || s.enc.Buf[0] != value.TagNil {
+			t.Errorf("%s: Written appended % x, want nil", name, s.enc.Buf)
+		}
+	}
+	standIn := &value.Error{Type: "example.com/p_test.fu", Msg: "bar"}
+	for _, format := range []int{0, eventlog.FormatVersion} {
+		play = nil
+		if format != 0 {
+			play = &player{format: format}
+		}
+		nilOnly(fmt.Sprintf("format %d, struct error", format), writtenStructErr{"bar"})
+		nilOnly(fmt.Sprintf("format %d, pointer error", format), &writtenPtrErr{"bar"})
+		nilOnly(fmt.Sprintf("format %d, stand-in", format), error(standIn))
+	}
+	play = &player{format: LastWrittenPlainErrorFormat}
+	if !writtenPlainErrorsByKind() {
+		t.Fatalf("format %d: plain errors are not written by their kind", LastWrittenPlainErrorFormat)
+	}
+	nilOnly("older format, struct error", writtenStructErr{"bar"})
+	play = &player{format: eventlog.FormatVersion}
+	if writtenPlainErrorsByKind() {
+		t.Fatalf("format %d: plain errors are written by their kind", eventlog.FormatVersion)
 	}
 }

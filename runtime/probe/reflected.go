@@ -54,9 +54,16 @@ func EncodeReflected[T any](s *Stream, v T) {
 // value is a non-nil pointer, map or slice: a decoder setting fields of the
 // caller's struct), else nil. The replayed call appends the same, so replay
 // compares what the code wrote with what the capture's code wrote, at the
-// RETURN_IN.
+// RETURN_IN. An error recorded by its message (value.PlainError) is nil
+// too, whatever its kind: replay's stand-in for it is a pointer, where the
+// capture's may have been a struct (cast's ToString given a test file's
+// `fu{val: "bar"}`; TestWrittenPlainErrorIsNil).
 func Written[T any](s *Stream, v T) {
 	if shallowObservedStruct[T]() {
+		return
+	}
+	if err, ok := any(v).(error); ok && !writtenPlainErrorsByKind() && value.PlainError(err) {
+		s.enc.Buf = append(s.enc.Buf, value.TagNil)
 		return
 	}
 	rv := reflect.ValueOf(any(v))
@@ -78,6 +85,16 @@ func Written[T any](s *Stream, v T) {
 		}
 	}
 	s.enc.Buf = append(s.enc.Buf, value.TagNil)
+}
+
+// LastWrittenPlainErrorFormat is the last log format version whose
+// RETURN_IN holds, after an incall, a parameter's error recorded by its
+// message by the kind of its dynamic value (a pointer's re-encoded, a
+// struct's nil); replay of such a log writes it so too.
+const LastWrittenPlainErrorFormat = 9
+
+func writtenPlainErrorsByKind() bool {
+	return play != nil && play.format <= LastWrittenPlainErrorFormat
 }
 
 // LastShallowObservedStructFormat is the last log format version that

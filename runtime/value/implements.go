@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"reflect"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 )
@@ -210,13 +211,23 @@ func RegisterErrorStandIn(mk func(*Error) error) {
 }
 
 // errorStandIn wraps e in a registered stand-in implementing exactly impl
-// beyond error; e itself if there is none.
+// beyond error; if there is none, a stand-in of the kind the capture's
+// error had: a pointer for a pointer type (e itself), a value otherwise
+// (errorValue), so that code following pointers by reflection (spf13/cast's
+// indirect, which stops at the first value that is no pointer) stops where
+// it did in the capture (TestErrorStandInKeepsPointerness).
 func errorStandIn(e *Error) error {
 	if len(e.Impl) == 0 {
-		if len(e.Wrapped) == 1 {
+		ptr := strings.HasPrefix(e.Type, "*")
+		switch {
+		case len(e.Wrapped) == 1 && ptr:
+			return &wrapOne{e: e}
+		case len(e.Wrapped) == 1:
 			return wrapOne{e: e}
+		case ptr:
+			return e
 		}
-		return e
+		return errorValue{e: e}
 	}
 	key := joinNames(e.Impl)
 	errorStandIns.RLock()
@@ -265,6 +276,16 @@ func (w wrapOne) Error() string        { return w.e.Msg }
 func (w wrapOne) Unwrap() error        { return w.e.Wrapped[0] }
 func (w wrapOne) Is(target error) bool { return w.e.Is(target) }
 func (w wrapOne) recorded() *Error     { return w.e }
+
+// errorValue stands in for a recorded error whose type is not a pointer
+// (a struct or a named string of a test file, `type fu struct{...}` with
+// a value receiver): the same methods as *Error, on a value.
+type errorValue struct{ e *Error }
+
+func (v errorValue) Error() string        { return v.e.Msg }
+func (v errorValue) Unwrap() []error      { return v.e.Wrapped }
+func (v errorValue) Is(target error) bool { return v.e.Is(target) }
+func (v errorValue) recorded() *Error     { return v.e }
 
 // An errorStandInType is a replay stand-in for a recorded error: *Error
 // itself or a generated wrapper of it that adds methods (the method is

@@ -1,0 +1,3 @@
+module example.com/plainerrorarg
+
+go 1.26
