@@ -14,9 +14,12 @@ import (
 
 // whiteBoxWrites finds, in the in-package test files of an observed package,
 // assignments to unexported fields of the package's own struct types
-// (`p.clock = func() time.Time { ... }`). Replay does not see state that a
-// test writes directly: the observed object keeps the field's old value in
-// replay and takes another path, a false divergence (TestWhiteBoxWrites).
+// (`p.clock = func() time.Time { ... }`) and to unexported package-level
+// variables its non-test files refer to (`recovererErrorWriter = buf`).
+// Replay does not see state that a test writes directly: the observed
+// object keeps the field's old value in replay, the code reads the
+// variable's old value, and takes another path, a false divergence
+// (TestWhiteBoxWrites, TestWhiteBoxVariableWrites).
 // The package and its tests are type-checked against the export data the
 // front end listed; fields of types declared in test files (test doubles) do
 // not count.
@@ -59,7 +62,39 @@ func whiteBoxWrites(listed map[string]*load.ListedPackage, lp *load.ListedPackag
 	inTests := func(obj types.Object) bool {
 		return obj != nil && obj.Pkg() == pkg && strings.HasSuffix(fset.Position(obj.Pos()).Filename, "_test.go")
 	}
+	// Unexported package-level variables that the package's non-test
+	// files refer to: a test that sets one (chi's middleware tests set
+	// `recovererErrorWriter = buf`) changes what observed code reads
+	// without an event, as a field write does. Exported ones are watched
+	// (WRITE_IN before each top-level incall); variables only the tests use
+	// are harmless.
+	readByCode := map[*types.Var]bool{}
+	for _, f := range files {
+		if strings.HasSuffix(fset.Position(f.Pos()).Filename, "_test.go") {
+			continue
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				if v, ok := info.Uses[id].(*types.Var); ok && pkg != nil && v.Parent() == pkg.Scope() {
+					readByCode[v] = true
+				}
+			}
+			return true
+		})
+	}
 	write := func(lhs ast.Expr) string {
+		if id, ok := ast.Unparen(lhs).(*ast.Ident); ok {
+			v, ok := info.Uses[id].(*types.Var)
+			if !ok || v.Exported() || !readByCode[v] || inTests(v) {
+				return ""
+			}
+			pos := fset.Position(id.Pos())
+			pos.Filename = filepath.Join(filepath.Base(lp.Dir), filepath.Base(pos.Filename))
+			return fmt.Sprintf("%s: a test writing the unexported variable %s of the observed package is not supported in an observed package: "+
+				"replay does not see state that in-package tests set directly, so the code reads the variable's old value and takes another path; "+
+				"set it through the package's API (an exported setter or option), or leave %s out of the observed set",
+				pos, id.Name, lp.ImportPath)
+		}
 		x, ok := ast.Unparen(lhs).(*ast.SelectorExpr)
 		if !ok {
 			return ""

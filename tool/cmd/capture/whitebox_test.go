@@ -136,3 +136,52 @@ func recurse(n int) {
 		}
 	}
 }
+
+// TestWhiteBoxVariableWrites: an in-package test setting an unexported
+// package-level variable that the package's code reads (chi's middleware
+// tests set recovererErrorWriter; study repro whiteboxvar) is rejected with
+// file:line, the variable and the fix; one only the tests use, an exported
+// one (watched: WRITE_IN) and a local of the same name are not.
+func TestWhiteBoxVariableWrites(t *testing.T) {
+	lp := whiteBoxPackage(t, `package p
+
+import "testing"
+
+var onlyTests int
+
+func TestOut(t *testing.T) {
+	old := out
+	defer func() { out = old }()
+	out = 3
+}
+
+func TestOthers(t *testing.T) {
+	onlyTests = 1
+	Shared = 2
+	out := 4
+	out = 5
+	_ = out
+}
+`)
+	p := filepath.Join(lp.Dir, "p.go")
+	src, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src = append(src, "\nvar out = 1\n\nvar Shared = 1\n\nfunc Out() int { return out + Shared }\n"...)
+	if err := os.WriteFile(p, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pkgWide, tests, err := whiteBoxWrites(nil, lp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pkgWide) != 0 || len(tests) != 1 {
+		t.Fatalf("got package-wide %q and tests %q, want TestOut only", pkgWide, tests)
+	}
+	for _, want := range []string{"p/p_test.go:9:17:", "unexported variable out of the observed package", "is not supported in an observed package", "leave example.com/p out of the observed set"} {
+		if !strings.Contains(tests["TestOut"], want) {
+			t.Errorf("message lacks %q: %s", want, tests["TestOut"])
+		}
+	}
+}
