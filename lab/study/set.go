@@ -199,7 +199,7 @@ func (m *moduleRun) study(index int, obs []string) *SetResult {
 		s.Kind = "set"
 	}
 	defer func() { s.Seconds = time.Since(start).Seconds() }()
-	setDir := filepath.Join(m.base, fmt.Sprintf("set%03d", index))
+	setDir := m.setDir(index)
 	logDir := filepath.Join(setDir, "logs")
 	observe := strings.Join(obs, ",")
 
@@ -491,4 +491,10 @@ func unbuilt(stderr []byte, testPkgs []string) []string {
 		}
 	}
 	return out
+}
+
+// setDir is the scratch directory of the observed set numbered index+1
+// (its logs, test binaries and replay harness).
+func (m *moduleRun) setDir(index int) string {
+	return filepath.Join(m.base, fmt.Sprintf("set%03d", index))
 }

@@ -49,6 +49,12 @@ type Config struct {
 	Verbose         bool      // print every command
 	Log             io.Writer // progress lines; nil: none
 	Out             string    // if set, the report is (re)written here after every observed set
+
+	// dropSetScratch removes each observed set's scratch directory once
+	// its result is recorded (RunEach, which keeps no scratch: a module's
+	// sets would otherwise pile up their test binaries and harnesses,
+	// most of a gigabyte each for expr).
+	dropSetScratch bool
 }
 
 // Report is the result of a study: what -o writes as study.json, and as
@@ -365,6 +371,11 @@ func (r *runner) subject(res *SubjectResult, before *SubjectResult) {
 		res.Totals.add(s)
 		res.Seconds = time.Since(start).Seconds()
 		r.checkpoint()
+		if r.cfg.dropSetScratch {
+			if err := os.RemoveAll(m.setDir(i)); err != nil {
+				r.logf("%s: removing the scratch of observed set %d: %v", sub.Name, set.n, err)
+			}
+		}
 	}
 }
 

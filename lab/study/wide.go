@@ -126,14 +126,16 @@ func ReadReport(path string) (*Report, error) {
 // continued with the observed sets it has no result for, provided this
 // run has the same flags and the same capture (commit) as the one that
 // left it; otherwise RunEach refuses (force studies it afresh). Each
-// subject's scratch directory is removed when its study ends (a module's
-// copies, logs and binaries can take gigabytes). It returns the subjects
-// it studied.
+// observed set's scratch directory is removed once its result is
+// recorded, and each subject's when its study ends (a module's copies,
+// logs and binaries can take gigabytes). It returns the subjects it
+// studied.
 func RunEach(cfg Config, subjects []Subject, dir string, force bool) ([]string, error) {
 	var done []string
 	for _, sub := range subjects {
 		c := cfg
 		c.Out = filepath.Join(dir, sub.Name)
+		c.dropSetScratch = true
 		var prev *Report
 		if !force {
 			old, err := ReadReport(resultFile(dir, sub))

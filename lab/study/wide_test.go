@@ -354,3 +354,32 @@ func TestCommitOfBuildSettings(t *testing.T) {
 		}
 	}
 }
+
+// TestSetScratchDroppedOnceRecorded: with dropSetScratch (RunEach), an
+// observed set's scratch (logs, test binaries, harness) is removed once
+// its result is recorded, and the module's copy stays for the next set.
+func TestSetScratchDroppedOnceRecorded(t *testing.T) {
+	bin, root := captureCommand(t)
+	sub, err := ParseSubject("testdata/mini")
+	if err != nil {
+		t.Fatal(err)
+	}
+	work := t.TempDir()
+	for _, drop := range []bool{false, true} {
+		cfg := Config{Capture: bin, Root: root, Work: work, Packages: []string{"example.com/mini/calc"}, dropSetScratch: drop}
+		rep, err := Run(cfg, []Subject{sub})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s := rep.Subjects[0]; len(s.Sets) != 1 || s.Sets[0].Logs == 0 {
+			t.Fatalf("drop %v: %+v", drop, s)
+		}
+		_, err = os.Stat(filepath.Join(work, sub.Name, "set000"))
+		if kept := err == nil; kept == drop {
+			t.Errorf("drop %v: the set's scratch is there: %v", drop, kept)
+		}
+		if _, err := os.Stat(filepath.Join(work, sub.Name, "module", "go.mod")); err != nil {
+			t.Errorf("drop %v: the module's copy is gone: %v", drop, err)
+		}
+	}
+}

@@ -37,7 +37,7 @@ func runStudy(args []string) int {
 	verbose := fs.Bool("v", false, "print every command")
 	corpus := fs.String("corpus", "", `with no module named: "wide" studies the wide corpus (popular modules nobody here wrote, pinned versions) instead of the default one`)
 	chunk := fs.String("chunk", "", "K/N: study only the K-th of N equal chunks of the modules (with -results, to study a corpus over several runs)")
-	results := fs.String("results", "", "study each module on its own into DIR/<module name>/study.json and study.md, skipping modules DIR holds a finished study of (-force: study them again) and continuing one a run left unfinished with the observed sets it has not studied (same flags and capture commit required); each module's scratch files are removed when it is done")
+	results := fs.String("results", "", "study each module on its own into DIR/<module name>/study.json and study.md, skipping modules DIR holds a finished study of (-force: study them again) and continuing one a run left unfinished with the observed sets it has not studied (same flags and capture commit required); each observed set's scratch files are removed when the set is done, and the module's when it is")
 	force := fs.Bool("force", false, "with -results: study again modules that have a result")
 	table := fs.String("table", "", "study nothing: print the one table of the per-module results in DIR (written with -results), with the corpus's modules not yet studied")
 	fs.Usage = func() {
