@@ -49,15 +49,7 @@ func WatchMap[M ~map[K]V, K comparable, V any](s *Stream, f int, k int, r M) {
 	fr := s.frames[f]
 	w := &watchedSlices
 	if replaying {
-		key := sliceKey{fr.seq, k}
-		w.mu.Lock()
-		if w.write == nil {
-			w.write = map[sliceKey]func(*Stream) bool{}
-		}
-		if _, dup := w.write[key]; !dup {
-			w.order = append(w.order, key)
-		}
-		w.write[key] = func(s *Stream) bool {
+		w.replayWrite(sliceKey{fr.seq, k}, func(s *Stream) bool {
 			v := Decode[M](s)
 			if s.dec.Err != nil {
 				return false
@@ -67,12 +59,7 @@ func WatchMap[M ~map[K]V, K comparable, V any](s *Stream, f int, k int, r M) {
 				r[k] = e
 			}
 			return true
-		}
-		if len(w.order) > 64*maxWatchedSlices {
-			delete(w.write, w.order[0])
-			w.order = w.order[1:]
-		}
-		w.mu.Unlock()
+		})
 		return
 	}
 	if len(r) > maxWatchedMapEntries {

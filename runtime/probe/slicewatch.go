@@ -61,7 +61,11 @@ type sliceKey struct {
 	k   int
 }
 
-var watchedSlices struct {
+var watchedSlices sliceWatch
+
+// sliceWatch holds the slices and maps incalls returned that are watched
+// for the caller's writes.
+type sliceWatch struct {
 	mu   sync.Mutex
 	any  atomic.Bool
 	list []*watchedSliceMem // capture: oldest first
@@ -94,27 +98,14 @@ func WatchSlice[S ~[]E, E any](s *Stream, f int, k int, r S) {
 	fr := s.frames[f]
 	w := &watchedSlices
 	if replaying {
-		key := sliceKey{fr.seq, k}
-		w.mu.Lock()
-		if w.write == nil {
-			w.write = map[sliceKey]func(*Stream) bool{}
-		}
-		if _, dup := w.write[key]; !dup {
-			w.order = append(w.order, key)
-		}
-		w.write[key] = func(s *Stream) bool {
+		w.replayWrite(sliceKey{fr.seq, k}, func(s *Stream) bool {
 			v := Decode[S](s)
 			if s.dec.Err != nil || len(v) != len(r) {
 				return false
 			}
 			copy(r, v)
 			return true
-		}
-		if len(w.order) > 64*maxWatchedSlices {
-			delete(w.write, w.order[0])
-			w.order = w.order[1:]
-		}
-		w.mu.Unlock()
+		})
 		return
 	}
 	n := uintptr(len(r)) * unsafe.Sizeof(r[0])
@@ -214,4 +205,23 @@ func (p *player) writeSlice(s *Stream, e *eventlog.Event) bool {
 		return false
 	}
 	return true
+}
+
+// replayWrite keeps how replay performs a recorded WRITE_IN of result
+// key.k of the incall key.seq (a slice or a map it returned), the latest
+// 64*maxWatchedSlices of them.
+func (w *sliceWatch) replayWrite(key sliceKey, write func(*Stream) bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.write == nil {
+		w.write = map[sliceKey]func(*Stream) bool{}
+	}
+	if _, dup := w.write[key]; !dup {
+		w.order = append(w.order, key)
+	}
+	w.write[key] = write
+	if len(w.order) > 64*maxWatchedSlices {
+		delete(w.write, w.order[0])
+		w.order = w.order[1:]
+	}
 }
