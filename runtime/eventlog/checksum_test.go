@@ -323,13 +323,15 @@ func TestChecksumsOnEveryBatchOrNone(t *testing.T) {
 		t.Fatalf("version 4: err = %v", err)
 	}
 	// The same log as version 2: the version's value is a FlatBuffers
-	// string in the schema, "5" (FormatVersion).
+	// string in the schema (FormatVersion's digits), rewritten as 2 ("02"
+	// where it has two digits).
 	schema := messagesOf(t, b)[0]
+	v := fmt.Sprint(FormatVersion)
 	n := 0
-	for i := schema.off; i < schema.end-5; i++ {
-		// A FlatBuffers string "5": length 1, '5', NUL.
-		if binary.LittleEndian.Uint32(b[i:]) == 1 && b[i+4] == '0'+FormatVersion && b[i+5] == 0 {
-			b[i+4] = '2'
+	for i := schema.off; i < schema.end-4-len(v); i++ {
+		// A FlatBuffers string: its length, its bytes, NUL.
+		if binary.LittleEndian.Uint32(b[i:]) == uint32(len(v)) && string(b[i+4:i+4+len(v)]) == v && b[i+4+len(v)] == 0 {
+			copy(b[i+4:], fmt.Sprintf("%0*d", len(v), 2))
 			n++
 		}
 	}
