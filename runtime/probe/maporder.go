@@ -324,26 +324,3 @@ func (it *MapIter[K, V]) Next(k *K, v *V) bool {
 	}
 	return false
 }
-
-// SortedMapKeys is v.MapKeys() in ascending key order when the keys are
-// integers or strings (of any named type), in the capture and in replay
-// alike: the transform calls it for every MapKeys call of observed code,
-// since code that reflects over a map makes its boundary events in the
-// order of the keys (go-spew sorts them through sort.Sort, whose callbacks
-// name key indices). Other keys keep MapKeys's order, the documented
-// limitation SortedMapOf has too.
-func SortedMapKeys(v reflect.Value) []reflect.Value {
-	keys := v.MapKeys()
-	if !enabled.Load() || smpIdle.Load() || len(keys) < 2 {
-		return keys
-	}
-	switch v.Type().Key().Kind() {
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		slices.SortFunc(keys, func(a, b reflect.Value) int { return cmp.Compare(a.Int(), b.Int()) })
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		slices.SortFunc(keys, func(a, b reflect.Value) int { return cmp.Compare(a.Uint(), b.Uint()) })
-	case reflect.String:
-		slices.SortFunc(keys, func(a, b reflect.Value) int { return strings.Compare(a.String(), b.String()) })
-	}
-	return keys
-}

@@ -328,3 +328,152 @@ func isReflectValue(typ types.Type) bool {
 	n, ok := types.Unalias(typ).(*types.Named)
 	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "reflect" && n.Obj().Name() == "Value"
 }
+
+// reflectMapRange makes `it := v.MapRange()` (v a reflect.Value) iterate
+// in key order, as reflectMapKeys does for MapKeys: go-toml's encoder walks
+// a map with MapRange and calls MarshalText on each key, outcalls whose
+// order would be Go's randomised one. reflect.MapIter's order cannot be
+// chosen, so the iterator becomes probe's stand-in, of another type:
+//
+//	it := v.MapRange()    ->   it := _capture_maprange(v)
+//	k.SetIterKey(it)      ->   _capture_setiterkey(k, it)
+//
+// That is done only where the new type is invisible: the result is
+// declared into a variable of its own whose every use is a call of its
+// Next, Key, Value or Reset method or the argument of a SetIterKey or
+// SetIterValue call on a reflect.Value. An iterator that goes anywhere else
+// (a field, another variable, a call) stays reflect's: its order is the
+// map's own, the documented limitation.
+func (t *transformer) reflectMapRange(call *ast.CallExpr, stack []ast.Node) {
+	sx, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || sx.Sel.Name != "MapRange" || len(call.Args) != 0 {
+		return
+	}
+	sel, ok := t.p.Info.Selections[sx]
+	if !ok || sel.Kind() != types.MethodVal || !isReflectValue(sel.Recv()) {
+		return
+	}
+	// it := v.MapRange(), it a new variable.
+	if len(stack) < 2 {
+		return
+	}
+	as, ok := stack[len(stack)-2].(*ast.AssignStmt)
+	if !ok || as.Tok != token.DEFINE || len(as.Lhs) != 1 || len(as.Rhs) != 1 || as.Rhs[0] != call {
+		return
+	}
+	id, ok := as.Lhs[0].(*ast.Ident)
+	if !ok {
+		return
+	}
+	obj := t.p.Info.Defs[id]
+	if obj == nil {
+		return
+	}
+	// The outermost function holding the statement holds every use.
+	var body ast.Node
+	for _, n := range stack {
+		if fd, ok := n.(*ast.FuncDecl); ok {
+			body = fd.Body
+			break
+		}
+		if fl, ok := n.(*ast.FuncLit); ok {
+			body = fl.Body
+			break
+		}
+	}
+	if body == nil {
+		return
+	}
+	var setters []*ast.CallExpr
+	usable := true
+	var uses []ast.Node
+	ast.Inspect(body, func(n ast.Node) bool {
+		if !usable {
+			return false
+		}
+		if n == nil {
+			uses = uses[:len(uses)-1]
+			return false
+		}
+		u, ok := n.(*ast.Ident)
+		if !ok || t.p.Info.Uses[u] != obj {
+			uses = append(uses, n)
+			return true
+		}
+		// A use (not pushed: returning false, Inspect calls no f(nil)).
+		if len(uses) < 2 {
+			usable = false
+			return false
+		}
+		switch p := uses[len(uses)-1].(type) {
+		case *ast.SelectorExpr: // it.Next()
+			c, ok := uses[len(uses)-2].(*ast.CallExpr)
+			if !ok || c.Fun != p || p.X != u {
+				usable = false
+				return false
+			}
+			switch p.Sel.Name {
+			case "Next", "Key", "Value", "Reset":
+			default:
+				usable = false
+			}
+		case *ast.CallExpr: // k.SetIterKey(it)
+			fx, ok := ast.Unparen(p.Fun).(*ast.SelectorExpr)
+			if !ok || len(p.Args) != 1 || p.Args[0] != u || (fx.Sel.Name != "SetIterKey" && fx.Sel.Name != "SetIterValue") {
+				usable = false
+				return false
+			}
+			s, ok := t.p.Info.Selections[fx]
+			if !ok || s.Kind() != types.MethodVal || !isReflectValue(s.Recv()) {
+				usable = false
+				return false
+			}
+			if _, ptr := s.Recv().(*types.Pointer); ptr { // the helpers take a reflect.Value
+				usable = false
+				return false
+			}
+			setters = append(setters, p)
+		default:
+			usable = false
+		}
+		return false
+	})
+	if !usable {
+		return
+	}
+	r := t.alias("reflect", "reflect")
+	if !t.mapRangeHelper {
+		t.mapRangeHelper = true
+		fmt.Fprintf(&t.gen, `// _capture_maprange is v.MapRange() iterating in key order where the keys
+// have one, in the capture and in replay alike.
+func _capture_maprange(v %s.Value) *%s.ReflectMapIter {
+	return %s.MapRangeOf(v)
+}
+
+// _capture_setiterkey is k.SetIterKey(it) for _capture_maprange's iterator.
+func _capture_setiterkey(k %s.Value, it *%s.ReflectMapIter) {
+	%s.SetIterKey(k, it)
+}
+
+// _capture_setitervalue is v.SetIterValue(it) for _capture_maprange's
+// iterator.
+func _capture_setitervalue(v %s.Value, it *%s.ReflectMapIter) {
+	%s.SetIterValue(v, it)
+}
+
+`, r, t.probe, t.probe, r, t.probe, t.probe, r, t.probe, t.probe)
+	}
+	span := int(call.End() - call.Pos())
+	t.add(sx.X.Pos(), sx.X.Pos(), "_capture_maprange(", span)
+	t.add(sx.X.End(), call.End(), ")", span)
+	for _, c := range setters {
+		fx := ast.Unparen(c.Fun).(*ast.SelectorExpr)
+		helper := "_capture_setiterkey("
+		if fx.Sel.Name == "SetIterValue" {
+			helper = "_capture_setitervalue("
+		}
+		span := int(c.End() - c.Pos())
+		t.add(fx.X.Pos(), fx.X.Pos(), helper, span)
+		t.add(fx.X.End(), c.Args[0].Pos(), ", ", span)
+	}
+}

@@ -295,3 +295,46 @@ func TestReflectValueBehindPointer(t *testing.T) {
 		})
 	}
 }
+
+// TestReflectMapRangeInKeyOrder: `it := v.MapRange()` whose iterator is
+// used only through its methods and SetIterKey/SetIterValue becomes probe's
+// stand-in, which iterates in key order (go-toml's encoder calls
+// MarshalText per key in MapRange's order); an iterator that goes anywhere
+// else stays reflect's.
+func TestReflectMapRangeInKeyOrder(t *testing.T) {
+	src := `package p
+
+import "reflect"
+
+func Keys(v reflect.Value) []string {
+	var out []string
+	k := reflect.New(v.Type().Key()).Elem()
+	it := v.MapRange()
+	for it.Next() {
+		k.SetIterKey(it)
+		out = append(out, k.String(), it.Value().String())
+	}
+	for it2 := v.MapRange(); it2.Next(); {
+		out = append(out, it2.Key().String())
+	}
+	kept := v.MapRange()
+	use(kept)
+	return out
+}
+
+func use(it *reflect.MapIter) {}
+`
+	out, err := instrumentSource(t, "p/keys.go", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(out.Files[0])
+	for _, want := range []string{"it := _capture_maprange(v)", "_capture_setiterkey(k, it)", "it2 := _capture_maprange(v)", "kept := v.MapRange()"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("no %q in\n%s", want, got)
+		}
+	}
+	if !bytes.Contains(out.Gen, []byte("func _capture_maprange(v reflect.Value) *probe.ReflectMapIter")) {
+		t.Errorf("no _capture_maprange in\n%s", out.Gen)
+	}
+}

@@ -141,6 +141,7 @@ type transformer struct {
 	iterHelper     bool            // _capture_iter is generated (maporder.go)
 	iterOfHelper   bool            // _capture_iter_tp is generated (maporder.go)
 	mapKeysHelper  bool            // _capture_mapkeys is generated (maporder.go)
+	mapRangeHelper bool            // _capture_maprange and its setters are generated (maporder.go)
 	lockGen        map[string]bool // lock turn helpers generated (lockturns.go)
 
 	goStmtCalls map[*ast.CallExpr]bool // calls of the package's go statements (chanturns.go)

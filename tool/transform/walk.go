@@ -48,6 +48,7 @@ func (t *transformer) walk(f *ast.File) {
 		case *ast.CallExpr:
 			t.call(x, stack)
 			t.reflectMapKeys(x)
+			t.reflectMapRange(x, stack)
 		case *ast.AssignStmt:
 			t.assignOut(x, stack)
 		case *ast.IncDecStmt:

@@ -1,0 +1,3 @@
+module example.com/reflectrange
+
+go 1.26
