@@ -166,7 +166,7 @@ func takeCheckpointLocked(s *Stream) {
 	if reason == "" {
 		watchedSlices.mu.Lock()
 		slices := append([]*watchedSliceMem(nil), watchedSlices.list...)
-		maps := append([]*watchedMapMem(nil), watchedSlices.maps...)
+		maps := append(append([]*watchedMapMem(nil), watchedSlices.maps...), watchedSlices.held...)
 		watchedSlices.mu.Unlock()
 		vals, reason = encodeCheckpointWith(slices, maps)
 		if reason == "" && len(slices)+len(maps) > 0 {
@@ -683,7 +683,7 @@ func encodeCheckpointWith(slices []*watchedSliceMem, maps []*watchedMapMem) ([]b
 			roots = append(roots, lives[i].ptr)
 		}
 		if n := reachedSlices(roots, slices, maps); n > 0 {
-			return nil, fmt.Sprintf("%d slice(s) or map(s) that incalls returned, watched for the caller's writes (WRITE_IN into a result), share memory with the observed state, which a checkpoint does not carry", n)
+			return nil, fmt.Sprintf("%d slice(s) or map(s) that incalls returned, watched for the caller's writes (WRITE_IN into a result), or held in a struct they returned, share memory with the observed state, which a checkpoint does not carry", n)
 		}
 	}
 	enc.Buf = value.AppendUint(enc.Buf, uint64(len(lives)))
@@ -861,6 +861,14 @@ func unwatchSlices(slices []*watchedSliceMem, maps []*watchedMapMem) {
 	}
 	clear(w.maps[len(keptMaps):])
 	w.maps = keptMaps
+	keptHeld := w.held[:0]
+	for _, m := range w.held {
+		if !dropMaps[m] {
+			keptHeld = append(keptHeld, m)
+		}
+	}
+	clear(w.held[len(keptHeld):])
+	w.held = keptHeld
 	kept := w.list[:0]
 	for _, m := range w.list {
 		if !drop[m] {

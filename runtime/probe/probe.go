@@ -598,6 +598,11 @@ func (s *Stream) Decoder() *value.Decoder { return &s.dec }
 func Decode[T any](s *Stream) T {
 	s.dec.Resolver = s.resolver()
 	v := value.Decode[T](&s.dec)
+	if held.n.Load() != 0 && s.dec.Err == nil {
+		if k := reflect.TypeFor[T]().Kind(); k == reflect.Struct || k == reflect.Array {
+			held.share(reflect.ValueOf(&v).Elem()) // a copy of a value an incall returned (heldresults.go)
+		}
+	}
 	return v
 }
 

@@ -70,6 +70,7 @@ type sliceWatch struct {
 	any  atomic.Bool
 	list []*watchedSliceMem // capture: oldest first
 	maps []*watchedMapMem   // capture: maps incalls returned (mapwatch.go)
+	held []*watchedMapMem   // capture: maps held in structs incalls returned, for checkpoints only (heldresults.go)
 
 	// Replay: what writes the recorded elements into the slice the
 	// replayed incall returned, by its CALL_IN and index.

@@ -564,6 +564,9 @@ func (d *Decoder) decode(v reflect.Value, depth int) {
 					}
 				}
 				d.decode(into.Elem(), depth+1)
+				if sr, ok := d.Resolver.(SharedResolver); ok && !known && d.Err == nil {
+					sr.Shared(into.Elem())
+				}
 			}
 			if d.Err == nil {
 				if !obj.Type().AssignableTo(t) {
@@ -912,6 +915,15 @@ type WholeResolver interface {
 	// Whole returns the type (a struct type, not a pointer) of the whole
 	// object the log's id names, when the log names it by several types.
 	Whole(id uint64) (reflect.Type, bool)
+}
+
+// A SharedResolver knows values replay holds that an object the log
+// introduces with its contents may be a copy of: a struct an incall
+// returned by value that holds maps of the observed state
+// (probe.KeepResult). Shared makes v, the object's contents just decoded,
+// that value if it is one.
+type SharedResolver interface {
+	Shared(v reflect.Value)
 }
 
 // newObject makes and binds the replay object of id, first seen as a t (a

@@ -278,6 +278,9 @@ func (t *transformer) incallResults(w *incallWrapper) bool {
 		if watchedMap(rt) {
 			w.watch = append(w.watch, fmt.Sprintf("%s.WatchMap(s, f, %d, %s)", t.probe, i, rn))
 		}
+		if heldResult(rt) {
+			w.watch = append(w.watch, fmt.Sprintf("%s.KeepResult(s, %s)", t.probe, rn))
+		}
 		if _, tp := rt.(*types.TypeParam); mayHoldFunc(rt) && !tp {
 			// An observed closure returned to external code (an iterator,
 			// an option, or one in an interface: chi's middleware returns

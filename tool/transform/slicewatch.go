@@ -51,3 +51,43 @@ func watchedMap(typ types.Type) bool {
 	_, iface := m.Elem().Underlying().(*types.Interface)
 	return iface || plainType(m.Elem())
 }
+
+// heldResult reports whether an incall's result of type typ is a struct or
+// array holding a map in its own memory (a field, an element, at any depth,
+// not behind a pointer or interface), whose value replay keeps
+// (probe.KeepResult): the caller's copy of it shares the map with the
+// observed state (gods' linkedhashmap.Iterator{table: m.table}), while the
+// log gives the copy's map by its entries when the copy crosses again.
+// (Slices have their array's identity in the log.) Not results of a type
+// parameter's type.
+func heldResult(typ types.Type) bool {
+	if hasTypeParam(typ) {
+		return false
+	}
+	switch typ.Underlying().(type) {
+	case *types.Struct, *types.Array:
+		return holdsMap(typ, map[types.Type]bool{})
+	}
+	return false
+}
+
+// holdsMap reports whether a value of typ holds a map in its own memory.
+func holdsMap(typ types.Type, seen map[types.Type]bool) bool {
+	if seen[typ] {
+		return false
+	}
+	seen[typ] = true
+	switch u := typ.Underlying().(type) {
+	case *types.Map:
+		return true
+	case *types.Array:
+		return u.Len() > 0 && holdsMap(u.Elem(), seen)
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if holdsMap(u.Field(i).Type(), seen) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,3 @@
+module example.com/structshare
+
+go 1.26
