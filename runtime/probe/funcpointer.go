@@ -18,6 +18,18 @@ func FuncPointer(v reflect.Value) uintptr {
 			c := closurePointer(v)
 			p.objMu.Lock()
 			standIn := p.funcStandIns[c]
+			if !standIn {
+				// A real function that the log names by the ID of a
+				// stand-in (funcids.go): one code in the capture, so
+				// the stand-in's pointer.
+				if o, ok := p.ids[p.key(v)]; ok {
+					if b, ok := p.byID[o.id]; ok && b.Kind() == reflect.Func && !b.IsNil() {
+						if bc := closurePointer(b); p.funcStandIns[bc] {
+							c, standIn = bc, true
+						}
+					}
+				}
+			}
 			p.objMu.Unlock()
 			if standIn {
 				return uintptr(c)

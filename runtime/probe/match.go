@@ -125,7 +125,7 @@ func playerCall(s *Stream, kind eventlog.Kind) uint64 {
 			Expected: p.describe(e), Actual: actual(), Pos: s.site.Pos, Candidate: p.candidate(s, s.replay)})
 		panic(abortReplay{})
 	}
-	if !bytes.Equal(e.Values, s.enc.Buf) {
+	if !p.sameValues(s, e.Values) {
 		d := &Divergence{Seq: e.Seq, Stream: s.id, Reason: "different arguments", Expected: p.describe(e), Actual: actual(), Pos: s.site.Pos}
 		lenient := (kind == eventlog.KindCallOut && p.level != CheckStrict) || (kind == eventlog.KindCallIn && p.level == CheckCrash)
 		if lenient {
@@ -220,7 +220,7 @@ func playerReturn(s *Stream, fr frame) {
 	_, e := p.peek(s, actual)
 	switch {
 	case e.Kind == eventlog.KindReturnIn && e.Parent == fr.seq:
-		if !bytes.Equal(e.Values, s.enc.Buf) {
+		if !p.sameValues(s, e.Values) {
 			d := &Divergence{Seq: e.Seq, Stream: s.id, Reason: "different results", Expected: p.describe(e), Actual: actual(), Pos: fr.site.Pos}
 			if p.level == CheckCrash {
 				p.note(d)

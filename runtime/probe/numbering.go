@@ -84,11 +84,13 @@ func (p *player) firstIDs(i int) (ids []uint64, taken *int) {
 // log's event being built (a callback's closure, or code that changed).
 // Without concurrency that is the next number, the one the capture gave.
 func (p *player) freshIDLocked(v reflect.Value, name string) uint64 {
+	prev := p.maxID
 	id := p.maxID + 1 // above every bound number: bound to nothing
 	for p.first.names.has(id) {
 		id++
 	}
 	p.bindLocked(id, v, name)
+	p.noteFreshFunc(id, v, name, prev) // funcids.go
 	return id
 }
 

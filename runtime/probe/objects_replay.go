@@ -35,7 +35,9 @@ func (p *player) ID(v reflect.Value, name string, _ bool) (uint64, bool, string)
 	// A new object at the boundary, numbered by no event being built (a
 	// callback's closure): the capture numbered objects in the same order,
 	// so the next number is the one it gave.
+	prev := p.maxID
 	p.bindLocked(p.maxID+1, v, name)
+	p.noteFreshFunc(p.maxID, v, name, prev) // funcids.go
 	return p.maxID, true, name
 }
 

@@ -45,6 +45,8 @@ type streamReplay struct {
 type player struct {
 	format       int                     // the log's format version (value.LastWholeObjectFormat)
 	funcStandIns map[unsafe.Pointer]bool // closures of stand-ins for recorded function values (under objMu)
+	freshFuncs   []freshFunc             // function values numbered afresh since the last comparison (funcids.go; under objMu)
+	nFresh       atomic.Int32            // len(freshFuncs)
 	mu           sync.Mutex
 	cond         *sync.Cond
 	win          atomic.Pointer[window] // the events held (window.go)

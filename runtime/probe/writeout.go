@@ -1,8 +1,6 @@
 package probe
 
 import (
-	"bytes"
-
 	"github.com/rules-capture/rules_capture/runtime/eventlog"
 )
 
@@ -30,7 +28,7 @@ func playerWrite(s *Stream) {
 			Expected: p.describe(e), Actual: actual(), Pos: s.site.Pos, Candidate: p.candidate(s, s.replay)})
 		panic(abortReplay{})
 	}
-	if !bytes.Equal(e.Values, s.enc.Buf) {
+	if !p.sameValues(s, e.Values) {
 		d := &Divergence{Seq: e.Seq, Stream: s.id, Reason: "different value written", Expected: p.describe(e), Actual: actual(), Pos: s.site.Pos}
 		if p.level != CheckStrict {
 			p.note(d)

@@ -125,3 +125,13 @@ func appendName(b []byte, s string) []byte {
 	b = binary.AppendUvarint(b, uint64(len(s)))
 	return append(b, s...)
 }
+
+// AppendRef appends a reference (TagRef) to object id, whose type is named
+// name (empty: the enclosing interface value's dynamic type), as the
+// encoder writes one: replay rewrites a reference it wrote to an ID the
+// capture gave the same object (probe's function values numbered by code).
+func AppendRef(b []byte, name string, id uint64) []byte {
+	b = append(b, TagRef)
+	b = appendName(b, name)
+	return binary.AppendUvarint(b, id)
+}

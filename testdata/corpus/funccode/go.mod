@@ -1,0 +1,3 @@
+module example.com/funccode
+
+go 1.26
