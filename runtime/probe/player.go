@@ -40,6 +40,9 @@ type streamReplay struct {
 	// of a cut log (parkAtEnd) or inside an outcall the capture ended in
 	// (parkUnanswered). Nil for streams Replay does not drive.
 	driverDone func()
+	// driverEnded is set when driverDone has run: the stream's driver is
+	// out of Replay's wait (leftRunningLocked).
+	driverEnded atomic.Bool
 }
 
 type player struct {
@@ -67,6 +70,7 @@ type player struct {
 	unanswered   []string        // sites of outcalls left blocked: the capture ended inside them (parkUnanswered)
 	drivenStuck  []string        // the same, on driven streams (goroutines external code started)
 	unreturned   []string        // sites of incalls left unreturned on driven streams: the capture ended inside them (parkUnreturned)
+	leftRunning  []string        // driven streams still running a stall after the log's last event (Replay)
 	skipped      map[uint64]bool // CALL_OUTs among them
 	children     map[uint32]bool // streams of goroutines started by observed code (GO)
 	live         int             // such goroutines running in replay
@@ -195,7 +199,7 @@ func Replay() *Report {
 			continue
 		}
 		wg.Add(1)
-		sr.driverDone = sync.OnceFunc(wg.Done)
+		sr.driverDone = sync.OnceFunc(func() { sr.driverEnded.Store(true); wg.Done() })
 		go func() {
 			defer sr.driverDone()
 			s := &Stream{id: sr.id, replay: sr}
@@ -212,7 +216,8 @@ func Replay() *Report {
 	// that Replay returns with a report even when replayed code blocks
 	// for good (see watchdog).
 	wg.Add(1)
-	s0.replay.driverDone = sync.OnceFunc(wg.Done)
+	sr0 := s0.replay
+	sr0.driverDone = sync.OnceFunc(func() { sr0.driverEnded.Store(true); wg.Done() })
 	p.mu.Lock()
 	p.started = true
 	p.mu.Unlock()
@@ -227,12 +232,36 @@ func Replay() *Report {
 		p.waitChildren()
 		close(finished)
 	}()
-	var exhausted <-chan struct{}
+	var exhausted, released <-chan struct{}
 	if p.cut {
 		exhausted = p.exhausted
+	} else {
+		released = p.exhausted
 	}
 	select {
 	case <-finished:
+	case <-released:
+		// Every event of the log is replayed, and every incall the log
+		// saw return has returned. A driven goroutine still running is
+		// inside an incall the capture ended in (the process exited while
+		// it ran: decimal's TestDecimal_ExtremeValues abandons goroutines
+		// computing 10^(2^31)), on code past the log's end of its stream.
+		// It gets as long as a stall to come back (a return past the end,
+		// parkUnreturned, or an event the log lacks, a divergence); then
+		// replay leaves it running, as the capture's process did, instead
+		// of waiting for it without end (TestLeftRunningAtEnd).
+		select {
+		case <-finished:
+		case <-p.stopped:
+			select {
+			case <-finished:
+			case <-time.After(2 * time.Second):
+			}
+		case <-time.After(p.stall):
+			p.mu.Lock()
+			p.leftRunning = p.leftRunningLocked()
+			p.mu.Unlock()
+		}
 	case <-p.stopped:
 		// A divergence (or a panic that ended the capture): the other
 		// goroutines unwind at their next boundary event; one blocked
@@ -272,6 +301,9 @@ func Replay() *Report {
 	}
 	if len(p.unreturned) > 0 {
 		p.report.Notes = append(p.report.Notes, fmt.Sprintf("%d goroutines that external code started were inside an incall when the capture ended (the log has its CALL_IN, not its return: the process ended while they ran): replay left them there (%s)", len(p.unreturned), strings.Join(p.unreturned, ", ")))
+	}
+	if len(p.leftRunning) > 0 && !p.done {
+		p.report.Notes = append(p.report.Notes, fmt.Sprintf("%d goroutines that external code started were still running %v after every event of the log was replayed, inside an incall the capture ended in (the log has its CALL_IN, not its return: the process ended while they ran): replay left them running (%s)", len(p.leftRunning), p.stall, strings.Join(p.leftRunning, ", ")))
 	}
 	if p.cut && !p.done {
 		p.report.Ended = p.describeCutLocked()

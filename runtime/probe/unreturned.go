@@ -1,5 +1,7 @@
 package probe
 
+import "fmt"
+
 // parkUnreturned blocks, for good, a goroutine that external code started
 // (a driven stream other than stream 0) whose incall of frame fr is about
 // to return past its stream's last event in the log: the log holds the
@@ -28,4 +30,23 @@ func (p *player) parkUnreturned(s *Stream, fr frame) {
 func (p *player) unreturnedAtEnd(s *Stream) bool {
 	sr := s.replay
 	return sr != nil && sr.cur >= sr.total && !p.cut && s.id != 0 && sr.driverDone != nil && !p.children[s.id]
+}
+
+// leftRunningLocked names the driven streams whose driver has not ended,
+// each by the last event of it that replay released (Replay, once the
+// whole log is replayed: they run code past the end of their stream).
+func (p *player) leftRunningLocked() []string {
+	var out []string
+	for _, id := range p.order {
+		sr := p.streams[id]
+		if sr.driverDone == nil || sr.driverEnded.Load() {
+			continue
+		}
+		if e := sr.lastRel.e; e != nil {
+			out = append(out, fmt.Sprintf("stream %d, after %s %s", id, e.Kind, e.Site))
+		} else {
+			out = append(out, fmt.Sprintf("stream %d", id))
+		}
+	}
+	return out
 }

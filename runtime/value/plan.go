@@ -235,6 +235,16 @@ func buildPlan(t reflect.Type, building map[reflect.Type]*encPlan) *encPlan {
 			pl.enc = encReflectValue // by what it refers to (reflectvalue.go)
 			break
 		}
+		if t == atomicValueType {
+			// Encoded as the struct it is, but read with Load: another
+			// goroutine may be storing into it (a context being cancelled
+			// while its request crosses), and a plain read can see the
+			// type word of a first Store in progress, which is no type.
+			pl.fields = pl.fieldBuf[:1]
+			pl.fields[0] = fieldPlan{op: opPlan, pl: buildPlan(t.Field(0).Type, building)}
+			pl.enc = encAtomicValue
+			break
+		}
 		if n := t.NumField(); n <= len(pl.fieldBuf) {
 			pl.fields = pl.fieldBuf[:n]
 		} else {
@@ -602,6 +612,28 @@ func encFunc(e *Encoder, pl *encPlan, p unsafe.Pointer, _ int) {
 		return
 	}
 	e.refNamed(TagRef, reflect.ValueOf(reflect.NewAt(pl.t, p).Elem().Interface()), pl.name, false)
+}
+
+// atomicValueType is sync/atomic.Value, a struct of one interface field
+// that other goroutines write with atomic operations.
+var atomicValueType = reflect.TypeFor[atomic.Value]()
+
+// encAtomicValue encodes an atomic.Value as encStruct would (a record of
+// its one interface field) from what Load returns, so a Store running on
+// another goroutine is seen whole or not at all (TestAtomicValueWhileStored).
+func encAtomicValue(e *Encoder, pl *encPlan, p unsafe.Pointer, depth int) {
+	e.Buf = append(e.Buf, TagRecord)
+	e.Buf = binary.AppendUvarint(e.Buf, 1)
+	if depth+1 > MaxDepth {
+		e.Buf = append(e.Buf, TagTruncated)
+		return
+	}
+	x := (*atomic.Value)(p).Load()
+	if x == nil {
+		e.Buf = append(e.Buf, TagNil)
+		return
+	}
+	e.encodeIface(pl.fields[0].pl.t, reflect.ValueOf(x), x, depth+1)
 }
 
 func encInterface(e *Encoder, pl *encPlan, p unsafe.Pointer, depth int) {

@@ -33,6 +33,17 @@ func Count(n int) int {
 	}
 	return s
 }
+
+// Forever counts without end (its sum never turns negative in practice),
+// without crossing the boundary.
+func Forever() int {
+	s := 0
+	for i := 0; ; i++ {
+		if s += i % 7; s < 0 {
+			return s
+		}
+	}
+}
 `,
 		"spin/spin_test.go": `package spin_test
 
@@ -47,6 +58,11 @@ func TestCount(t *testing.T) {
 	go spin.Count(1 << 32) // far longer than the test
 	time.Sleep(50 * time.Millisecond)
 }
+
+func TestForever(t *testing.T) {
+	go spin.Forever() // never returns
+	time.Sleep(50 * time.Millisecond)
+}
 `,
 	})
 	const pkg = "example.com/uc/spin"
@@ -55,6 +71,19 @@ func TestCount(t *testing.T) {
 		t.Fatalf("capture test: exit %d\n%s", code, out)
 	}
 	log := filepath.Join(logs, "example.com_uc_spin", "TestCount.arrow")
+
+	// A goroutine that never returns (TestLeftRunningAtEnd, in effect):
+	// replay leaves it running once the rest of the log is replayed and a
+	// stall has passed, as the capture's process ended with it running,
+	// instead of waiting for it without end.
+	forever := filepath.Join(logs, "example.com_uc_spin", "TestForever.arrow")
+	out, code := runCaptureEnv(t, mod, []string{"CAPTURE_REPLAY_STALL=1s"}, "replay", "-v", "-observe", pkg, forever)
+	if code != 0 || !strings.Contains(out, "PASS") {
+		t.Fatalf("replay of a goroutine that never returns: exit %d, want a pass\n%s", code, out)
+	}
+	if !strings.Contains(out, "1 goroutines that external code started were still running 1s after every event of the log was replayed") || !strings.Contains(out, "spin.Forever") {
+		t.Fatalf("replay passed without the note on the goroutine left running in spin.Forever:\n%s", out)
+	}
 	// The replayed goroutine counts to the end: a shorter count keeps the
 	// replay short.
 	src := filepath.Join(mod, "spin", "spin.go")
@@ -66,7 +95,7 @@ func TestCount(t *testing.T) {
 	if err := os.WriteFile(src, []byte(short), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, code := runCapture(t, mod, "replay", "-v", "-observe", pkg, log)
+	out, code = runCapture(t, mod, "replay", "-v", "-observe", pkg, log)
 	if code != 0 || !strings.Contains(out, "PASS") {
 		t.Fatalf("replay: exit %d, want a pass\n%s", code, out)
 	}
