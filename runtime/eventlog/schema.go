@@ -52,7 +52,12 @@ import (
 // logs do (probe.LastUnrebuiltOutFormat,
 // probe.LastShallowObservedStructFormat,
 // value.LastPlainCollectionErrorFormat, probe.LastWrittenPlainErrorFormat).
-const FormatVersion = 10
+// Version 11 says where an object lies in another one: a pointer into a
+// heap object past its start (&ctx.Params) is numbered as before, and a
+// value.TagAt prefix before a reference gives that ID's enclosing object
+// and offset, once, at the first sight of whichever of the two crosses
+// second; players of earlier logs write none (probe.LastUnlocatedFormat).
+const FormatVersion = 11
 
 // Column names, in schema order. They are part of the format.
 const (

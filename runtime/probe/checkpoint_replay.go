@@ -59,11 +59,13 @@ func (p *player) seedCheckpointNames(i int, n *objectNames) {
 	if p.seg == nil || p.seg.values == nil || i != p.seg.at {
 		return
 	}
-	_ = value.ObjectRefs(p.seg.values, func(id uint64, name string) {
+	located := &p.first.located
+	_ = value.ObjectRefsLocated(p.seg.values, func(id uint64, name string) {
+		located.ref(id)
 		if id != 0 && id < localIDs {
 			n.add(id, name)
 		}
-	})
+	}, located.at)
 }
 
 // initFuncsOf returns the function values of observed code that vars hold,
@@ -216,7 +218,9 @@ func (p *player) restoreSegment() *Report {
 	// a later sight as that larger type is a first sight, as it was in the
 	// capture (corpus firstfield).
 	seenSize := map[uint64]uintptr{}
+	named := map[uint64]bool{}
 	_ = value.ObjectRefs(sg.values, func(id uint64, name string) {
+		named[id] = true
 		if _, ok := seenSize[id]; ok || !strings.HasPrefix(name, "*") {
 			return
 		}
@@ -232,6 +236,12 @@ func (p *player) restoreSegment() *Report {
 			if k := p.key(v); k != nil {
 				delete(p.ids, k)
 			}
+			continue
+		}
+		if p.premade[id] && !named[id] {
+			// Made as the object a restored one lies in
+			// (replay_located.go), which crosses after the checkpoint: new
+			// at that sight.
 			continue
 		}
 		sg.restored[id] = true

@@ -33,6 +33,7 @@ type firstAppearances struct {
 	once    sync.Once
 	names   objectNames    // every ID in the log's values, with its type names (wholes.go)
 	firstAt map[uint64]int // ID (below varIDs) -> index of the event it first appears in
+	located logLocations   // where the log says objects lie in others (replay_located.go)
 	err     error          // the pass failed (the log changed since it was checked)
 }
 
@@ -42,11 +43,12 @@ func (p *player) computeFirstAppearances() {
 	f.firstAt = map[uint64]int{}
 	f.err = p.scanLog(func(i int, e *eventlog.Event) bool {
 		p.seedCheckpointNames(i, &f.names)
-		_ = value.ObjectRefs(e.Values, func(id uint64, name string) {
+		_ = value.ObjectRefsLocated(e.Values, func(id uint64, name string) {
+			f.located.ref(id)
 			if id != 0 && f.names.add(id, name) && id < varIDs {
 				f.firstAt[id] = i
 			}
-		})
+		}, f.located.at)
 		return true
 	})
 	// A segment whose checkpoint no event follows (cut at a run's last

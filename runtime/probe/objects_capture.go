@@ -57,6 +57,16 @@ type objects struct {
 
 	// arrays: the backing arrays of slices that crossed (arrays.go).
 	arrays captureArrays
+
+	// Objects inside objects (objects_located.go): the Locations each
+	// first sight's reference is to carry, taken by Located (nties: how
+	// many IDs have some), and the pointers into heap objects that wait for
+	// an object at the heap object's start, by that start.
+	ties       map[uint64][]value.Location
+	nties      atomic.Int32
+	parts      map[uintptr][]part
+	nparts     int
+	partsSwept int
 }
 
 // heapRegionShift: 4 MiB, the smallest heap arena of any platform
@@ -85,6 +95,9 @@ type objEntry struct {
 	// first sight by an event replay does
 	// replay starts watching it, with that moment's shadow.
 	unwatched bool
+	// located: the log says where the object lies in another one
+	// (objects_located.go).
+	located bool
 }
 
 // pointeeSize is the size of the value v points to (0 for other kinds).
@@ -167,6 +180,7 @@ func (o *objects) lookup(v reflect.Value, isWeak, watch bool) (id uint64, first,
 		if e.unwatched {
 			rewatchGen.Add(1)
 		}
+		o.locateLocked(p, v, e, size, false)
 		if watch {
 			watchFields(v, e.wp, e.id)
 		}
@@ -181,6 +195,7 @@ func (o *objects) lookup(v reflect.Value, isWeak, watch bool) (id uint64, first,
 		wp := weak.Make((*byte)(p))
 		o.next++
 		o.ids.put(uintptr(p), objEntry{wp: wp, id: o.next, size: size, unwatched: !watch})
+		o.locateLocked(p, v, o.ids.find(uintptr(p)), size, true)
 		o.noteType(p, v)
 		o.queue = append(o.queue, queuedEntry{uintptr(p), wp})
 		o.sweepSomeLocked()
@@ -224,6 +239,9 @@ func (o *objects) lookup(v reflect.Value, isWeak, watch bool) (id uint64, first,
 	// A stale entry at this address (its object collected, its cleanup not
 	// run yet) is replaced; that cleanup then leaves this one alone.
 	o.ids.put(uintptr(p), objEntry{wp: c.wp, id: o.next, size: size, unwatched: !watch})
+	if heap {
+		o.locateLocked(p, v, o.ids.find(uintptr(p)), size, true)
+	}
 	o.noteType(p, v)
 	if noteCrossed(v) && o == captureObjects {
 		notePending(p)

@@ -201,8 +201,16 @@ func (p *player) Ref(id uint64, name string, t reflect.Type) (reflect.Value, err
 	case reflect.Interface:
 		under, _ = p.Whole(id)
 	}
+	w, inWhole, interior := p.placedOf(id, t)
 	p.objMu.Lock()
 	defer p.objMu.Unlock()
+	if _, bound := p.byID[id]; !bound && interior {
+		// A part of another object (replay_located.go).
+		if x, ok := p.interiorLocked(t, w, inWhole); ok {
+			p.bindLocked(id, x, name)
+			return x, nil
+		}
+	}
 	if s, ok := p.standInOverLocked(id, name, t, nil, under); ok {
 		return s, nil
 	}

@@ -106,8 +106,14 @@ type player struct {
 	objMu sync.Mutex
 	first firstAppearances // numbering.go
 	byID  map[uint64]reflect.Value
-	ids   map[unsafe.Pointer]objInfo
-	maxID uint64
+	// locatedIDs: the objects whose Location replay's encodings wrote
+	// (replay_located.go).
+	locatedIDs map[uint64]bool
+	// premade: objects made before they crossed, as the object another
+	// one lies in (replay_located.go).
+	premade map[uint64]bool
+	ids     map[unsafe.Pointer]objInfo
+	maxID   uint64
 
 	// abort is called with the first divergence; by default it writes
 	// the report and ends the process (exits).

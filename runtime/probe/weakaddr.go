@@ -39,6 +39,15 @@ func weakIs(wp weak.Pointer[byte], p unsafe.Pointer) bool {
 	return wp.Value() == (*byte)(p)
 }
 
+// weakIsAddr is weakIs for an address held as a number (the start of a
+// heap object that findObject gave).
+func weakIsAddr(wp weak.Pointer[byte], a uintptr) bool {
+	if rawWeak {
+		return weakAddr(wp) == a
+	}
+	return uintptr(unsafe.Pointer(wp.Value())) == a
+}
+
 // weakFreed reports whether the object wp refers to has certainly been
 // freed (its handle cleared by the sweeper); false for one that is alive
 // or dead but not swept yet. Tables use it to drop entries of collected

@@ -40,6 +40,9 @@ type Decoder struct {
 	// seenRef is called with the object ID and recorded type name of every
 	// reference and object that Skip reads (MaxObjectID, ObjectRefs).
 	seenRef func(id uint64, name string)
+	// seenAt is called with every Location (TagAt) that Skip reads
+	// (ObjectRefsLocated).
+	seenAt func(Location)
 
 	// whereT and whereF: the struct type and field whose value decode
 	// reads next, if it reads a field: the description of a stand-in
@@ -286,6 +289,9 @@ func (d *Decoder) DecodeError() error {
 }
 
 func (d *Decoder) decode(v reflect.Value, depth int) {
+	if d.peek() == TagAt {
+		d.skipAt() // where the reference after it lies (located.go)
+	}
 	outer := d.ifaceName // for this value only, not for values inside it
 	d.ifaceName = ""
 	if d.Err != nil {
@@ -638,6 +644,7 @@ func (d *Decoder) decodeIface(v reflect.Value, depth int, impl []string) {
 			return
 		}
 		if rt.Kind() == reflect.Pointer {
+			d.skipAt()
 			if inner := d.peek(); inner == TagObject || inner == TagRef {
 				// An error of an observed pointer type, by identity.
 				x := reflect.New(rt).Elem()
@@ -680,6 +687,7 @@ func (d *Decoder) decodeIface(v reflect.Value, depth int, impl []string) {
 		if d.Unbuilt == "" {
 			d.Unbuilt = name
 		}
+		d.skipAt() // a stand-in is no part of another object
 		innerAt := d.Off
 		switch inner := d.peek(); inner {
 		case TagRef, TagObject:
@@ -863,9 +871,19 @@ func RefOfKnown(b []byte, known string) (typeName string, id uint64, ok bool) {
 		}
 		tag = d.byte()
 	}
+	for tag == TagAt {
+		d.Off--
+		d.at()
+		tag = d.byte()
+	}
 	if tag == TagIface {
 		typeName = name()
 		tag = d.byte()
+		for tag == TagAt {
+			d.Off--
+			d.at()
+			tag = d.byte()
+		}
 	}
 	if d.Err == nil && typeName != "" && tag != TagRef && tag != TagObject {
 		return typeName, 0, true // a value in an interface: its dynamic type
@@ -930,6 +948,13 @@ type SharedResolver interface {
 // pointer type) named name: a new t, or a t at the start of a new whole
 // object (WholeResolver).
 func (d *Decoder) newObject(id uint64, t reflect.Type, name string) reflect.Value {
+	if ir, ok := d.Resolver.(InteriorResolver); ok {
+		if x, ok := ir.Interior(id, t); ok {
+			// A part of another object (located.go).
+			d.Resolver.Bind(id, x, name)
+			return x
+		}
+	}
 	if wr, ok := d.Resolver.(WholeResolver); ok {
 		if w, ok := wr.Whole(id); ok && w != t.Elem() && LeadsWith(w, t.Elem()) {
 			whole := reflect.New(w)

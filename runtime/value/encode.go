@@ -422,6 +422,13 @@ func (e *Encoder) refNamed(tag byte, v reflect.Value, name string, weak bool) (f
 	var id uint64
 	if e.Objects != nil && !NoIdentity(v) {
 		id, first, name = e.Objects.ID(v, name, weak)
+		if first {
+			if l, ok := e.Objects.(Locator); ok {
+				for _, at := range l.Located(id, v) {
+					e.Buf = appendAt(e.Buf, at) // located.go
+				}
+			}
+		}
 	}
 	e.Buf = append(e.Buf, tag)
 	if e.ifaceName != "" {

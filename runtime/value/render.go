@@ -17,7 +17,7 @@ var tagNames = [...]string{
 	TagSentinel: "sentinel", TagTypedError: "typed error", TagTime: "time",
 	TagTruncated: "truncated value", TagOpaque: "opaque value", TagImplements: "implements prefix",
 	TagRecord: "struct", TagExported: "exported fields", TagRedacted: "redacted value",
-	TagReflectType: "reflect.Type", TagView: "slice view", TagReflectValue: "reflect.Value",
+	TagReflectType: "reflect.Type", TagView: "slice view", TagReflectValue: "reflect.Value", TagAt: "location",
 }
 
 func tagName(t byte) string {
@@ -86,6 +86,10 @@ func render(sb *strings.Builder, d *Decoder, depth int) {
 		return
 	}
 	switch tag {
+	case TagAt:
+		renderAt(sb, d)
+		d.ifaceName = outer // the reference after it is the interface value's
+		render(sb, d, depth+1)
 	case TagImplements:
 		sb.WriteString("implements(")
 		for i, n := 0, d.count(); i < n && d.Err == nil; i++ {

@@ -57,6 +57,10 @@ const (
 	// and then, if addressable, a pointer to the memory it describes (an
 	// object with contents), else its value of that type
 	TagReflectValue
+	// a prefix of a reference or observed object (format 11 on): uvarint
+	// object ID, uvarint ID of the object it lies in, uvarint byte offset
+	// there; the reference it belongs to follows (located.go)
+	TagAt
 	numTags
 )
 

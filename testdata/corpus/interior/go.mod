@@ -1,0 +1,3 @@
+module example.com/interior
+
+go 1.26
