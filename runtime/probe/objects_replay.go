@@ -210,6 +210,7 @@ func (p *player) Ref(id uint64, name string, t reflect.Type) (reflect.Value, err
 			p.bindLocked(id, x, name)
 			return x, nil
 		}
+		p.noteUnplacedLocked(id)
 	}
 	if s, ok := p.standInOverLocked(id, name, t, nil, under); ok {
 		return s, nil

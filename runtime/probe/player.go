@@ -112,8 +112,11 @@ type player struct {
 	// premade: objects made before they crossed, as the object another
 	// one lies in (replay_located.go).
 	premade map[uint64]bool
-	ids     map[unsafe.Pointer]objInfo
-	maxID   uint64
+	// unplaced: objects the log locates in another one that replay made
+	// apart (replay_located.go).
+	unplaced map[uint64]bool
+	ids      map[unsafe.Pointer]objInfo
+	maxID    uint64
 
 	// abort is called with the first divergence; by default it writes
 	// the report and ends the process (exits).

@@ -96,7 +96,7 @@ func (p *player) Located(id uint64, v reflect.Value) []value.Location {
 		out = append(out, value.Location{ID: x, In: w.in, Off: w.off})
 	}
 	if w, ok := l.where[id]; ok && w.own && !p.locatedIDs[id] {
-		if in, _, ok := p.addrLocked(w.in); ok && in+w.off == a {
+		if in, _, ok := p.addrLocked(w.in); ok && in+w.off == a || p.unplaced[id] {
 			note(id, w)
 		}
 	}
@@ -105,7 +105,7 @@ func (p *player) Located(id uint64, v reflect.Value) []value.Location {
 		if p.locatedIDs[x] {
 			continue
 		}
-		if xa, xsize, ok := p.addrLocked(x); ok && xa == a+w.off && w.off+xsize <= size {
+		if xa, xsize, ok := p.addrLocked(x); ok && xa == a+w.off && w.off+xsize <= size || p.unplaced[x] {
 			note(x, w)
 		}
 	}
@@ -128,7 +128,23 @@ func (p *player) Interior(id uint64, t reflect.Type) (reflect.Value, bool) {
 	if _, bound := p.byID[id]; bound {
 		return reflect.Value{}, false
 	}
-	return p.interiorLocked(t, w, whole)
+	x, ok := p.interiorLocked(t, w, whole)
+	if !ok {
+		p.noteUnplacedLocked(id)
+	}
+	return x, ok
+}
+
+// noteUnplacedLocked notes that replay made object id, which the log
+// locates in another one, as an object of its own (its enclosing object's
+// type holds no such value there in this build, or is a stand-in): its
+// encodings write the log's Location as recorded, as replay cannot check
+// it, and the object behaves as before logs located objects.
+func (p *player) noteUnplacedLocked(id uint64) {
+	if p.unplaced == nil {
+		p.unplaced = map[uint64]bool{}
+	}
+	p.unplaced[id] = true
 }
 
 // placedOf returns where the log says object id, first seen as a t, lies,
