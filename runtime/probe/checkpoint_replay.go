@@ -61,7 +61,6 @@ func (p *player) seedCheckpointNames(i int, n *objectNames) {
 	}
 	located := &p.first.located
 	_ = value.ObjectRefsLocated(p.seg.values, func(id uint64, name string) {
-		located.ref(id)
 		if id != 0 && id < localIDs {
 			n.add(id, name)
 		}

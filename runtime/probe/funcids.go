@@ -47,19 +47,20 @@ func (p *player) noteFreshFunc(id uint64, v reflect.Value, name string, prevMax 
 }
 
 // sameValues reports whether the values the code encoded (s.enc.Buf) are
-// want, the log's, also after giving function values replay numbered
-// afresh the IDs the capture gave them (see above).
+// want, the log's (as sameLocated compares them), also after giving
+// function values replay numbered afresh the IDs the capture gave them (see
+// above).
 func (p *player) sameValues(s *Stream, want []byte) bool {
 	if p.nFresh.Load() == 0 {
-		return bytes.Equal(want, s.enc.Buf)
+		return p.sameLocated(want, s.enc.Buf)
 	}
 	p.objMu.Lock()
 	defer p.objMu.Unlock()
 	fresh := p.freshFuncs
 	p.freshFuncs = nil
 	p.nFresh.Store(0)
-	if bytes.Equal(want, s.enc.Buf) || len(fresh) == 0 {
-		return bytes.Equal(want, s.enc.Buf)
+	if same := p.sameLocatedLocked(want, s.enc.Buf); same || len(fresh) == 0 {
+		return same
 	}
 	got := s.enc.Buf
 	type rebind struct {
@@ -88,7 +89,7 @@ func (p *player) sameValues(s *Stream, want []byte) bool {
 			done = append(done, rebind{f, bestID})
 		}
 	}
-	if len(done) == 0 || !bytes.Equal(got, want) {
+	if len(done) == 0 || !p.sameLocatedLocked(want, got) {
 		return false
 	}
 	for _, r := range done {

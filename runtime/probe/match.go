@@ -1,7 +1,6 @@
 package probe
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"sort"
@@ -115,7 +114,7 @@ func playerCall(s *Stream, kind eventlog.Kind) uint64 {
 	p := play
 	actual := func() string { return describeActual(kind, s.site, s.enc.Buf) }
 	_, e := p.peek(s, actual)
-	if kind == eventlog.KindCallOut && p.level != CheckStrict && (e.Kind != kind || e.Site != s.site.Name || !bytes.Equal(e.Values, s.enc.Buf)) {
+	if kind == eventlog.KindCallOut && p.level != CheckStrict && (e.Kind != kind || e.Site != s.site.Name || !p.sameLocated(e.Values, s.enc.Buf)) {
 		if r := p.resync(s); r != nil {
 			e = r
 		}
@@ -161,7 +160,7 @@ func (p *player) resync(s *Stream) *eventlog.Event {
 		if e.Kind == eventlog.KindReturnIn || e.Kind == eventlog.KindPanicOut || e.Kind == eventlog.KindReturnOut || e.Kind == eventlog.KindPanicIn {
 			return nil // the enclosing call ends
 		}
-		if e.Kind != eventlog.KindCallOut || e.Site != s.site.Name || !bytes.Equal(e.Values, s.enc.Buf) {
+		if e.Kind != eventlog.KindCallOut || e.Site != s.site.Name || !p.sameLocated(e.Values, s.enc.Buf) {
 			continue
 		}
 		m := k + 1
@@ -263,7 +262,7 @@ func playerPanic(s *Stream, fr frame, kind eventlog.Kind, r any) {
 		panic(abortReplay{})
 	}
 	want, _ := value.Split(e.Values)
-	if len(want) == 0 || len(vals) == 0 || !bytes.Equal(want[0], vals[0]) {
+	if len(want) == 0 || len(vals) == 0 || !p.sameLocated(want[0], vals[0]) {
 		p.diverge(&Divergence{Seq: e.Seq, Stream: s.id, Reason: "different panic value", Expected: p.describe(e), Actual: actual(), Pos: strings.Trim(pos, `"`)})
 		panic(abortReplay{})
 	}

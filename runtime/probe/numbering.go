@@ -44,7 +44,6 @@ func (p *player) computeFirstAppearances() {
 	f.err = p.scanLog(func(i int, e *eventlog.Event) bool {
 		p.seedCheckpointNames(i, &f.names)
 		_ = value.ObjectRefsLocated(e.Values, func(id uint64, name string) {
-			f.located.ref(id)
 			if id != 0 && f.names.add(id, name) && id < varIDs {
 				f.firstAt[id] = i
 			}

@@ -106,9 +106,6 @@ type player struct {
 	objMu sync.Mutex
 	first firstAppearances // numbering.go
 	byID  map[uint64]reflect.Value
-	// locatedIDs: the objects whose Location replay's encodings wrote
-	// (replay_located.go).
-	locatedIDs map[uint64]bool
 	// premade: objects made before they crossed, as the object another
 	// one lies in (replay_located.go).
 	premade map[uint64]bool

@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"bytes"
 	"reflect"
 	"unsafe"
 
@@ -10,111 +11,88 @@ import (
 // Objects inside objects in replay (runtime/value: located.go). The
 // numbering pass reads where the log says objects lie in others; replay
 // makes such an object the field of the one it lies in (Interior), making
-// that one when the part crosses first, and its encodings write the
-// Locations where the capture's did: at the part's first sight if the log
-// has them there, else at the enclosing object's, when replay's objects
-// lie as the log says (so a replayed code that hands out a pointer
-// elsewhere diverges at that event).
+// that one when the part crosses first. Its own encodings write no
+// Locations: it compares values without them and checks the log's against
+// its objects (sameValues).
 
 // LastUnlocatedFormat is the last log format version that says nowhere
-// where an object lies in another (value.TagAt): its players write no
-// Locations, as its capture did not.
+// where an object lies in another (value.TagAt): its players compare values
+// byte for byte, as before.
 const LastUnlocatedFormat = 10
 
 // placed is where the log says an object lies.
 type placed struct {
 	in  uint64  // the object it lies in
 	off uintptr // its offset there
-	own bool    // said at the object's own first sight, not at in's
 }
 
 // logLocations holds the log's Locations (made by the numbering pass, read
 // only after it).
 type logLocations struct {
-	where   map[uint64]placed   // object -> where it lies
-	holds   map[uint64][]uint64 // object -> the objects its first sight locates in it, in log order
-	pending []value.Location    // read, the reference they prefix not yet
+	where map[uint64]placed // object -> where it lies
 }
 
-func (l *logLocations) at(loc value.Location) { l.pending = append(l.pending, loc) }
-
-// ref notes the reference that the Locations read since the last one
-// prefix.
-func (l *logLocations) ref(id uint64) {
-	if len(l.pending) == 0 {
+func (l *logLocations) at(loc value.Location) {
+	if loc.ID == 0 || loc.In == 0 {
 		return
 	}
 	if l.where == nil {
-		l.where, l.holds = map[uint64]placed{}, map[uint64][]uint64{}
+		l.where = map[uint64]placed{}
 	}
-	for _, loc := range l.pending {
-		if _, ok := l.where[loc.ID]; ok || loc.ID == 0 || loc.In == 0 {
-			continue
-		}
-		own := loc.ID == id
-		l.where[loc.ID] = placed{in: loc.In, off: loc.Off, own: own}
-		if !own {
-			l.holds[loc.In] = append(l.holds[loc.In], loc.ID)
-		}
+	if _, ok := l.where[loc.ID]; !ok {
+		l.where[loc.ID] = placed{in: loc.In, off: loc.Off}
 	}
-	l.pending = l.pending[:0]
 }
 
 // addrLocked is the address of the object bound to id, if it is a pointer.
-func (p *player) addrLocked(id uint64) (uintptr, uintptr, bool) {
+func (p *player) addrLocked(id uint64) (uintptr, bool) {
 	v, ok := p.byID[id]
 	if !ok {
-		return 0, 0, false
+		return 0, false
 	}
 	c := concrete(v)
 	if c.Kind() != reflect.Pointer || c.IsNil() {
-		return 0, 0, false
+		return 0, false
 	}
-	return uintptr(c.UnsafePointer()), c.Type().Elem().Size(), true
+	return uintptr(c.UnsafePointer()), true
 }
 
-// Located implements value.Locator: the Locations the log gives at the
-// first sight of id that replay's objects bear out, each written once.
-func (p *player) Located(id uint64, v reflect.Value) []value.Location {
-	if p.format <= LastUnlocatedFormat || v.Kind() != reflect.Pointer || v.IsNil() {
-		return nil
+// sameLocated reports whether the values replay encoded for an event match
+// the log's: byte for byte, or, in a log that locates objects, byte for
+// byte without the Locations (value.StripLocations: the capture writes one
+// at the first encoding in time, which concurrent goroutines may do in an
+// event that comes later in the log, so replay writes none) while replay's
+// objects lie where the log's Locations say (replayed code that hands out
+// a pointer elsewhere diverges at that event).
+func (p *player) sameLocated(logged, replayed []byte) bool {
+	if bytes.Equal(logged, replayed) {
+		return true
 	}
-	p.first.once.Do(p.computeFirstAppearances)
-	l := &p.first.located
-	if len(l.where) == 0 {
-		return nil
-	}
-	a, size := uintptr(v.UnsafePointer()), v.Type().Elem().Size()
 	p.objMu.Lock()
 	defer p.objMu.Unlock()
-	var out []value.Location
-	note := func(x uint64, w placed) {
-		if p.locatedIDs == nil {
-			p.locatedIDs = map[uint64]bool{}
-		}
-		p.locatedIDs[x] = true
-		out = append(out, value.Location{ID: x, In: w.in, Off: w.off})
-	}
-	if w, ok := l.where[id]; ok && w.own && !p.locatedIDs[id] {
-		if in, _, ok := p.addrLocked(w.in); ok && in+w.off == a || p.unplaced[id] {
-			note(id, w)
-		}
-	}
-	for _, x := range l.holds[id] {
-		w := l.where[x]
-		if p.locatedIDs[x] {
-			continue
-		}
-		if xa, xsize, ok := p.addrLocked(x); ok && xa == a+w.off && w.off+xsize <= size || p.unplaced[x] {
-			note(x, w)
-		}
-	}
-	return out
+	return p.sameLocatedLocked(logged, replayed)
 }
 
-// Located implements value.Locator for a stream's encodings.
-func (t *turnObjects) Located(id uint64, v reflect.Value) []value.Location {
-	return play.Located(id, v)
+// sameLocatedLocked is sameLocated with objMu held.
+func (p *player) sameLocatedLocked(logged, replayed []byte) bool {
+	if bytes.Equal(logged, replayed) {
+		return true
+	}
+	if p.format <= LastUnlocatedFormat {
+		return false
+	}
+	lw, locs, err := value.StripLocations(logged)
+	if err != nil || len(locs) == 0 || !bytes.Equal(lw, replayed) {
+		return false
+	}
+	for _, l := range locs {
+		x, okx := p.addrLocked(l.ID)
+		in, okin := p.addrLocked(l.In)
+		if okx && okin && !p.unplaced[l.ID] && x != in+l.Off {
+			return false
+		}
+	}
+	return true
 }
 
 // Interior implements value.InteriorResolver.
@@ -137,9 +115,9 @@ func (p *player) Interior(id uint64, t reflect.Type) (reflect.Value, bool) {
 
 // noteUnplacedLocked notes that replay made object id, which the log
 // locates in another one, as an object of its own (its enclosing object's
-// type holds no such value there in this build, or is a stand-in): its
-// encodings write the log's Location as recorded, as replay cannot check
-// it, and the object behaves as before logs located objects.
+// type holds no such value there in this build, or is a stand-in): the
+// log's Location of it is not checked (sameValues), and the object behaves
+// as before logs located objects.
 func (p *player) noteUnplacedLocked(id uint64) {
 	if p.unplaced == nil {
 		p.unplaced = map[uint64]bool{}
@@ -168,7 +146,7 @@ func (p *player) placedOf(id uint64, t reflect.Type) (placed, reflect.Type, bool
 // by) if it has not crossed yet; false if that object's type holds no t
 // there (called with objMu held).
 func (p *player) interiorLocked(t reflect.Type, w placed, whole reflect.Type) (reflect.Value, bool) {
-	if _, _, bound := p.addrLocked(w.in); !bound {
+	if _, bound := p.addrLocked(w.in); !bound {
 		if _, any := p.byID[w.in]; any {
 			return reflect.Value{}, false
 		}

@@ -43,6 +43,9 @@ type Decoder struct {
 	// seenAt is called with every Location (TagAt) that Skip reads
 	// (ObjectRefsLocated).
 	seenAt func(Location)
+	// atSpan is called with the byte range of every TagAt prefix that Skip
+	// reads (StripLocations).
+	atSpan func(start, end int)
 
 	// whereT and whereF: the struct type and field whose value decode
 	// reads next, if it reads a field: the description of a stand-in

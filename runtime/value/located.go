@@ -62,12 +62,43 @@ func appendAt(b []byte, l Location) []byte {
 
 // at reads a TagAt prefix, its tag included, and reports it to seenAt.
 func (d *Decoder) at() Location {
+	start := d.Off
 	d.Off++
 	l := Location{ID: d.uvarint(), In: d.uvarint(), Off: uintptr(d.uvarint())}
 	if d.seenAt != nil && d.Err == nil {
 		d.seenAt(l)
 	}
+	if d.atSpan != nil && d.Err == nil {
+		d.atSpan(start, d.Off)
+	}
 	return l
+}
+
+// StripLocations returns the encoded values b without their TagAt
+// prefixes (b itself if it has none), and the Locations they held.
+// Replay compares the values it encodes with the log's without them and
+// checks the log's Locations against its objects: the capture writes a
+// Location at the first encoding of an object in time, which concurrent
+// goroutines may do in an event that comes later in the log than another
+// sight of the object.
+func StripLocations(b []byte) ([]byte, []Location, error) {
+	var locs []Location
+	var spans [][2]int
+	d := &Decoder{Buf: b, seenAt: func(l Location) { locs = append(locs, l) },
+		atSpan: func(start, end int) { spans = append(spans, [2]int{start, end}) }}
+	for d.Off < len(b) && d.Err == nil {
+		d.Skip()
+	}
+	if d.Err != nil || len(spans) == 0 {
+		return b, nil, d.Err
+	}
+	out := make([]byte, 0, len(b))
+	last := 0
+	for _, s := range spans {
+		out = append(out, b[last:s[0]]...)
+		last = s[1]
+	}
+	return append(out, b[last:]...), locs, nil
 }
 
 // skipAt reads the TagAt prefixes at the decoder's position: the reference

@@ -1,6 +1,7 @@
 package value
 
 import (
+	"bytes"
 	"reflect"
 	"strconv"
 	"strings"
@@ -82,6 +83,20 @@ func TestLocatedInteriorPointer(t *testing.T) {
 	}
 	if got, w := strings.Join(seen, " "), "ref#1 at#2/1+"+itoa(off)+" ref#2 ref#2"; got != w {
 		t.Fatalf("walk %q, want %q", got, w)
+	}
+
+	// Without the prefix, the values are those of a table that locates
+	// nothing.
+	plain := &Encoder{Objects: newTable(), Deep: true}
+	Encode(plain, c)
+	Encode(plain, &c.Params)
+	Encode(plain, &c.Params)
+	stripped, locs, err := StripLocations(e.Buf)
+	if err != nil || !bytes.Equal(stripped, plain.Buf) || len(locs) != 1 || locs[0] != (Location{ID: 2, In: 1, Off: off}) {
+		t.Fatalf("StripLocations: %v, %v, equal to the plain encoding: %v", locs, err, bytes.Equal(stripped, plain.Buf))
+	}
+	if same, none, _ := StripLocations(plain.Buf); &same[0] != &plain.Buf[0] || none != nil {
+		t.Fatalf("StripLocations of values without locations copied them or found %v", none)
 	}
 
 	// Decoding: the enclosing object is replay's; the interior pointer is
