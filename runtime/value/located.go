@@ -25,8 +25,8 @@ import (
 // crossed first. Replay reads every prefix of the log before it starts
 // (probe's numbering pass) and makes the interior ID's object the field of
 // the enclosing one's, making that one early if the interior pointer comes
-// first; its own encodings write the prefix where the log does, when its
-// objects lie as the log says.
+// first; it compares its encodings with the log's values without the
+// prefixes (StripLocations) and checks them against its objects.
 
 // A Location says that object ID lies in object In, Off bytes from its
 // start.
@@ -36,8 +36,9 @@ type Location struct {
 }
 
 // A Locator is an object table (Objects) that knows where objects lie in
-// others. The encoder asks it at every first sight of an object, right
-// after ID, for the Locations to write before the object's reference.
+// others (the capture's). The encoder asks it at every first sight of an
+// object, right after ID, for the Locations to write before the object's
+// reference.
 type Locator interface {
 	Located(id uint64, v reflect.Value) []Location
 }
