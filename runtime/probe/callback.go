@@ -198,8 +198,11 @@ func callIn(site *Site, id uint64, passedAt *atomic.Uint64, orphan bool, fn refl
 	var out []reflect.Value
 	s.Run(f, func() { out = call(fn, args) })
 	s.enc.Objects = s.turnTable()
-	for _, r := range out {
+	for i, r := range out {
 		s.enc.EncodeValue(r)
+		// A function value the callback returns may be called by external
+		// code in turn (corpus handlerfunc's Prefix).
+		out[i] = returnedResult(r)
 	}
 	s.Return(f)
 	return out

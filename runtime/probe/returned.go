@@ -34,9 +34,46 @@ func Returned[F any](f F) F {
 	if x == nil || reflect.TypeOf(x).Kind() != reflect.Func {
 		return f
 	}
-	fn := reflect.ValueOf(x)
-	if fn.IsNil() || !ObservedFunc(x) {
+	w, ok := wrapReturned(reflect.ValueOf(x))
+	if !ok {
 		return f
+	}
+	var out F
+	reflect.ValueOf(&out).Elem().Set(w)
+	return out
+}
+
+// returnedResult is Returned for a result of a callback (callIn): an
+// observed function value, or one in an interface, that a function value
+// external code called returns (chi's middleware: the func(http.Handler)
+// http.Handler an incall returned, called by the router, returns an
+// http.HandlerFunc that the router calls for every request).
+func returnedResult(r reflect.Value) reflect.Value {
+	fn := r
+	if r.Kind() == reflect.Interface {
+		if r.IsNil() {
+			return r
+		}
+		fn = r.Elem()
+	}
+	if fn.Kind() != reflect.Func {
+		return r
+	}
+	w, ok := wrapReturned(fn)
+	if !ok {
+		return r
+	}
+	out := reflect.New(r.Type()).Elem()
+	out.Set(w)
+	return out
+}
+
+// wrapReturned returns the recording wrapper of fn, an observed function
+// value leaving the set as a result, and true (capture); in replay it
+// remembers fn under the number the RETURN_IN gave it and returns false.
+func wrapReturned(fn reflect.Value) (reflect.Value, bool) {
+	if fn.IsNil() || !ObservedFunc(fn.Interface()) {
+		return reflect.Value{}, false
 	}
 	if u, ok := unwrapReturned(fn); ok {
 		fn = u // a recording wrapper handed on: wrap the value it wraps, once
@@ -44,7 +81,7 @@ func Returned[F any](f F) F {
 	if replaying {
 		p := play
 		if p.format < closureFormat {
-			return f // numbered by code: the log's callbacks name no closure
+			return reflect.Value{}, false // numbered by code: the log's callbacks name no closure
 		}
 		clo, _ := closureIdentity(fn)
 		p.objMu.Lock()
@@ -58,7 +95,7 @@ func Returned[F any](f F) F {
 			callbacks.passed[id] = fn
 			callbacks.Unlock()
 		}
-		return f
+		return reflect.Value{}, false
 	}
 	id := callbackID(fn)
 	if !fieldsCallbacks.Load() {
@@ -74,9 +111,7 @@ func Returned[F any](f F) F {
 		return callIn(site, id, nil, false, fn, args)
 	})
 	noteReturnedWrapper(w, fn)
-	var out F
-	reflect.ValueOf(&out).Elem().Set(w)
-	return out
+	return w, true
 }
 
 // Stored is applied by a WRITE_OUT helper to a value of function or

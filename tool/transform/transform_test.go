@@ -69,6 +69,7 @@ func TestGolden(t *testing.T) {
 		{"lockpool", "example.com/lockpool/orders", ""},
 		{"reflectout", "example.com/reflectout/codec", ""},
 		{"testingtb", "example.com/testingtb/assert", ""}, // a stand-in for testing.TB
+		{"handlerfunc", "example.com/handlerfunc/mw", ""}, // closures returned by callbacks, a map field indexed
 		// Packages whose declarations hide predeclared names.
 		{"shadowed", "example.com/shadowed/bits", "shadowed-bits"},
 		{"shadowed", "example.com/shadowed/words", "shadowed-words"},
@@ -180,7 +181,7 @@ func (u unsafeOnly) Import(path string) (*types.Package, error) {
 	switch path {
 	case "unsafe":
 		return types.Unsafe, nil
-	case "os", "io", "strings", "reflect", "sync", "runtime", "encoding/json", "image":
+	case "os", "io", "strings", "reflect", "sync", "runtime", "encoding/json", "image", "go/ast":
 		return importer.ForCompiler(u.fset, "source", nil).Import(path)
 	}
 	return nil, os.ErrNotExist
@@ -435,5 +436,40 @@ func TestFieldReadUnderDereference(t *testing.T) {
 	}
 	if n := bytes.Count(out.Files[0], []byte("_capture_field_")); n != 1 {
 		t.Errorf("*a.Sys = *a.Sys: %d field reads instrumented, want 1 (the right side):\n%s", n, out.Files[0])
+	}
+}
+
+// TestFieldReadOfIndexedMap: `r.Header[k]` only read is a READ_OUT of the
+// map field (chi's walkXFF(r.Header["X-Forwarded-For"], ...): replay's
+// placeholder request had an empty header; corpus handlerfunc's
+// Forwarded, here go/ast's Scope.Objects). Assigned, or written through,
+// it is not.
+func TestFieldReadOfIndexedMap(t *testing.T) {
+	for _, body := range []string{
+		"o := r.Objects[\"X\"]\n\treturn len(o.Name)",
+		"v, ok := r.Objects[\"X\"]\n\t_ = v\n\treturn b2i(ok)",
+	} {
+		src := "package p\n\nimport \"go/ast\"\n\nfunc N(r *ast.Scope) int {\n\t" + body + "\n}\n\nfunc b2i(b bool) int {\n\tif b {\n\t\treturn 1\n\t}\n\treturn 0\n}\n"
+		out, err := instrumentSource(t, "p/p.go", src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(out.Files[0], []byte("_capture_field_")) || !bytes.Contains(out.Gen, []byte("reads (*go/ast.Scope).Objects")) {
+			t.Errorf("%s: r.Objects[k] is not a READ_OUT of r.Objects:\n%s", body, out.Files[0])
+		}
+	}
+	for _, body := range []string{
+		"r.Objects[\"X\"] = nil",
+		"r.Objects[\"X\"], r.Objects[\"Y\"] = nil, nil",
+		"r.Objects[\"X\"].Name = \"v\"",
+	} {
+		src := "package p\n\nimport \"go/ast\"\n\nfunc Set(r *ast.Scope) {\n\t" + body + "\n}\n"
+		out, err := instrumentSource(t, "p/p.go", src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := bytes.Count(out.Files[0], []byte("_capture_field_")); n != 0 {
+			t.Errorf("%s: %d field reads instrumented, want none:\n%s", body, n, out.Files[0])
+		}
 	}
 }

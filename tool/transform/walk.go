@@ -444,7 +444,15 @@ func (t *transformer) readContext(x ast.Expr, stack []ast.Node) bool {
 				}
 			}
 			if _, isMap := t.p.Info.TypeOf(x).Underlying().(*types.Map); isMap {
-				return false // m[k] may be the operand of a delete or a write
+				// A map field of an external struct indexed and only read
+				// (chi's walkXFF(r.Header["X-Forwarded-For"], ...)): the
+				// field is read, as r.Header.Values(k) reads it. Not a
+				// map variable (whole maps of other packages are not
+				// copied at every read), nor m[k] assigned or incremented
+				// (the loop goes on with m[k] and finds the write).
+				if sx, ok := x.(*ast.SelectorExpr); !ok || child != x || !t.isFieldSelector(sx) {
+					return false
+				}
 			}
 			child = p
 			continue
@@ -461,6 +469,12 @@ func (t *transformer) readContext(x ast.Expr, stack []ast.Node) bool {
 		}
 	}
 	return true
+}
+
+// isFieldSelector: x selects a field (not a package's variable).
+func (t *transformer) isFieldSelector(x *ast.SelectorExpr) bool {
+	sel, ok := t.p.Info.Selections[x]
+	return ok && sel.Kind() == types.FieldVal
 }
 
 // siteVar declares a site and returns its variable name.

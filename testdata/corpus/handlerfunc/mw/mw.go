@@ -16,3 +16,34 @@ func Clean(next http.Handler) http.Handler {
 		next.ServeHTTP(w, r)
 	})
 }
+
+// Prefix returns middleware, as routers take it: the router calls it with
+// the next handler (a callback of the function value Prefix returned), and
+// serves requests with the handler it returns (a callback of that one).
+func Prefix(p string) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			r.URL.Path = path.Join(p, r.URL.Path)
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
+// Forwarded returns a handler that serves next under the path of the
+// request's first X-Forwarded-For entry: it indexes the request's header
+// map, a map field of an external struct, and only reads the entry.
+func Forwarded(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if v := first(r.Header["X-Forwarded-For"]); v != "" {
+			r.URL.Path = path.Join("/from", v, r.URL.Path)
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func first(vs []string) string {
+	if len(vs) == 0 {
+		return ""
+	}
+	return vs[0]
+}
