@@ -73,8 +73,30 @@ func (p *player) sameLocated(logged, replayed []byte) bool {
 	return p.sameLocatedLocked(logged, replayed)
 }
 
-// sameLocatedLocked is sameLocated with objMu held.
+// sameLocatedLocked is sameLocated with objMu held. Values that differ
+// only by their TagImplements prefixes are the same (value.StripImplements
+// says why they can).
 func (p *player) sameLocatedLocked(logged, replayed []byte) bool {
+	if p.sameLocatedExactLocked(logged, replayed) {
+		return true
+	}
+	if bytes.IndexByte(logged, value.TagImplements) < 0 && bytes.IndexByte(replayed, value.TagImplements) < 0 {
+		return false
+	}
+	l, err := value.StripImplements(logged)
+	if err != nil {
+		return false
+	}
+	r, err := value.StripImplements(replayed)
+	if err != nil || (len(l) == len(logged) && len(r) == len(replayed)) {
+		return false
+	}
+	return p.sameLocatedExactLocked(l, r)
+}
+
+// sameLocatedExactLocked compares logged and replayed, their Locations
+// apart.
+func (p *player) sameLocatedExactLocked(logged, replayed []byte) bool {
 	if bytes.Equal(logged, replayed) {
 		return true
 	}

@@ -46,6 +46,9 @@ type Decoder struct {
 	// atSpan is called with the byte range of every TagAt prefix that Skip
 	// reads (StripLocations).
 	atSpan func(start, end int)
+	// implSpan is called with the byte range of every TagImplements prefix
+	// that Skip reads (StripImplements).
+	implSpan func(start, end int)
 
 	// whereT and whereF: the struct type and field whose value decode
 	// reads next, if it reads a field: the description of a stand-in

@@ -295,3 +295,29 @@ type errorStandInType interface{ recorded() *Error }
 // recorded returns e: wrappers that embed *Error are encoded as the error
 // they stand in for.
 func (e *Error) recorded() *Error { return e }
+
+// StripImplements returns b, one or more encoded values, without their
+// TagImplements prefixes. What a prefix lists follows from the slot's
+// static type, the dynamic type the value names and which types the binary
+// registered; a type declared in a test file is registered in replay's
+// build (which links the test files) and not in the capture's, so the
+// capture wrote a prefix replay does not (chi's test doubles in an
+// http.ResponseWriter). Replay compares values without them where they
+// differ only there (TestStripImplements).
+func StripImplements(b []byte) ([]byte, error) {
+	var spans [][2]int
+	d := &Decoder{Buf: b, implSpan: func(start, end int) { spans = append(spans, [2]int{start, end}) }}
+	for d.Off < len(b) && d.Err == nil {
+		d.Skip()
+	}
+	if d.Err != nil || len(spans) == 0 {
+		return b, d.Err
+	}
+	out := make([]byte, 0, len(b))
+	last := 0
+	for _, s := range spans {
+		out = append(out, b[last:s[0]]...)
+		last = s[1]
+	}
+	return append(out, b[last:]...), nil
+}

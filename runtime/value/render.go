@@ -91,6 +91,7 @@ func render(sb *strings.Builder, d *Decoder, depth int) {
 		d.ifaceName = outer // the reference after it is the interface value's
 		render(sb, d, depth+1)
 	case TagImplements:
+		start := d.Off - 1
 		sb.WriteString("implements(")
 		for i, n := 0, d.count(); i < n && d.Err == nil; i++ {
 			if i > 0 {
@@ -99,6 +100,9 @@ func render(sb *strings.Builder, d *Decoder, depth int) {
 			sb.WriteString(d.name())
 		}
 		sb.WriteString(") ")
+		if d.implSpan != nil && d.Err == nil {
+			d.implSpan(start, d.Off)
+		}
 		render(sb, d, depth+1)
 	case TagNil:
 		sb.WriteString("nil")
