@@ -253,3 +253,49 @@ func TestWrittenPlainErrorIsNil(t *testing.T) {
 		t.Fatalf("format %d: plain errors are written by their kind", eventlog.FormatVersion)
 	}
 }
+
+// TestMadeOutWritesOfOlderLogs: a log of LastUnmadeOutFormat or before
+// holds no post-call pointee of memory reflect.MakeSlice or reflect.Append
+// made, nor of an owned pointer held by value in an outcall's receiver, so
+// replay of it counts neither and reads nothing; replay of a newer log
+// counts both.
+func TestMadeOutWritesOfOlderLogs(t *testing.T) {
+	old := play
+	defer func() { play = old }()
+	type counter struct {
+		calls *int64
+		body  string
+	}
+	calls := new(int64)
+	markRebuilt(any(calls))
+	held := counter{calls: calls}
+
+	play = &player{format: LastUnmadeOutFormat}
+	made := OwnMade(reflect.MakeSlice(reflect.TypeFor[[]outTally](), 3, 3))
+	if owned(made.Index(2).Addr().Interface()) {
+		t.Fatalf("format %d: reflect.MakeSlice's memory owned", LastUnmadeOutFormat)
+	}
+	r := &Stream{dec: value.Decoder{Buf: []byte{value.TagNil}}}
+	SetOutPointeeIfOwned(r, held)
+	if r.dec.Off != 0 {
+		t.Fatalf("format %d: read %d bytes", LastUnmadeOutFormat, r.dec.Off)
+	}
+
+	play = &player{format: LastUnmadeOutFormat + 1}
+	made = OwnMade(reflect.MakeSlice(reflect.TypeFor[[]outTally](), 3, 3))
+	grown := OwnMade(reflect.Append(made, reflect.ValueOf(outTally{})))
+	if !owned(made.Index(2).Addr().Interface()) || !owned(grown.Index(3).Addr().Interface()) {
+		t.Fatalf("format %d: reflect.MakeSlice's memory owned %v, reflect.Append's %v", LastUnmadeOutFormat+1,
+			owned(made.Index(2).Addr().Interface()), owned(grown.Index(3).Addr().Interface()))
+	}
+	var n int
+	heldOwned(held, func(p any) {
+		if p.(*int64) != calls {
+			t.Errorf("held pointer %p, want %p", p, calls)
+		}
+		n++
+	})
+	if n != 1 {
+		t.Fatalf("format %d: %d held owned pointers, want 1", LastUnmadeOutFormat+1, n)
+	}
+}

@@ -102,15 +102,75 @@ func owned(x any) bool {
 func OutPointeeIfOwned(s *Stream, x any) {
 	if owned(x) {
 		Pointee(s, x)
+		return
 	}
+	heldOwned(x, func(p any) { Pointee(s, p) })
 }
 
 // SetOutPointeeIfOwned writes the recorded pointee back through x when x is
 // an address Own marked (replay), as the capture recorded it.
 func SetOutPointeeIfOwned(s *Stream, x any) {
-	if owned(x) && writesBackMarked() {
-		SetPointee(s, x)
+	if owned(x) {
+		if writesBackMarked() {
+			SetPointee(s, x)
+		}
+		return
 	}
+	heldOwned(x, func(p any) { SetPointee(s, p) })
+}
+
+// heldOwnedDepth bounds how deep heldOwned looks into structs and arrays
+// held by value.
+const heldOwnedDepth = 4
+
+// heldOwned calls f, in field and element order, with each non-nil pointer
+// that x, a receiver or argument held by value (a struct or an array,
+// directly or in an interface), holds in its fields or elements, by value,
+// and that points to owned memory (owned): a test's marshaler of a value
+// type counting its calls through a pointer field (go-toml's
+// flakyMarshaler{calls: &calls}, whose *int an incall's reflected argument
+// brought in) writes that memory in a method replay answers from the log.
+// Pointers behind pointers, slices, maps and interfaces are not followed.
+// Logs of LastUnmadeOutFormat or before hold none of these pointees.
+func heldOwned(x any, f func(p any)) {
+	if ownedAddrs.n.Load() == 0 && rebuilt.n.Load() == 0 || !writesBackMade() {
+		return
+	}
+	rv := reflect.ValueOf(x)
+	if k := rv.Kind(); k != reflect.Struct && k != reflect.Array {
+		return
+	}
+	var walk func(v reflect.Value, depth int)
+	walk = func(v reflect.Value, depth int) {
+		switch v.Kind() {
+		case reflect.Pointer:
+			if v.IsNil() {
+				return
+			}
+			// A pointer of its own, not read-only where v was read through
+			// an unexported field, to write through in replay.
+			p := reflect.NewAt(v.Type().Elem(), v.UnsafePointer()).Interface()
+			if owned(p) {
+				f(p)
+			}
+		case reflect.Struct:
+			if depth < heldOwnedDepth {
+				for i := range v.NumField() {
+					walk(v.Field(i), depth+1)
+				}
+			}
+		case reflect.Array:
+			if k := v.Type().Elem().Kind(); k != reflect.Pointer && k != reflect.Struct && k != reflect.Array {
+				return // no pointer held by value ([64]byte)
+			}
+			if depth < heldOwnedDepth {
+				for i := range v.Len() {
+					walk(v.Index(i), depth+1)
+				}
+			}
+		}
+	}
+	walk(rv, 0)
 }
 
 // syncValue reports whether t is a type of sync or sync/atomic, whose

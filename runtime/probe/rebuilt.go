@@ -75,7 +75,12 @@ func markRebuilt(x any) {
 	if size == 0 || syncValue(et) || value.IsObservedType(et) {
 		return
 	}
-	p := rv.UnsafePointer()
+	markSpan(rv.UnsafePointer(), size)
+}
+
+// markSpan marks the size bytes at p, the start of a heap object or a
+// package variable, as markRebuilt does.
+func markSpan(p unsafe.Pointer, size uintptr) {
 	if onStack(p) || !weakable(p) {
 		return
 	}

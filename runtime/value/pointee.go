@@ -67,6 +67,12 @@ func pointeeEveryTime(el reflect.Type) bool {
 // does not hold its contents). Set once, before any encoding.
 var DeepPointee func(v reflect.Value)
 
+// DeepEveryTimePointee, if set, is called as DeepPointee is, with each
+// pointer written with its pointee at every sight (pointeeWrittenEveryTime:
+// a `*int` a test's value holds) that a Refresh encoding writes. Set once,
+// before any encoding.
+var DeepEveryTimePointee func(v reflect.Value)
+
 // pointeeWrittenEveryTime reports whether the encoders write a pointer of
 // type t (a pointer type) with its pointee at every sight. A TagNil after
 // such an object is then its pointee's value (a nil slice or map, which
@@ -87,6 +93,9 @@ var bigNumbers = map[string]bool{"Int": true, "Float": true, "Rat": true}
 // encoding truncates it, as any value nested that deep.
 func (e *Encoder) pointeeObject(pl *encPlan, v reflect.Value, ptr unsafe.Pointer, depth int) {
 	e.refNamed(TagObject, v, pl.name, true)
+	if e.Deep && e.Refresh && DeepEveryTimePointee != nil {
+		DeepEveryTimePointee(v)
+	}
 	el := pl.ptrEl.Load()
 	if el == nil {
 		el = planFor(pl.t.Elem())

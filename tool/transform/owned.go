@@ -27,6 +27,7 @@ import (
 type ownsState struct {
 	helper bool                          // _capture_own is generated
 	newer  bool                          // _capture_own_new is generated (reflectnew.go)
+	made   bool                          // _capture_own_made is generated (reflectnew.go)
 	funcPC bool                          // _capture_func_pointer is generated (reflect.go)
 	typed  map[string]string             // type -> its marking helper, before go1.18
 	decls  map[*types.Func]*ast.FuncDecl // the package's functions and methods

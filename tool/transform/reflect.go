@@ -245,8 +245,11 @@ func _capture_func_pointer(v %s.Value) uintptr {
 // outside (its cases' channels may be external ones). It always handles the
 // call.
 func (t *transformer) reflectFunc(call *ast.CallExpr, c callee) bool {
-	if c.fn.Name() == "New" {
+	switch c.fn.Name() {
+	case "New":
 		t.ownReflectNew(call) // reflectnew.go
+	case "MakeSlice", "Append", "AppendSlice":
+		t.ownReflectMade(call) // reflectnew.go
 	}
 	if t.reflectsOutside() && c.fn.Name() == "Select" {
 		t.errorf(call.Pos(), "reflect.Select in a package that reflects over values from outside the observed set ("+t.outsideReflect+")",

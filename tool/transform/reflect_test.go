@@ -338,3 +338,30 @@ func use(it *reflect.MapIter) {}
 		t.Errorf("no _capture_maprange in\n%s", out.Gen)
 	}
 }
+
+// TestReflectMadeSliceIsOwned: reflect.MakeSlice, reflect.Append and
+// reflect.AppendSlice mark the backing array they return as the observed
+// code's own (go-toml's decoder hands its elements' addresses to a test
+// type's UnmarshalText).
+func TestReflectMadeSliceIsOwned(t *testing.T) {
+	src := `package p
+
+import "reflect"
+
+func Make(t reflect.Type, v reflect.Value) reflect.Value {
+	s := reflect.MakeSlice(t, 0, 4)
+	s = reflect.Append(s, v)
+	return reflect.AppendSlice(s, s)
+}
+`
+	out, err := instrumentSource(t, "p/make.go", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(out.Files[0])
+	for _, want := range []string{"_capture_own_made(reflect.MakeSlice(t, 0, 4))", "_capture_own_made(reflect.Append(s, v))", "_capture_own_made(reflect.AppendSlice(s, s))"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("no %q in\n%s", want, got)
+		}
+	}
+}

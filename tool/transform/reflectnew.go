@@ -33,3 +33,25 @@ func _capture_own_new(v %s.Value) %s.Value {
 	t.add(call.Pos(), call.Pos(), "_capture_own_new(", span)
 	t.add(call.End(), call.End(), ")", span)
 }
+
+// ownReflectMade rewrites reflect.MakeSlice(...), reflect.Append(...) and
+// reflect.AppendSlice(...) into _capture_own_made(...): the backing array
+// they make (or return) is the observed code's own memory, as reflect.New's
+// is, and a decoder hands pointers to its elements to outside methods that
+// write them (go-toml's UnmarshalText on `slice.Index(i).Addr()`).
+func (t *transformer) ownReflectMade(call *ast.CallExpr) {
+	if !t.owns.made {
+		t.owns.made = true
+		reflectPkg := t.alias("reflect", "reflect")
+		fmt.Fprintf(&t.gen, `// _capture_own_made marks the backing array of slice v, which observed
+// code made by reflection, as the observed code's own, and returns v.
+func _capture_own_made(v %s.Value) %s.Value {
+	return %s.OwnMade(v)
+}
+
+`, reflectPkg, reflectPkg, t.probe)
+	}
+	span := int(call.End() - call.Pos())
+	t.add(call.Pos(), call.Pos(), "_capture_own_made(", span)
+	t.add(call.End(), call.End(), ")", span)
+}

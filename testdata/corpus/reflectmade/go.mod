@@ -1,0 +1,3 @@
+module example.com/reflectmade
+
+go 1.26
