@@ -81,10 +81,13 @@ func markRebuilt(x any) {
 // markSpan marks the size bytes at p, the start of a heap object or a
 // package variable, as markRebuilt does.
 func markSpan(p unsafe.Pointer, size uintptr) {
+	start := uintptr(p)
+	if markedAlready(p, size) {
+		return
+	}
 	if onStack(p) || !weakable(p) {
 		return
 	}
-	start := uintptr(p)
 	rebuilt.mu.Lock()
 	defer rebuilt.mu.Unlock()
 	i := sort.Search(len(rebuilt.spans), func(i int) bool { return rebuilt.spans[i].start >= start })
@@ -116,6 +119,28 @@ func markSpan(p unsafe.Pointer, size uintptr) {
 		rebuilt.spans = live
 		rebuilt.swept = len(live)
 	}
+}
+
+// markedAlready extends the span of the object at p, when it is marked
+// already and still the one marked, to size bytes, and reports whether it
+// was: a slice grown in place by reflect.Append one element at a time, or
+// a pointer a reflected argument brings in at every call, costs a lookup
+// and no weakable check.
+func markedAlready(p unsafe.Pointer, size uintptr) bool {
+	start := uintptr(p)
+	rebuilt.mu.Lock()
+	defer rebuilt.mu.Unlock()
+	i := sort.Search(len(rebuilt.spans), func(i int) bool { return rebuilt.spans[i].start >= start })
+	if i == len(rebuilt.spans) || rebuilt.spans[i].start != start || !weakIs(rebuilt.spans[i].wp, p) {
+		return false
+	}
+	if sp := &rebuilt.spans[i]; sp.end < start+size {
+		sp.end = start + size
+		if size > rebuilt.maxSize {
+			rebuilt.maxSize = size
+		}
+	}
+	return true
 }
 
 // weakable reports whether weak.Make accepts p: a heap object or a package
