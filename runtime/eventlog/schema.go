@@ -57,6 +57,13 @@ import (
 // value.TagAt prefix before a reference gives that ID's enclosing object
 // and offset, once, at the first sight of whichever of the two crosses
 // second; players of earlier logs write none (probe.LastUnlocatedFormat).
+// It also adds, to an outcall's RETURN_OUT, the post-call pointee of
+// memory observed code made with reflect.MakeSlice, reflect.Append or
+// reflect.AppendSlice, and of each pointer, to such memory or to memory a
+// reflected argument brought in (a pointer to a type of no package
+// included), that its receiver or an interface argument holds by value;
+// players of earlier logs leave that memory as it was
+// (probe.LastUnmadeOutFormat).
 const FormatVersion = 11
 
 // Column names, in schema order. They are part of the format.
