@@ -936,3 +936,19 @@ func appendTurnCounts(b []byte) []byte {
 	}
 	return b
 }
+
+// resetStateVarInit takes the current value of the registered variable
+// named name as its value after initialisation: FuncVars replaced an
+// exported function variable's value by a recording wrapper, which
+// replay's initialisation does not make and a checkpoint need not rebuild.
+func resetStateVarInit(name string) {
+	stateVars.Lock()
+	defer stateVars.Unlock()
+	for i := range stateVars.list {
+		v := &stateVars.list[i]
+		if v.name == name && v.init != nil {
+			v.init = *(*unsafe.Pointer)(v.p)
+			stateVars.byName[name] = *v
+		}
+	}
+}

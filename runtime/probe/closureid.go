@@ -173,3 +173,79 @@ func Funcs(pkg string, names []string, fns ...any) {
 		}
 	}
 }
+
+// FuncVars registers the exported variables of function type of observed
+// package pkg, named names (ptrs point to them), from its generated
+// _capture_end_init: a variable that holds an observed function value after
+// the package's initialisation (chi's middleware.DefaultLogger, the
+// handler-maker RequestLogger returned) may be called by external code, as
+// a result an incall returned may (Returned), which would run observed code
+// that no incall encloses: its events went unreplayed, and what it did to
+// observed objects was missing in replay (DefaultLogger's writer kept
+// status 0). The value gets an ID reserved for the variable (funcID of
+// "pkg.Name var") and, in capture, is replaced by a recording wrapper, so
+// external code's calls are callbacks; in replay the player performs the
+// recorded callbacks on the value the replayed initialisation stored
+// (corpus handlerfunc's Default). A checkpoint takes the wrapper for the
+// variable's value after initialisation (resetStateVarInit).
+func FuncVars(pkg string, names []string, ptrs ...any) {
+	if !enabled.Load() {
+		return
+	}
+	for i, ptr := range ptrs {
+		pv := reflect.ValueOf(ptr)
+		if pv.Kind() != reflect.Pointer || pv.IsNil() || i >= len(names) {
+			continue
+		}
+		v := pv.Elem()
+		if v.Kind() != reflect.Func || v.IsNil() || !ObservedFunc(v.Interface()) {
+			continue
+		}
+		clo, ok := closureIdentity(v)
+		if !ok {
+			continue // a top-level function: Funcs numbers it
+		}
+		name := pkg + "." + names[i] + " var"
+		id := funcID(name)
+		funcIDNames.Lock()
+		if funcIDNames.byID == nil {
+			funcIDNames.byID = map[uint64]string{}
+		}
+		prev, dup := funcIDNames.byID[id]
+		if !dup {
+			funcIDNames.byID[id] = name
+		}
+		funcIDNames.Unlock()
+		if dup && prev != name {
+			continue
+		}
+		fn := reflect.ValueOf(v.Interface())
+		if !replaying {
+			captureObjects.reserve(id, clo, true)
+			if !fieldsCallbacks.Load() {
+				fieldsCallbacks.Store(true) // writefields.go
+			}
+			// As Returned's wrapper, but the variable's closure lives as
+			// long as the process: it does not hold checkpoints back.
+			site, cid := callbackSite(fn), callbackID(fn)
+			w := reflect.MakeFunc(fn.Type(), func(args []reflect.Value) []reflect.Value {
+				return callIn(site, cid, nil, false, fn, args)
+			})
+			noteReturnedWrapper(w, fn)
+			v.Set(w)
+			resetStateVarInit(pkg + "." + names[i])
+			continue
+		}
+		p := play
+		if p.format < closureFormat {
+			continue
+		}
+		p.reserve(id, fn, value.TypeName(fn.Type()))
+		callbacks.Lock()
+		if callbacks.passed == nil {
+			callbacks.passed = map[uint64]reflect.Value{}
+		}
+		callbacks.passed[id] = fn
+		callbacks.Unlock()
+	}
+}

@@ -81,6 +81,7 @@ func (t *transformer) generated() ([]byte, error) {
 	}
 	b.WriteString(t.stateVarsCall())
 	b.WriteString(t.funcsCall())
+	b.WriteString(t.funcVarsCall())
 	fmt.Fprintf(&b, "\t%s.EndInit()\n}\n\n", t.probe)
 	b.Write(t.gen.Bytes())
 	// Exported variables external code may set between incalls (WRITE_IN).
@@ -123,6 +124,30 @@ func (t *transformer) generated() ([]byte, error) {
 		return nil, fmt.Errorf("transform: generated file does not parse (internal error): %w\n%s", err, src)
 	}
 	return out, nil
+}
+
+// funcVarsCall is the statement of the generated _capture_end_init that
+// registers the package's exported variables of function type
+// (probe.FuncVars): external code may call the observed function value one
+// holds after initialisation (chi's middleware.DefaultLogger).
+func (t *transformer) funcVarsCall() string {
+	scope := t.p.Types.Scope()
+	var names, ptrs []string
+	for _, n := range scope.Names() {
+		v, ok := scope.Lookup(n).(*types.Var)
+		if !ok || !v.Exported() {
+			continue
+		}
+		if _, ok := v.Type().Underlying().(*types.Signature); !ok || hasTypeParam(v.Type()) {
+			continue
+		}
+		names = append(names, fmt.Sprintf("%q", n))
+		ptrs = append(ptrs, "&"+n)
+	}
+	if len(ptrs) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("\t%s.FuncVars(%q, []string{%s},\n\t\t%s)\n", t.probe, t.p.Types.Path(), strings.Join(names, ", "), strings.Join(ptrs, ",\n\t\t"))
 }
 
 // funcsCall is the statement of the generated _capture_end_init that

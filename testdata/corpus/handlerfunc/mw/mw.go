@@ -7,6 +7,7 @@ package mw
 import (
 	"net/http"
 	"path"
+	"strings"
 )
 
 // Clean returns a handler that cleans the request's path and serves next.
@@ -46,4 +47,19 @@ func first(vs []string) string {
 		return ""
 	}
 	return vs[0]
+}
+
+// Default is the middleware most callers use, made when the package
+// initialises: external code calls the function value the variable holds,
+// and the handler it returns.
+var Default = Trim("/")
+
+// Trim returns middleware that trims suffix from request paths.
+func Trim(suffix string) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			r.URL.Path = strings.TrimSuffix(r.URL.Path, suffix)
+			next.ServeHTTP(w, r)
+		})
+	}
 }

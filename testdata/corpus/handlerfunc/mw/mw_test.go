@@ -65,3 +65,14 @@ func TestForwarded(t *testing.T) {
 		t.Errorf("path = %q, want /from/10.0.0.1/x", got)
 	}
 }
+
+func TestDefault(t *testing.T) {
+	var got string
+	h := mw.Default(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got = r.URL.Path
+	}))
+	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/docs/", nil))
+	if got != "/docs" {
+		t.Errorf("path = %q, want /docs", got)
+	}
+}
