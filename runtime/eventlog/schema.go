@@ -56,7 +56,8 @@ import (
 // heap object past its start (&ctx.Params) is numbered as before, and a
 // value.TagAt prefix before a reference gives that ID's enclosing object
 // and offset, once, at the first sight of whichever of the two crosses
-// second; players of earlier logs write none (probe.LastUnlocatedFormat).
+// second; players of earlier logs compare values byte for byte, as
+// before (probe.LastUnlocatedFormat).
 // It also adds, to an outcall's RETURN_OUT, the post-call pointee of
 // memory observed code made with reflect.MakeSlice, reflect.Append or
 // reflect.AppendSlice, and of each pointer, to such memory or to memory a
