@@ -78,7 +78,7 @@ func TestInternalCopies(t *testing.T) {
 // have them renamed).
 func TestInitCallsObserved(t *testing.T) {
 	s := &Session{Observed: []string{"example.com/m", "example.com/m/obs"}}
-	head := "package m_test\n\nimport (\n\t\"math/big\"\n\t\"sort\"\n\n\t\"example.com/m/obs\"\n)\n\nvar _ = sort.Ints\n\nvar _ = big.NewInt\n\nfunc toAny(fn func(any) int) func(any) any { return func(i any) any { return fn(i) } }\n\n"
+	head := "package m_test\n\nimport (\n\t\"encoding/base64\"\n\t\"math/big\"\n\t\"sort\"\n\n\t\"example.com/m/obs\"\n)\n\nvar _ = sort.Ints\n\nvar _ = big.NewInt\n\nvar _ = base64.StdEncoding\n\nfunc toAny(fn func(any) int) func(any) any { return func(i any) any { return fn(i) } }\n\n"
 	for _, c := range []struct{ src, want string }{
 		{"var m = map[string]func(any) any{\"int\": toAny(obs.To[int])}\n", ""},
 		{"var x = obs.To[int](1)\n", "obs.To"},
@@ -92,6 +92,10 @@ func TestInitCallsObserved(t *testing.T) {
 		{"var c = obs.New().String()\n", "a method call"},
 		{"var d = new(obs.T).String()\n", "a method call"},
 		{"var e = x.String()\n", "a method call"},
+		{"var g = base64.StdEncoding.EncodeToString(nil)\n", ""}, // chi's middleware
+		{"var h = obs.V.String()\n", "a method call"},
+		{"var i = func() int { fi := big.NewInt(1); return len(fi.String()) }()\n", ""}, // chi's fi := os.Stdout.Stat(); fi.Mode()
+		{"var j = func() int { var fi fmt.Stringer; return len(fi.String()) }()\n", "a method call"},
 	} {
 		f, err := parser.ParseFile(token.NewFileSet(), "x_test.go", head+c.src, parser.SkipObjectResolution)
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 	"go/format"
 	"go/parser"
 	"go/token"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -592,8 +593,26 @@ func (s *Session) initCalls(fset *token.FileSet, files []*ast.File, self string,
 			return
 		}
 		visited[root] = true
+		// Local variables set from a call whose package the syntax says
+		// (fi, err := os.Stdout.Stat(), then fi.Mode() in chi's
+		// middleware) count as values of that package, as the call's
+		// result does: imports gets them for this walk.
+		imports = maps.Clone(imports)
 		var visit func(n ast.Node) bool
 		visit = func(n ast.Node) bool {
+			if as, ok := n.(*ast.AssignStmt); ok && len(as.Rhs) == 1 {
+				if call, ok := ast.Unparen(as.Rhs[0]).(*ast.CallExpr); ok {
+					if p := callPackage(call, imports); p != "" {
+						for _, l := range as.Lhs {
+							if id, ok := l.(*ast.Ident); ok && id.Name != "_" {
+								if _, isImport := imports[id.Name]; !isImport {
+									imports[id.Name] = p
+								}
+							}
+						}
+					}
+				}
+			}
 			if ret, ok := n.(*ast.ReturnStmt); ok && !deep {
 				for _, r := range ret.Results {
 					if _, lit := ast.Unparen(r).(*ast.FuncLit); !lit {
@@ -695,10 +714,24 @@ func (s *Session) initCalls(fset *token.FileSet, files []*ast.File, self string,
 	return found
 }
 
+// callPackage returns the package of the function or method call makes,
+// where the syntax says it (p.F(...), or a method of a value
+// receiverPackage places): its results are values of that package.
+func callPackage(call *ast.CallExpr, imports map[string]string) string {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return ""
+	}
+	if id, ok := sel.X.(*ast.Ident); ok {
+		return imports[id.Name]
+	}
+	return receiverPackage(sel.X, imports)
+}
+
 // receiverPackage returns the package whose type a method's receiver
 // expression has, where the syntax says it: a value new(p.T), p.T{...},
 // the result of a function p.F or of a method of such a value (cast's
-// new(big.Int).Sub(a, b).String()); "" where it does not.
+// new(big.Int).Sub(a, b).String()), a variable p.V; "" where it does not.
 func receiverPackage(x ast.Expr, imports map[string]string) string {
 	typePkg := func(t ast.Expr) string {
 		if sel, ok := ast.Unparen(t).(*ast.SelectorExpr); ok {
@@ -725,6 +758,13 @@ func receiverPackage(x ast.Expr, imports map[string]string) string {
 		return typePkg(x.Type)
 	case *ast.UnaryExpr:
 		return receiverPackage(x.X, imports)
+	case *ast.SelectorExpr:
+		// A package's variable, p.V (chi's middleware initialises with
+		// base64.StdEncoding.EncodeToString): its value is p's, as a
+		// result of p.F is.
+		if id, ok := x.X.(*ast.Ident); ok {
+			return imports[id.Name]
+		}
 	}
 	return ""
 }
