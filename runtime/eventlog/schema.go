@@ -62,9 +62,11 @@ import (
 // memory observed code made with reflect.MakeSlice, reflect.Append or
 // reflect.AppendSlice, and of each pointer, to such memory or to memory a
 // reflected argument brought in (a pointer to a type of no package
-// included), that its receiver or an interface argument holds by value;
-// players of earlier logs leave that memory as it was
-// (probe.LastUnmadeOutFormat).
+// included), that its receiver or an interface argument holds by value,
+// and of an error that crossed by its pointee (value.TagTypedError) that
+// the outcall gets as its receiver or an argument; players of earlier logs
+// leave that memory as it was (probe.LastUnmadeOutFormat,
+// probe.LastUnwrittenTypedErrorFormat).
 const FormatVersion = 11
 
 // Column names, in schema order. They are part of the format.

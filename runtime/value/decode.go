@@ -660,6 +660,9 @@ func (d *Decoder) decodeIface(v reflect.Value, depth int, impl []string) {
 			}
 			p := reflect.New(rt.Elem())
 			d.decode(p.Elem(), depth+1)
+			if TypedErrorPointee != nil {
+				TypedErrorPointee(p)
+			}
 			d.setIface(v, p)
 			return
 		}

@@ -226,6 +226,9 @@ func (e *Encoder) encodeError(err error, depth int) {
 				e.pointer(pl, rv, rv.UnsafePointer(), depth+1)
 				return
 			}
+			if TypedErrorPointee != nil {
+				TypedErrorPointee(rv)
+			}
 			rv = rv.Elem()
 		}
 		e.encode(rv, depth+1)

@@ -67,6 +67,17 @@ func pointeeEveryTime(el reflect.Type) bool {
 // does not hold its contents). Set once, before any encoding.
 var DeepPointee func(v reflect.Value)
 
+// TypedErrorPointee, if set, is called with each non-nil pointer of an
+// error written by its pointee (TagTypedError: a registered error type
+// that points to a type of no observed package): by the encoder with the
+// error it writes, and by the decoder with the new pointer it makes. The
+// error's object in replay is a copy, which no outcall answered from the
+// log writes (expr's `fileError.Bind(source)` filling in the line and the
+// snippet); the probe counts such memory as the code's own, so that an
+// outcall getting it records its pointee after the call, and both sides
+// mark it at the same events. Set once, before any encoding.
+var TypedErrorPointee func(v reflect.Value)
+
 // DeepEveryTimePointee, if set, is called as DeepPointee is, with each
 // pointer written with its pointee at every sight (pointeeWrittenEveryTime:
 // a `*int` a test's value holds) that a Refresh encoding writes. Set once,

@@ -1,0 +1,3 @@
+module example.com/errorbind
+
+go 1.26
