@@ -630,7 +630,7 @@ func encodeCheckpointWith(slices []*watchedSliceMem, maps []*watchedMapMem) ([]b
 	defer o.mu.Unlock()
 	objs := &ckptObjects{seen: map[unsafe.Pointer]bool{}, local: map[unsafe.Pointer]uint64{},
 		pointeeIDs: map[uint64]bool{}, funcIDs: map[unsafe.Pointer]uint64{}}
-	enc := value.Encoder{Objects: objs}
+	enc := value.Encoder{Objects: objs, Unmarked: true}
 	stateVars.Lock()
 	vars := stateVars.list
 	stateVars.Unlock()

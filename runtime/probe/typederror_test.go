@@ -26,6 +26,14 @@ func TestTypedErrorCopiesOwned(t *testing.T) {
 	value.RegisterType(reflect.TypeFor[*boundErr]())
 
 	play = nil
+	// A checkpoint's state is no event: replay of the whole log does not
+	// encode it, so its encoding marks nothing.
+	kept := &boundErr{Msg: "kept"}
+	state := value.Encoder{Unmarked: true}
+	state.EncodeError(kept)
+	if owned(kept) {
+		t.Fatal("capture: an error a checkpoint holds is owned")
+	}
 	err := &boundErr{Msg: "unbound"}
 	var e value.Encoder
 	e.EncodeError(err)

@@ -54,6 +54,11 @@ type Encoder struct {
 	// under locks the capture does not hold
 	// (TestObjectLeavingNotReadWhileItsGoroutineWrites).
 	Outgoing bool
+	// Unmarked: the encoding is no event's (a checkpoint's state), which
+	// replay of the whole log does not encode or decode, so it calls no
+	// hook that marks memory as the code's own (TypedErrorPointee): the
+	// marks must be made at the same events in capture and replay.
+	Unmarked bool
 
 	// calling counts the value's own methods the encoder is running
 	// (errorParts).
@@ -226,7 +231,7 @@ func (e *Encoder) encodeError(err error, depth int) {
 				e.pointer(pl, rv, rv.UnsafePointer(), depth+1)
 				return
 			}
-			if TypedErrorPointee != nil {
+			if TypedErrorPointee != nil && !e.Unmarked {
 				TypedErrorPointee(rv)
 			}
 			rv = rv.Elem()
@@ -686,7 +691,7 @@ func (e *Encoder) encodeMap(v reflect.Value, depth int) {
 	if e.Refresh && e.rewritten == nil {
 		e.rewritten = map[unsafe.Pointer]bool{} // shared with sub
 	}
-	sub := Encoder{Objects: e.Objects, Deep: e.Deep, Outgoing: e.Outgoing, Refresh: e.Refresh, rewritten: e.rewritten}
+	sub := Encoder{Objects: e.Objects, Deep: e.Deep, Outgoing: e.Outgoing, Refresh: e.Refresh, rewritten: e.rewritten, Unmarked: e.Unmarked}
 	kpl, vpl := planFor(v.Type().Key()), planFor(v.Type().Elem())
 	ks := kpl.getScratch()
 	k := reflect.NewAt(kpl.t, ks).Elem()
