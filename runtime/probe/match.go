@@ -114,6 +114,9 @@ func playerCall(s *Stream, kind eventlog.Kind) uint64 {
 	p := play
 	actual := func() string { return describeActual(kind, s.site, s.enc.Buf) }
 	_, e := p.peek(s, actual)
+	if len(s.codePCs) > 0 {
+		p.bindCodePCs(s, e)
+	}
 	if kind == eventlog.KindCallOut && p.level != CheckStrict && (e.Kind != kind || e.Site != s.site.Name || !p.sameLocated(e.Values, s.enc.Buf)) {
 		if r := p.resync(s); r != nil {
 			e = r

@@ -50,6 +50,10 @@ type player struct {
 	funcStandIns map[unsafe.Pointer]bool // closures of stand-ins for recorded function values (under objMu)
 	freshFuncs   []freshFunc             // function values numbered afresh since the last comparison (funcids.go; under objMu)
 	nFresh       atomic.Int32            // len(freshFuncs)
+	// Addresses of functions from outside matched to the capture's, one
+	// to one (codepc.go; under objMu, made at the first match).
+	pcToLog      map[uintptr]uint64
+	pcFromLog    map[uint64]uintptr
 	mu           sync.Mutex
 	cond         *sync.Cond
 	win          atomic.Pointer[window] // the events held (window.go)

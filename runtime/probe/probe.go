@@ -127,6 +127,11 @@ type Stream struct {
 	passedCells []*atomic.Uint64
 	passedFuncs []reflect.Value
 
+	// Replay: addresses of functions from outside that the call being
+	// built passes and that replay has not matched to the capture's yet
+	// (codepc.go).
+	codePCs []pendingPC
+
 	varCheck varCheck   // checking a watched variable (writein.go)
 	pins     objectPins // capture: the objects the outermost call has numbered so far (pins.go)
 
@@ -258,6 +263,7 @@ func (s *Stream) begin(site *Site, kind eventlog.Kind) {
 	s.recvType = ""
 	s.recvID = 0
 	s.enc.Buf = s.enc.Buf[:0]
+	s.codePCs = s.codePCs[:0]
 	switch kind {
 	case eventlog.KindCallOut:
 		s.enc.Outgoing = !leaveWhole // its receiver and arguments leave

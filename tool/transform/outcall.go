@@ -230,6 +230,11 @@ func (t *transformer) outcallParams(o *outcallHelper, stack []ast.Node) bool {
 			o.encs = append(o.encs, t.paramEncStmt(name, pt, sig.Params().At(i).Name(), c.name, false))
 			o.outEncs = append(o.outEncs, t.probe+".OutMap(s, "+name+")")
 			o.outDecs = append(o.outDecs, t.probe+".SetMap(s, "+name+")")
+		case c.name == "runtime.FuncForPC" && i == 0:
+			// An address of a function from outside: the capture's
+			// binary's, which replay matches to its own one to one
+			// (runtime/probe/codepc.go).
+			o.encs = append(o.encs, t.probe+".CodePC(s, "+name+")")
 		default:
 			o.encs = append(o.encs, t.paramEncStmt(name, pt, sig.Params().At(i).Name(), c.name, false))
 		}
