@@ -3,8 +3,6 @@ package probe
 import (
 	"hash/fnv"
 	"reflect"
-	"runtime"
-	"strings"
 	"sync"
 	"unsafe"
 
@@ -73,11 +71,7 @@ func observedCode(pc uintptr) bool {
 	if obs, ok := observedFuncs.Load(pc); ok {
 		return obs.(bool)
 	}
-	obs := false
-	if fn := runtime.FuncForPC(pc); fn != nil {
-		file, _ := fn.FileLine(pc)
-		obs = value.IsObservedPackage(funcPackage(fn.Name())) && !strings.HasSuffix(file, "_test.go")
-	}
+	obs := observedCodeAt(pc)
 	observedFuncs.Store(pc, obs)
 	return obs
 }

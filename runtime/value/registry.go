@@ -387,6 +387,27 @@ func isObservedTypeLocked(t reflect.Type) bool {
 	return strings.Contains(t.Name(), "[") && !strings.HasPrefix(t.Name(), PlaceholderPrefix) && registry.observed[t.PkgPath()]
 }
 
+// IsOwnTypeName reports whether the observed package pkg itself (not its
+// tests) declares the type named name: a type RegisterOwnType recorded, or
+// an instantiation of a generic type (name with "[", as a symbol spells it:
+// G[...]), which counts as the package's as in IsObservedType.
+func IsOwnTypeName(pkg, name string) bool {
+	registry.RLock()
+	defer registry.RUnlock()
+	if !registry.observed[pkg] {
+		return false
+	}
+	if strings.Contains(name, "[") {
+		return true
+	}
+	for t := range registry.own {
+		if t.Name() == name && t.PkgPath() == pkg {
+			return true
+		}
+	}
+	return false
+}
+
 // RegisterOwnType records t as a type declared by an observed package (not
 // by its tests) and makes it known by name.
 func RegisterOwnType(t reflect.Type) {

@@ -10,6 +10,13 @@ func helperA() {}
 
 func helperB() {}
 
+// helperT is a type of the tests: the compiler's wrappers of its methods
+// (a method value's helperT.Method-fm, a pointer receiver's
+// (*helperT).Method) are test code, not the observed package's.
+type helperT struct{}
+
+func (helperT) Method() {}
+
 // TestFuncNames names functions of the test, one of them twice, and one
 // of them on its own.
 func TestFuncNames(t *testing.T) {
@@ -19,6 +26,12 @@ func TestFuncNames(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 	if got := FuncName(b); got != "helperB" {
+		t.Errorf("got %q", got)
+	}
+	if got := FuncName(reflect.ValueOf(helperT{}.Method)); got != "Method-fm" {
+		t.Errorf("got %q", got)
+	}
+	if got := FuncName(reflect.ValueOf((*helperT).Method)); got != "Method" {
 		t.Errorf("got %q", got)
 	}
 }
