@@ -154,6 +154,7 @@ func install(p *player) {
 	value.SetReplayRedaction()
 	leaveWhole = p.format <= value.LastWholeObjectFormat
 	value.SetBarePointees(p.format <= value.LastBarePointeeFormat)
+	value.SetPerLevelDepth(p.format <= value.LastPerLevelDepthFormat)
 	value.SetPlainCollectionErrors(p.format <= value.LastPlainCollectionErrorFormat)
 	enabled.Store(true)
 	s0 := &Stream{id: 0, replay: p.stream(0)}

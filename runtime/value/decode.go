@@ -56,6 +56,10 @@ type Decoder struct {
 	whereT reflect.Type
 	whereF string
 
+	// objNest counts the objects whose contents decode or render is
+	// reading, nested in one another (contents).
+	objNest int
+
 	// ifaceName is the dynamic type name of the interface value whose
 	// contents decode reads next: a reference there with an empty type
 	// name has this one (format 2).
@@ -575,7 +579,7 @@ func (d *Decoder) decode(v reflect.Value, depth int) {
 						return
 					}
 				}
-				d.decode(into.Elem(), depth+1)
+				d.contents(into.Elem())
 				if sr, ok := d.Resolver.(SharedResolver); ok && !known && d.Err == nil {
 					sr.Shared(into.Elem())
 				}
@@ -600,6 +604,25 @@ func (d *Decoder) decode(v reflect.Value, depth int) {
 	if d.Err == nil {
 		d.fail("cannot decode %s into a %s", tagName(tag), TypeName(t))
 	}
+}
+
+// maxDecodedNesting bounds the objects with contents a decoder reads nested
+// in one another: MaxObjectNesting, then those the encoder writes within
+// MaxDepth levels past that, counted over every level.
+const maxDecodedNesting = MaxObjectNesting + MaxDepth + 2
+
+// contents reads the pointee of an object. From log format 11 the encoder
+// counts MaxDepth within each object's contents; the decoder does for logs
+// of every format (the contents of earlier logs never nest deeper than
+// MaxDepth anyway), and bounds the objects nested in one another instead.
+func (d *Decoder) contents(v reflect.Value) {
+	if d.objNest > maxDecodedNesting {
+		d.fail("objects nested too deeply")
+		return
+	}
+	d.objNest++
+	d.decode(v, 0)
+	d.objNest--
 }
 
 // decodeIface reads a value whose static type is the interface type of v.

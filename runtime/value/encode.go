@@ -64,6 +64,10 @@ type Encoder struct {
 	// (errorParts).
 	calling int
 
+	// objNest counts the objects whose contents are being written, nested
+	// in one another (contentsDepth).
+	objNest int
+
 	// ifaceName is the dynamic type name just written for an interface
 	// value holding a reference: the reference written next leaves its
 	// own name, the same, empty (format 2).
@@ -691,7 +695,7 @@ func (e *Encoder) encodeMap(v reflect.Value, depth int) {
 	if e.Refresh && e.rewritten == nil {
 		e.rewritten = map[unsafe.Pointer]bool{} // shared with sub
 	}
-	sub := Encoder{Objects: e.Objects, Deep: e.Deep, Outgoing: e.Outgoing, Refresh: e.Refresh, rewritten: e.rewritten, Unmarked: e.Unmarked}
+	sub := Encoder{Objects: e.Objects, Deep: e.Deep, Outgoing: e.Outgoing, Refresh: e.Refresh, rewritten: e.rewritten, Unmarked: e.Unmarked, objNest: e.objNest}
 	kpl, vpl := planFor(v.Type().Key()), planFor(v.Type().Elem())
 	ks := kpl.getScratch()
 	k := reflect.NewAt(kpl.t, ks).Elem()

@@ -523,10 +523,17 @@ func (e *Encoder) pointer(pl *encPlan, v reflect.Value, ptr unsafe.Pointer, dept
 				el = planFor(pl.t.Elem())
 				pl.ptrEl.Store(el)
 			}
+			cd, own := e.contentsDepth(depth)
+			if own {
+				e.objNest++
+			}
 			if e.Outgoing && el.kind == reflect.Struct {
-				e.exportedFields(el, ptr, depth+1)
+				e.exportedFields(el, ptr, cd)
 			} else {
-				e.at(el, ptr, depth+1)
+				e.at(el, ptr, cd)
+			}
+			if own {
+				e.objNest--
 			}
 		} else {
 			e.Buf = append(e.Buf, TagNil)

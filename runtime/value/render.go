@@ -208,7 +208,14 @@ func render(sb *strings.Builder, d *Decoder, depth int) {
 			d.Off++
 		} else {
 			sb.WriteString("=")
-			render(sb, d, depth+1)
+			// An object's contents start again at depth 0 (contents).
+			if d.objNest > maxDecodedNesting {
+				d.fail("objects nested too deeply")
+				return
+			}
+			d.objNest++
+			render(sb, d, 0)
+			d.objNest--
 		}
 	case TagIface:
 		name := d.name()

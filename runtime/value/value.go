@@ -78,8 +78,46 @@ const LastNamedStructFormat = 1
 const LastWholeObjectFormat = 2
 
 // MaxDepth bounds the nesting of encoded values (cyclic data built from
-// values, deep lists); deeper values are written as TagTruncated.
+// values, deep lists); deeper values are written as TagTruncated. From log
+// format 11 it counts the levels within one object's contents: the pointee
+// an object carries on its first sight starts again at depth 0, so that a
+// structure of objects deeper than MaxDepth (a long expression's syntax
+// tree, a linked list) crossing for the first time keeps every object's
+// contents. Each object's contents are written once per encoding, so this
+// stays linear in the objects written; MaxObjectNesting bounds the objects
+// nested in one another (and so the encoder's stack).
 const MaxDepth = 32
+
+// MaxObjectNesting bounds how many objects with contents one value's
+// encoding holds nested in one another (format 11 on); the contents of an
+// object nested deeper are written truncated, as before format 11.
+const MaxObjectNesting = 10000
+
+// LastPerLevelDepthFormat is the last log format version whose MaxDepth
+// counts every level of a value, objects' contents included: the contents
+// of an object first seen nested deeper than MaxDepth are written
+// truncated. A player of such a log encodes so too (SetPerLevelDepth), so
+// that its values compare equal.
+const LastPerLevelDepthFormat = 10
+
+// perLevelDepth: MaxDepth counts every level of a value, as logs of
+// LastPerLevelDepthFormat and before hold them. Set by replay of such a log
+// before any stream runs.
+var perLevelDepth bool
+
+// SetPerLevelDepth makes the encoders count MaxDepth over every level of a
+// value (true) or within each object's contents (false, the default).
+func SetPerLevelDepth(perLevel bool) { perLevelDepth = perLevel }
+
+// contentsDepth returns the depth at which the contents of an object
+// written at depth are encoded, and whether they start a nesting of their
+// own (the caller then counts it in objNest while writing them).
+func (e *Encoder) contentsDepth(depth int) (int, bool) {
+	if perLevelDepth || e.objNest >= MaxObjectNesting {
+		return depth + 1, false
+	}
+	return 0, true
+}
 
 // AppendInt appends a signed integer.
 func AppendInt(b []byte, v int64) []byte {

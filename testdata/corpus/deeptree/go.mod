@@ -1,0 +1,3 @@
+module example.com/deeptree
+
+go 1.26
