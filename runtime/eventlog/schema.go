@@ -66,7 +66,10 @@ import (
 // and of an error that crossed by its pointee (value.TagTypedError) that
 // the outcall gets as its receiver or an argument; players of earlier logs
 // leave that memory as it was (probe.LastUnmadeOutFormat,
-// probe.LastUnwrittenTypedErrorFormat).
+// probe.LastUnwrittenTypedErrorFormat). And it counts the values' depth
+// limit within each object's contents, so that objects nested deeper than
+// it keep their contents; players of earlier logs count it over the whole
+// value (value.LastPerLevelDepthFormat).
 const FormatVersion = 11
 
 // Column names, in schema order. They are part of the format.
