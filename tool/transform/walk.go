@@ -400,7 +400,27 @@ func (t *transformer) readContext(x ast.Expr, stack []ast.Node) bool {
 				}
 			}
 			return true
-		case *ast.IncDecStmt, *ast.RangeStmt:
+		case *ast.IncDecStmt:
+			return false
+		case *ast.RangeStmt:
+			// The range expression is read once (expr's `range
+			// c.Builtins` and `range config.Disabled` of a *conf.Config
+			// an outcall made, a placeholder in replay whose maps are
+			// empty): a field of an external struct holding a map, a
+			// slice, an array or a string is read as when it is indexed.
+			// Not a variable of another package (whole maps of other
+			// packages are not copied at every read), nor a channel or a
+			// function (ranged over natively), nor a key or value target.
+			sx, ok := x.(*ast.SelectorExpr)
+			if !ok || p.X != child || child != x || !t.isFieldSelector(sx) {
+				return false
+			}
+			switch t.p.Info.TypeOf(x).Underlying().(type) {
+			case *types.Map, *types.Slice, *types.Array:
+				return true
+			case *types.Basic:
+				return types.Identical(t.p.Info.TypeOf(x).Underlying(), types.Typ[types.String])
+			}
 			return false
 		case *ast.UnaryExpr:
 			return p.Op != token.AND

@@ -1,0 +1,3 @@
+module example.com/rangefield
+
+go 1.26
