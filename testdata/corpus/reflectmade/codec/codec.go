@@ -34,7 +34,7 @@ func Append(s string, v any) error {
 	sl := reflect.MakeSlice(rv.Type(), 0, 1)
 	for _, it := range strings.Split(s, ",") {
 		sl = reflect.Append(sl, reflect.Zero(rv.Type().Elem()))
-		if err := sl.Index(sl.Len()-1).Addr().Interface().(encoding.TextUnmarshaler).UnmarshalText([]byte(it)); err != nil {
+		if err := sl.Index(sl.Len() - 1).Addr().Interface().(encoding.TextUnmarshaler).UnmarshalText([]byte(it)); err != nil {
 			return err
 		}
 	}
