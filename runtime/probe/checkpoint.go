@@ -5,6 +5,7 @@ import (
 	"os"
 	"reflect"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"sync"
@@ -842,41 +843,22 @@ func readableField(v reflect.Value, i int) reflect.Value {
 
 // unwatchSlices stops watching slices (a checkpoint was taken and the
 // state reaches none of them).
-func unwatchSlices(slices []*watchedSliceMem, maps []*watchedMapMem) {
-	drop := make(map[*watchedSliceMem]bool, len(slices))
-	for _, m := range slices {
+func unwatchSlices(unwatched []*watchedSliceMem, maps []*watchedMapMem) {
+	drop := make(map[*watchedSliceMem]bool, len(unwatched))
+	for _, m := range unwatched {
 		drop[m] = true
 	}
 	dropMaps := make(map[*watchedMapMem]bool, len(maps))
 	for _, m := range maps {
 		dropMaps[m] = true
 	}
+	dropped := func(m *watchedMapMem) bool { return dropMaps[m] }
 	w := &watchedSlices
 	w.mu.Lock()
-	keptMaps := w.maps[:0]
-	for _, m := range w.maps {
-		if !dropMaps[m] {
-			keptMaps = append(keptMaps, m)
-		}
-	}
-	clear(w.maps[len(keptMaps):])
-	w.maps = keptMaps
-	keptHeld := w.held[:0]
-	for _, m := range w.held {
-		if !dropMaps[m] {
-			keptHeld = append(keptHeld, m)
-		}
-	}
-	clear(w.held[len(keptHeld):])
-	w.held = keptHeld
-	kept := w.list[:0]
-	for _, m := range w.list {
-		if !drop[m] {
-			kept = append(kept, m)
-		}
-	}
-	clear(w.list[len(kept):])
-	w.list = kept
+	// DeleteFunc clears the tail: the watches dropped are not kept alive.
+	w.maps = slices.DeleteFunc(w.maps, dropped)
+	w.held = slices.DeleteFunc(w.held, dropped)
+	w.list = slices.DeleteFunc(w.list, func(m *watchedSliceMem) bool { return drop[m] })
 	w.mu.Unlock()
 }
 

@@ -121,6 +121,20 @@ func funcID(name string) uint64 {
 	return funcIDs + h.Sum64()&(1<<funcIDBits-1)
 }
 
+// claimFuncIDLocked returns the reserved ID of name (funcID) and true, or
+// false when another name of the same hash holds it (funcIDNames.mu held).
+func claimFuncIDLocked(name string) (uint64, bool) {
+	if funcIDNames.byID == nil {
+		funcIDNames.byID = map[uint64]string{}
+	}
+	id := funcID(name)
+	if prev, dup := funcIDNames.byID[id]; dup && prev != name {
+		return 0, false
+	}
+	funcIDNames.byID[id] = name
+	return id, true
+}
+
 var funcIDNames struct {
 	sync.Mutex
 	byID map[uint64]string
@@ -143,12 +157,10 @@ func Funcs(pkg string, names []string, fns ...any) {
 		if fn.Kind() != reflect.Func || fn.IsNil() || i >= len(names) {
 			continue
 		}
-		name := pkg + "." + names[i]
-		id := funcID(name)
-		if prev, dup := funcIDNames.byID[id]; dup && prev != name {
+		id, ok := claimFuncIDLocked(pkg + "." + names[i])
+		if !ok {
 			continue
 		}
-		funcIDNames.byID[id] = name
 		clo, ok := closureIdentity(fn)
 		if !ok {
 			continue
@@ -199,34 +211,18 @@ func FuncVars(pkg string, names []string, ptrs ...any) {
 		if !ok {
 			continue // a top-level function: Funcs numbers it
 		}
-		name := pkg + "." + names[i] + " var"
-		id := funcID(name)
 		funcIDNames.Lock()
-		if funcIDNames.byID == nil {
-			funcIDNames.byID = map[uint64]string{}
-		}
-		prev, dup := funcIDNames.byID[id]
-		if !dup {
-			funcIDNames.byID[id] = name
-		}
+		id, ok := claimFuncIDLocked(pkg + "." + names[i] + " var")
 		funcIDNames.Unlock()
-		if dup && prev != name {
+		if !ok {
 			continue
 		}
 		fn := reflect.ValueOf(v.Interface())
 		if !replaying {
 			captureObjects.reserve(id, clo, true)
-			if !fieldsCallbacks.Load() {
-				fieldsCallbacks.Store(true) // writefields.go
-			}
-			// As Returned's wrapper, but the variable's closure lives as
-			// long as the process: it does not hold checkpoints back.
-			site, cid := callbackSite(fn), callbackID(fn)
-			w := reflect.MakeFunc(fn.Type(), func(args []reflect.Value) []reflect.Value {
-				return callIn(site, cid, nil, false, fn, args)
-			})
-			noteReturnedWrapper(w, fn)
-			v.Set(w)
+			// Not noted as a returned closure: the variable's lives as long
+			// as the process, and must not hold checkpoints back.
+			v.Set(recordingWrapper(fn))
 			resetStateVarInit(pkg + "." + names[i])
 			continue
 		}

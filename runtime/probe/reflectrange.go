@@ -252,7 +252,7 @@ func (it *ReflectMapIter) Key() reflect.Value {
 	if it.native != nil {
 		return it.native.Key()
 	}
-	it.current("Key")
+	it.current("MapIter.Key")
 	return it.key
 }
 
@@ -261,7 +261,7 @@ func (it *ReflectMapIter) Value() reflect.Value {
 	if it.native != nil {
 		return it.native.Value()
 	}
-	it.current("Value")
+	it.current("MapIter.Value")
 	return it.val
 }
 
@@ -269,10 +269,10 @@ func (it *ReflectMapIter) Value() reflect.Value {
 // entry.
 func (it *ReflectMapIter) current(method string) {
 	if !it.started {
-		panic("MapIter." + method + " called before Next")
+		panic(method + " called before Next")
 	}
 	if it.done {
-		panic("MapIter." + method + " called on exhausted iterator")
+		panic(method + " called on exhausted iterator")
 	}
 }
 
@@ -283,12 +283,7 @@ func SetIterKey(v reflect.Value, it *ReflectMapIter) {
 		v.SetIterKey(it.native)
 		return
 	}
-	if !it.started {
-		panic("reflect: Value.SetIterKey called before Next")
-	}
-	if it.done {
-		panic("reflect: Value.SetIterKey called on exhausted iterator")
-	}
+	it.current("reflect: Value.SetIterKey")
 	v.Set(it.key)
 }
 
@@ -299,11 +294,6 @@ func SetIterValue(v reflect.Value, it *ReflectMapIter) {
 		v.SetIterValue(it.native)
 		return
 	}
-	if !it.started {
-		panic("reflect: Value.SetIterValue called before Next")
-	}
-	if it.done {
-		panic("reflect: Value.SetIterValue called on exhausted iterator")
-	}
+	it.current("reflect: Value.SetIterValue")
 	v.Set(it.val)
 }

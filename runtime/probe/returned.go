@@ -97,21 +97,28 @@ func wrapReturned(fn reflect.Value) (reflect.Value, bool) {
 		}
 		return reflect.Value{}, false
 	}
-	id := callbackID(fn)
-	if !fieldsCallbacks.Load() {
-		fieldsCallbacks.Store(true) // writefields.go
-	}
+	w := recordingWrapper(fn) // numbers fn: the table now holds it
 	if clo, ok := closureIdentity(fn); ok {
 		if _, _, inTable, wp := captureObjects.lookup(clo, true, true); inTable {
 			returnedClosures.note(wp, value.TypeName(fn.Type()))
 		}
 	}
-	site := callbackSite(fn)
+	return w, true
+}
+
+// recordingWrapper returns a function of fn's type whose calls from
+// external code are callbacks of fn (callIn), receiver fn's object ID,
+// which it gives fn.
+func recordingWrapper(fn reflect.Value) reflect.Value {
+	site, id := callbackSite(fn), callbackID(fn)
+	if !fieldsCallbacks.Load() {
+		fieldsCallbacks.Store(true) // writefields.go
+	}
 	w := reflect.MakeFunc(fn.Type(), func(args []reflect.Value) []reflect.Value {
 		return callIn(site, id, nil, false, fn, args)
 	})
 	noteReturnedWrapper(w, fn)
-	return w, true
+	return w
 }
 
 // Stored is applied by a WRITE_OUT helper to a value of function or

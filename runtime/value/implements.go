@@ -310,14 +310,8 @@ func StripImplements(b []byte) ([]byte, error) {
 	for d.Off < len(b) && d.Err == nil {
 		d.Skip()
 	}
-	if d.Err != nil || len(spans) == 0 {
+	if d.Err != nil {
 		return b, d.Err
 	}
-	out := make([]byte, 0, len(b))
-	last := 0
-	for _, s := range spans {
-		out = append(out, b[last:s[0]]...)
-		last = s[1]
-	}
-	return append(out, b[last:]...), nil
+	return cutSpans(b, spans), nil
 }

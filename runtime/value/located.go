@@ -93,13 +93,22 @@ func StripLocations(b []byte) ([]byte, []Location, error) {
 	if d.Err != nil || len(spans) == 0 {
 		return b, nil, d.Err
 	}
+	return cutSpans(b, spans), locs, nil
+}
+
+// cutSpans returns b without the byte ranges spans (in order, apart); b
+// itself when there are none.
+func cutSpans(b []byte, spans [][2]int) []byte {
+	if len(spans) == 0 {
+		return b
+	}
 	out := make([]byte, 0, len(b))
 	last := 0
 	for _, s := range spans {
 		out = append(out, b[last:s[0]]...)
 		last = s[1]
 	}
-	return append(out, b[last:]...), locs, nil
+	return append(out, b[last:]...)
 }
 
 // skipAt reads the TagAt prefixes at the decoder's position: the reference
