@@ -7,6 +7,7 @@ import (
 	"hash/fnv"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
@@ -40,6 +41,11 @@ type MutantOutcome struct {
 	// failed without a failed test (it did not build, TestMain or a
 	// panic outside a test) and has a passing test in the baseline.
 	FailedTests []string `json:"failed_tests,omitempty"`
+	// Unconfirmed are tests that failed in the module's run on the mutant
+	// but not when run again alone: passed on the mutant, or failed on the
+	// unchanged code too (a timing test on a loaded machine). They do not
+	// count for ByTests (confirmFailures).
+	Unconfirmed []string `json:"unconfirmed_tests,omitempty"`
 	ReplayNote  string   `json:"replay_note,omitempty"` // first divergence or replay error
 	Error       string   `json:"error,omitempty"`
 }
@@ -99,10 +105,17 @@ func (m *moduleRun) mutation(pkg string, setDir string, logs []string) *Mutation
 		case !o.ByReplay && !o.ByTests:
 			res.Neither++
 		}
-		m.r.logf("%s:   mutant %s: replay %v, tests %v%s", m.sub.Name, mu, o.ByReplay, o.ByTests, noteOf(o))
+		m.r.logf("%s:   mutant %s: replay %v, tests %v%s%s", m.sub.Name, mu, o.ByReplay, o.ByTests, noteOf(o), unconfirmedOf(o))
 		res.Mutants = append(res.Mutants, o)
 	}
 	return res
+}
+
+func unconfirmedOf(o MutantOutcome) string {
+	if len(o.Unconfirmed) == 0 {
+		return ""
+	}
+	return " (not counted, did not fail again alone: " + strings.Join(o.Unconfirmed, ", ") + ")"
 }
 
 func noteOf(o MutantOutcome) string {
@@ -140,8 +153,11 @@ func (m *moduleRun) judge(mu mutate.Mutant, orig []byte, pkg string, setDir stri
 		o.FailedTests = []string{"go test: " + firstLine(err.Error())}
 	case code != 0:
 		o.FailedTests = caughtByTests(stdout, m.passedWithoutCapture)
-		o.ByTests = len(o.FailedTests) > 0
 	}
+	// Each failed test runs again alone on the mutant now, and on the
+	// unchanged code after the replay: a test counts only if it fails both
+	// times on the mutant and passes on the unchanged code.
+	failedAgain := m.failingAlone(o.FailedTests)
 	outcomes, err := m.replay(pkg, logs, filepath.Join(setDir, "mutant-reports"), "")
 	if err != nil {
 		// The mutant's harness did not build or the replay tool failed:
@@ -162,7 +178,71 @@ func (m *moduleRun) judge(mu mutate.Mutant, orig []byte, pkg string, setDir stri
 			}
 		}
 	}
+	if len(o.FailedTests) > 0 && !strings.HasPrefix(o.FailedTests[0], "go test: ") {
+		os.WriteFile(mu.File, orig, 0o644)
+		o.FailedTests, o.Unconfirmed = confirmFailures(o.FailedTests, failedAgain, m.failingAlone(o.FailedTests))
+	}
+	o.ByTests = len(o.FailedTests) > 0
 	return o, true
+}
+
+// confirmFailures keeps the failures of the module's run on a mutant that
+// failed again alone on the mutant (again) and did not fail alone on the
+// unchanged code (orig); the others are returned as unconfirmed. A
+// package's failure ("pkg (package)": a test binary that does not build, a
+// panic outside a test) is kept as it is: a mutant's compile error or
+// crash does not come and go with the machine's load.
+func confirmFailures(failed []string, again, orig map[string]bool) (kept, unconfirmed []string) {
+	for _, f := range failed {
+		if strings.HasSuffix(f, " (package)") || again[f] && !orig[f] {
+			kept = append(kept, f)
+		} else {
+			unconfirmed = append(unconfirmed, f)
+		}
+	}
+	return kept, unconfirmed
+}
+
+// failingAlone runs the given failed tests (pkg.Test, as caughtByTests
+// names them) again, each package's alone, and returns those that failed.
+// Package failures and a run that did not finish are not run again.
+func (m *moduleRun) failingAlone(failed []string) map[string]bool {
+	byPkg := map[string][]string{}
+	var pkgs []string
+	for _, f := range failed {
+		if strings.HasSuffix(f, " (package)") || strings.HasPrefix(f, "go test: ") {
+			continue
+		}
+		i := strings.LastIndex(f, ".")
+		if i < 0 {
+			continue
+		}
+		pkg, test := f[:i], f[i+1:]
+		if byPkg[pkg] == nil {
+			pkgs = append(pkgs, pkg)
+		}
+		byPkg[pkg] = append(byPkg[pkg], test)
+	}
+	res := map[string]bool{}
+	for _, pkg := range pkgs {
+		var names []string
+		for _, t := range byPkg[pkg] {
+			names = append(names, regexp.QuoteMeta(t))
+		}
+		run := "^(" + strings.Join(names, "|") + ")$"
+		stdout, _, _, err := m.r.command(m.dir, nil, "go", "test", "-json", "-count=1", "-p=1", "-run", run, "-timeout="+m.mutantTestLimit().String(), pkg).combined()
+		if err != nil {
+			// Did not finish within the study's timeout: as a hang, a failure.
+			for _, t := range byPkg[pkg] {
+				res[pkg+"."+t] = true
+			}
+			continue
+		}
+		for _, f := range caughtByTests(stdout, func(string, string) bool { return true }) {
+			res[f] = true
+		}
+	}
+	return res
 }
 
 // mutantTestLimit is go test's -timeout for the module's tests on a

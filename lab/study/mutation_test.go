@@ -1,6 +1,8 @@
 package study
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 	"time"
@@ -94,5 +96,58 @@ func TestMutantTestLimitIsThePackagesLimit(t *testing.T) {
 		if got := m.mutantTestLimit(); got != c.want {
 			t.Errorf("mutantTestLimit = %v, want %v", got, c.want)
 		}
+	}
+}
+
+// TestConfirmFailuresKeepsOnlyRepeatedFailures: a test failure on a
+// mutant counts only if the test fails again alone on the mutant and
+// passes alone on the unchanged code; a package's failure counts as it is.
+func TestConfirmFailuresKeepsOnlyRepeatedFailures(t *testing.T) {
+	failed := []string{"m/a.TestReal", "m/a.TestLoaded", "m/a.TestFlaky", "m/b (package)"}
+	again := map[string]bool{"m/a.TestReal": true, "m/a.TestFlaky": true}
+	orig := map[string]bool{"m/a.TestFlaky": true}
+	kept, unconfirmed := confirmFailures(failed, again, orig)
+	if want := []string{"m/a.TestReal", "m/b (package)"}; !reflect.DeepEqual(kept, want) {
+		t.Errorf("kept %q, want %q", kept, want)
+	}
+	if want := []string{"m/a.TestLoaded", "m/a.TestFlaky"}; !reflect.DeepEqual(unconfirmed, want) {
+		t.Errorf("unconfirmed %q, want %q", unconfirmed, want)
+	}
+}
+
+// TestFailingAloneRunsOnlyTheFailedTests: failingAlone runs the named
+// tests of each package by themselves, so a test that failed only after
+// another test of the module's run (here one that leaves state behind, as
+// a loaded machine leaves a timing test late) is not reported again, and
+// one that fails whatever runs with it is.
+func TestFailingAloneRunsOnlyTheFailedTests(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod": "module example.com/alone\n\ngo 1.22\n",
+		"a/a_test.go": `package a
+
+import "testing"
+
+var dirty bool
+
+func TestLeavesState(t *testing.T)      { dirty = true }
+func TestFailsAfterOthers(t *testing.T) { if dirty { t.Fatal("state left by another test") } }
+func TestAlwaysFails(t *testing.T)      { t.Fatal("always") }
+func TestPasses(t *testing.T)           {}
+`,
+	}
+	for name, src := range files {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m := &moduleRun{r: &runner{cfg: Config{Timeout: 5 * time.Minute, TestLimit: time.Minute}}, dir: dir}
+	got := m.failingAlone([]string{"example.com/alone/a.TestFailsAfterOthers", "example.com/alone/a.TestAlwaysFails", "example.com/alone/a (package)"})
+	if want := map[string]bool{"example.com/alone/a.TestAlwaysFails": true}; !reflect.DeepEqual(got, want) {
+		t.Errorf("failingAlone = %v, want %v", got, want)
 	}
 }
