@@ -70,7 +70,12 @@ import (
 // limit within each object's contents, so that objects nested deeper than
 // it keep their contents; players of earlier logs count it over the whole
 // value (value.LastPerLevelDepthFormat).
-const FormatVersion = 11
+// Version 12 writes, after the exported fields of an observed object
+// leaving the set on first sight, its unexported embedded pointers to
+// observed types (`*cache` in `type Cache struct{ *cache }`), whose objects
+// external code reaches as the receivers of promoted methods; players of
+// earlier logs leave them out (value.LastUntiedEmbedFormat).
+const FormatVersion = 12
 
 // Column names, in schema order. They are part of the format.
 const (

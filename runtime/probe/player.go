@@ -155,6 +155,7 @@ func install(p *player) {
 	leaveWhole = p.format <= value.LastWholeObjectFormat
 	value.SetBarePointees(p.format <= value.LastBarePointeeFormat)
 	value.SetPerLevelDepth(p.format <= value.LastPerLevelDepthFormat)
+	value.SetUntiedEmbeds(p.format <= value.LastUntiedEmbedFormat)
 	value.SetPlainCollectionErrors(p.format <= value.LastPlainCollectionErrorFormat)
 	enabled.Store(true)
 	s0 := &Stream{id: 0, replay: p.stream(0)}

@@ -25,15 +25,51 @@ type exportedField struct {
 	name string
 	off  uintptr
 	pl   *encPlan
+	// embed: an unexported embedded pointer (`type Cache struct{ *cache }`),
+	// written after the exported fields (format 12 on) when it points to an
+	// observed type. External code cannot name it, but it reaches the
+	// object it holds as the receiver of the methods promoted from it
+	// (`c.Set(k, v)` calls `(*cache).Set` on `c.cache`), so that object's
+	// identity is part of what leaves: without it the log does not tie the
+	// inner object to the outer one, and the first promoted incall would be
+	// the inner object's first sight, which replay makes anew while
+	// observed code (a janitor goroutine, a registry) works on the one the
+	// outer object holds.
+	embed bool
 }
+
+// LastUntiedEmbedFormat is the last log format version whose observed
+// objects leaving the set carry their exported fields only, without the
+// objects their unexported embedded pointers hold. A player of such a log
+// writes them so too (SetUntiedEmbeds), so that its values compare equal.
+const LastUntiedEmbedFormat = 11
+
+// untiedEmbeds: leaving objects are written without their unexported
+// embedded pointers, as logs of LastUntiedEmbedFormat and before hold
+// them. Set by replay of such a log before any stream runs.
+var untiedEmbeds bool
+
+// SetUntiedEmbeds makes the encoders leave out the unexported embedded
+// pointers of a leaving object (true), or write those to observed types
+// after its exported fields (false, the default).
+func SetUntiedEmbeds(untied bool) { untiedEmbeds = untied }
 
 // exportedFields writes the pointee at p of plan pl, a struct, as
 // TagExported: its exported fields by name.
 func (e *Encoder) exportedFields(pl *encPlan, p unsafe.Pointer, depth int) {
 	fs := exportedOf(pl)
-	e.Buf = append(e.Buf, TagExported)
-	e.Buf = binary.AppendUvarint(e.Buf, uint64(len(*fs)))
+	n := 0
 	for _, f := range *fs {
+		if f.written() {
+			n++
+		}
+	}
+	e.Buf = append(e.Buf, TagExported)
+	e.Buf = binary.AppendUvarint(e.Buf, uint64(n))
+	for _, f := range *fs {
+		if !f.written() {
+			continue
+		}
 		e.Buf = appendName(e.Buf, f.name)
 		if depth+1 > MaxDepth {
 			e.Buf = append(e.Buf, TagTruncated)
@@ -54,10 +90,20 @@ func exportedOf(pl *encPlan) *[]exportedField {
 	return fs
 }
 
-// exportedFieldsOf is ExportedFields with each field's plan.
+// written reports whether f is written: an exported field always; an
+// unexported embedded pointer from format 12 on, when it points to an
+// observed type (the object is the set's own, which replay makes again and
+// binds by its ID).
+func (f *exportedField) written() bool {
+	return !f.embed || !untiedEmbeds && f.pl.observedElem()
+}
+
+// exportedFieldsOf is ExportedFields with each field's plan, then the
+// unexported embedded pointers (hiddenEmbeds).
 func exportedFieldsOf(t reflect.Type) *[]exportedField {
 	visible, _ := ExportedFields(t)
-	fs := make([]exportedField, len(visible))
+	embeds := hiddenEmbeds(t)
+	fs := make([]exportedField, len(visible), len(visible)+len(embeds))
 	for i, f := range visible {
 		pl := planFor(f.Type)
 		if desc := fieldRedaction(t, f.Name, f.Type); desc != "" {
@@ -67,7 +113,41 @@ func exportedFieldsOf(t reflect.Type) *[]exportedField {
 		}
 		fs[i] = exportedField{name: f.Name, off: f.Offset, pl: pl}
 	}
+	for _, f := range embeds {
+		fs = append(fs, exportedField{name: f.Name, off: f.Offset, pl: planFor(f.Type), embed: true})
+	}
 	return &fs
+}
+
+// hiddenEmbeds lists the unexported embedded pointer fields of struct type
+// t (`*cache` in `struct{ *cache }`), and those of the unexported structs t
+// embeds by value, in the order ExportedFields visits them, a shallower
+// name hiding a deeper one: the pointers whose methods external code calls
+// promoted. They are not watched for WRITE_IN: external code cannot write
+// them.
+func hiddenEmbeds(t reflect.Type) []Field {
+	var out []Field
+	seen := map[string]bool{}
+	var collect func(t reflect.Type, base uintptr)
+	collect = func(t reflect.Type, base uintptr) {
+		var embedded []reflect.StructField
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			switch {
+			case f.IsExported() || !f.Anonymous:
+			case f.Type.Kind() == reflect.Struct:
+				embedded = append(embedded, f)
+			case f.Type.Kind() == reflect.Pointer && !seen[f.Name]:
+				seen[f.Name] = true
+				out = append(out, Field{Name: f.Name, Offset: base + f.Offset, Type: f.Type})
+			}
+		}
+		for _, f := range embedded {
+			collect(f.Type, base+f.Offset)
+		}
+	}
+	collect(t, 0)
+	return out
 }
 
 // A Field is a field of a struct type as external code sees it: its name

@@ -68,3 +68,89 @@ func TestOutgoingObjectExportedFields(t *testing.T) {
 		t.Errorf("decoded %+v", o)
 	}
 }
+
+// An exported type embedding a pointer to an unexported one, go-cache's
+// `type Cache struct{ *cache }`, and one embedding it through an
+// unexported struct held by value.
+type (
+	leavingOuter struct {
+		*leavingHidden
+		Label string
+	}
+	leavingHidden struct {
+		Count int
+		items map[string]int
+	}
+	leavingUnexternal struct{ name string } // not observed: never written
+	leavingPromoting  struct {
+		leavingVia
+		*leavingUnexternal
+	}
+	leavingVia struct{ *leavingHidden }
+)
+
+// TestOutgoingObjectTiesEmbeddedPointers: an observed object leaving the
+// set on first sight writes, after its exported fields, the objects its
+// unexported embedded pointers to observed types hold (also through an
+// unexported struct it embeds by value), with their own exported fields
+// (a field promoted through a pointer is the inner object's, not the outer
+// one's),
+// so that the inner object the promoted methods get as their receiver is
+// one the log has already tied to the outer one. An embedded pointer to a
+// type outside the set is left out. A player of a log of format 11 or
+// before leaves them all out (SetUntiedEmbeds), as those logs hold them.
+// The decoder reads the pointer back by its name.
+func TestOutgoingObjectTiesEmbeddedPointers(t *testing.T) {
+	for _, typ := range []reflect.Type{reflect.TypeFor[leavingOuter](), reflect.TypeFor[leavingHidden](), reflect.TypeFor[leavingPromoting]()} {
+		RegisterOwnType(typ)
+	}
+	inner := &leavingHidden{Count: 3, items: map[string]int{"secret": 424242}}
+	const pkg = "github.com/rules-capture/rules_capture/runtime/value."
+	render := func(v any) string {
+		t.Helper()
+		out := Encoder{Objects: newTable(), Outgoing: true}
+		switch v := v.(type) {
+		case *leavingOuter:
+			Encode(&out, v)
+		case *leavingPromoting:
+			Encode(&out, v)
+		}
+		got, err := Render(out.Buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	outer := &leavingOuter{leavingHidden: inner, Label: "x"}
+	promoting := &leavingPromoting{leavingVia{inner}, &leavingUnexternal{"y"}}
+	for _, c := range []struct {
+		v          any
+		tied, want string
+	}{
+		{outer, `*` + pkg + `leavingOuter#1={Label: "x", leavingHidden: *` + pkg + `leavingHidden#2={Count: 3}}`,
+			`*` + pkg + `leavingOuter#1={Label: "x"}`},
+		{promoting, `*` + pkg + `leavingPromoting#1={leavingHidden: *` + pkg + `leavingHidden#2={Count: 3}}`,
+			`*` + pkg + `leavingPromoting#1={}`},
+	} {
+		if got := render(c.v); got != c.tied {
+			t.Errorf("format 12:\n got %s\nwant %s", got, c.tied)
+		}
+		SetUntiedEmbeds(true)
+		got := render(c.v)
+		SetUntiedEmbeds(false)
+		if got != c.want {
+			t.Errorf("format 11:\n got %s\nwant %s", got, c.want)
+		}
+	}
+
+	out := Encoder{Objects: newTable(), Outgoing: true}
+	Encode(&out, outer)
+	d := Decoder{Buf: out.Buf, Resolver: newTable()}
+	o := Decode[*leavingOuter](&d)
+	if d.Err != nil {
+		t.Fatal(d.Err)
+	}
+	if o.Label != "x" || o.leavingHidden == nil || o.Count != 3 || o.items != nil {
+		t.Errorf("decoded %+v", o)
+	}
+}

@@ -1,0 +1,3 @@
+module example.com/embedhidden
+
+go 1.26
