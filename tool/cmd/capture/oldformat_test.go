@@ -49,3 +49,32 @@ func TestFormat9LogsReplay(t *testing.T) {
 		}
 	}
 }
+
+// TestFormat11LogsReplay: a log of format 11 (testdata/format11/logs,
+// captured by the capture tool built from 0fbae9d) holds New's result, a
+// *Cache embedding an unexported *cache, with its exported fields only.
+// Today's player writes the replayed result's embedded pointer after them
+// ("different results" at New's RETURN_IN) unless it reads the log's
+// version (value.LastUntiedEmbedFormat).
+func TestFormat11LogsReplay(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds programs with the go command")
+	}
+	work := t.TempDir()
+	mod := filepath.Join(work, "module")
+	copyDir(t, filepath.Join("testdata", "format11"), mod)
+	logs := filepath.Join(mod, "logs")
+	log := filepath.Join(logs, "TestSetGet.arrow")
+	r, err := eventlog.Open(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := r.Meta().FormatVersion; v != 11 {
+		t.Fatalf("%s: format %d, want 11", log, v)
+	}
+	r.Close()
+	out, code := runCapture(t, mod, "replay", "-observe", "example.com/format11/cache", logs)
+	if code != 0 || !strings.Contains(out, "PASS     "+log) {
+		t.Fatalf("replay of a format 11 log: exit %d\n%s", code, out)
+	}
+}

@@ -1,0 +1,3 @@
+module example.com/format11
+
+go 1.26
