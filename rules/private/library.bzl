@@ -110,6 +110,12 @@ def _capture_sources_impl(ctx):
     args.add_all(archives, before_each = "-arc", map_each = _dep_archive_arg)
     args.add("-out_dir", gen.dirname)
     args.add("-generated_file", gen.basename)
+
+    # The package's own test files name the unexported functions and methods
+    # that tests call from outside the observed set: they are incalls too, in
+    # the capture and replay builds alike (parsed only, no export data needed).
+    test_srcs = [f for f in ctx.files.test_srcs if f.basename.endswith("_test" + _GO_EXT)]
+    args.add_all(test_srcs, before_each = "-test_src")
     args.add_all(go_srcs)
     args.use_param_file("-param=%s")
     args.set_param_file_format("multiline")
@@ -118,7 +124,7 @@ def _capture_sources_impl(ctx):
     ctx.actions.run(
         executable = ctx.executable._transform,
         arguments = [args],
-        inputs = depset(go_srcs + export_files, transitive = [go.stdlib.libs]),
+        inputs = depset(go_srcs + test_srcs + export_files, transitive = [go.stdlib.libs]),
         outputs = transformed,
         mnemonic = "CaptureTransform",
         progress_message = "Inserting capture probes into %{label}",
@@ -207,6 +213,10 @@ capture_sources = rule(
     implementation = _capture_sources_impl,
     attrs = {
         "srcs": attr.label_list(allow_files = True, doc = "The go_library's srcs."),
+        "test_srcs": attr.label_list(
+            allow_files = True,
+            doc = "The _test.go files of the library's directory: the unexported functions and methods its in-package tests call are wrapped as incalls.",
+        ),
         "deps": attr.label_list(
             providers = [GoArchive],
             doc = "The go_library's deps; their export data type-checks the package before the transform.",
@@ -246,6 +256,10 @@ def go_library(name, srcs = [], deps = [], importpath = "", **kwargs):
     capture_sources(
         name = name + "_capture_srcs",
         srcs = srcs,
+        # A go_test embeds the library and is a target of its own, so the
+        # library does not know its tests: the directory's test files stand
+        # for them (the transform keeps those of the library's package).
+        test_srcs = native.glob(["*_test.go"], allow_empty = True),
         deps = deps,
         library = str(library),
         library_name = name,

@@ -7,6 +7,56 @@ import (
 	"strings"
 )
 
+// isIncall reports whether fd, a function or method of the observed
+// package, is entered from outside the set: exported, or unexported and
+// named by the package's in-package test files (testUses).
+func (t *transformer) isIncall(fd *ast.FuncDecl) bool {
+	if fd.Name.IsExported() {
+		return true
+	}
+	if fd.Name.Name == "init" || fd.Name.Name == "_" || (fd.Recv == nil && fd.Name.Name == "main") {
+		return false
+	}
+	return t.testUses[fd.Name.Name]
+}
+
+// testUses returns the names the test files refer to: every identifier
+// and selected name (f, x.m) except those the files declare (functions,
+// methods, types, fields and parameters). From syntax alone: the Bazel
+// action that transforms a library has the export data of its own
+// dependencies only, not of its tests', and a name the tests use for
+// something else (a local variable, a method of a test double) only wraps
+// a function no test calls, which costs the wrapper's check of probe.On.
+func testUses(files []*ast.File) map[string]bool {
+	if len(files) == 0 {
+		return nil
+	}
+	uses := map[string]bool{}
+	for _, f := range files {
+		declared := map[*ast.Ident]bool{f.Name: true}
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.ImportSpec:
+				return false
+			case *ast.FuncDecl:
+				declared[n.Name] = true
+			case *ast.TypeSpec:
+				declared[n.Name] = true
+			case *ast.Field:
+				for _, id := range n.Names {
+					declared[id] = true
+				}
+			case *ast.Ident:
+				if !declared[n] {
+					uses[n.Name] = true
+				}
+			}
+			return true
+		})
+	}
+	return uses
+}
+
 // signatureVars lists the receiver, parameters and results of sig.
 func signatureVars(sig *types.Signature) []*types.Var {
 	var vs []*types.Var
@@ -89,10 +139,22 @@ type incallWrapper struct {
 	hook                           string   // a generic declaration's replay hook
 }
 
-// funcDecl wraps an exported function or method of the observed package.
+// funcDecl wraps an exported function or method of the observed package,
+// or an unexported one that the package's in-package tests call or take as
+// a value: such a test calls it from outside the observed set, as external
+// code calls an exported one, and replay must perform the call to check
+// what it does. The wrapper's probe.In tells a call from observed code,
+// which stays a plain call, from one from outside. An unexported function
+// whose signature cannot be an incall (the rejections below) stays a plain
+// function, as one no test calls: the package's own API is not at fault,
+// and its calls from tests stay unrecorded (docs/limitations.md).
 func (t *transformer) funcDecl(fd *ast.FuncDecl) {
-	if !fd.Name.IsExported() || fd.Body == nil {
+	if fd.Body == nil || !t.isIncall(fd) {
 		return
+	}
+	if !fd.Name.IsExported() {
+		n := len(t.errs)
+		defer func() { t.errs = t.errs[:n] }()
 	}
 	fn, ok := t.p.Info.Defs[fd.Name].(*types.Func)
 	if !ok {
@@ -122,6 +184,16 @@ func (t *transformer) funcDecl(fd *ast.FuncDecl) {
 		return
 	}
 	t.registerSignature(w.sig)
+	if !fd.Name.IsExported() {
+		if t.testIncalls == nil {
+			t.testIncalls = map[string]bool{}
+		}
+		key := fd.Name.Name
+		if w.recvName != "" {
+			key = w.recvName + "." + key
+		}
+		t.testIncalls[key] = true
+	}
 	siteName := w.name
 	if w.generic && w.sig.Recv() == nil {
 		siteName += strings.ReplaceAll(w.tpArgs, " ", "")

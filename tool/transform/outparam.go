@@ -77,13 +77,16 @@ func (t *transformer) ownedAddr(e ast.Expr, fn ast.Node) bool {
 }
 
 // ownedParam: v is a parameter of an unexported function of this package
-// that is only ever called directly (never used as a value, so only this
-// package calls it), and every call passes an owned address for it —
+// that no in-package test names (isIncall), that is only ever called
+// directly (never used as a value, so only this package calls it), and
+// every call passes an owned address for it —
 // `func decode(b []byte, v any) error { return json.Unmarshal(b, v) }`
 // called as decode(b, &cfg).
 func (t *transformer) ownedParam(v *types.Var, fn ast.Node) bool {
 	fd, ok := fn.(*ast.FuncDecl)
-	if !ok || fd.Name.IsExported() || fd.Type.Params == nil {
+	if !ok || t.isIncall(fd) || fd.Type.Params == nil {
+		// Called from outside too: by external code, or by the
+		// package's in-package tests.
 		return false
 	}
 	obj, ok := t.p.Info.Defs[fd.Name].(*types.Func)

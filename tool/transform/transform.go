@@ -48,6 +48,11 @@ type Package struct {
 	// DisplayNames optionally gives the file names to put in //line
 	// directives (default: the FileSet's names).
 	DisplayNames []string
+	// Tests are the package's in-package test files (package P, not
+	// P_test), parsed but not type-checked: the unexported functions and
+	// methods they call or take as values are wrapped as incalls too
+	// (testUses).
+	Tests []*ast.File
 }
 
 // Options describe the observed set.
@@ -60,6 +65,11 @@ type Options struct {
 type Output struct {
 	Files [][]byte // instrumented text of each input file, same order
 	Gen   []byte   // the generated file, GeneratedFile, in the package directory
+	// TestIncalls are the unexported functions and methods wrapped as
+	// incalls because the package's in-package tests name them, as F or
+	// T.M (T the receiver's type name): a test may call them, replay
+	// performs those calls.
+	TestIncalls map[string]bool
 }
 
 // Error is a construct the transform rejects.
@@ -160,6 +170,12 @@ type transformer struct {
 	hidden     map[string]bool
 	hiddenType bool
 
+	// testUses: the names the package's in-package test files refer to;
+	// the unexported functions and methods of those names are incalls
+	// (testIncalls: those wrapped).
+	testUses    map[string]bool
+	testIncalls map[string]bool
+
 	// droppedRefs counts, per file, the references to an imported package
 	// that rewritten call sites no longer hold (a generic function called
 	// through its helper, generic.go): a file left without any keeps the
@@ -206,6 +222,7 @@ func Instrument(p *Package, opts Options) (*Output, error) {
 		}
 	}
 	t.observed[p.Types.Path()] = true
+	t.testUses = testUses(p.Tests)
 	if err := t.load(); err != nil {
 		return nil, err
 	}
@@ -266,7 +283,7 @@ func Instrument(p *Package, opts Options) (*Output, error) {
 	}
 	t.initMarkers()
 	t.assertedPlaceholders()
-	out := &Output{}
+	out := &Output{TestIncalls: t.testIncalls}
 	for i := range p.Files {
 		src, err := t.apply(i)
 		if err != nil {

@@ -70,6 +70,7 @@ func TestGolden(t *testing.T) {
 		{"reflectout", "example.com/reflectout/codec", ""},
 		{"testingtb", "example.com/testingtb/assert", ""}, // a stand-in for testing.TB
 		{"handlerfunc", "example.com/handlerfunc/mw", ""}, // closures returned by callbacks, a map field indexed
+		{"unexported", "example.com/unexported/cli", ""},  // unexported functions its in-package tests call
 		// Packages whose declarations hide predeclared names.
 		{"shadowed", "example.com/shadowed/bits", "shadowed-bits"},
 		{"shadowed", "example.com/shadowed/words", "shadowed-words"},

@@ -97,7 +97,7 @@ func runTest(args []string) int {
 	skip := map[string]map[string]string{} // test package -> test -> why it is not run
 	for _, path := range obs {
 		if lp := s.Listed[path]; lp != nil {
-			msgs, tests, err := whiteBoxWrites(s.Listed, lp)
+			msgs, tests, err := whiteBoxWrites(s.Listed, lp, s.TestIncalls[path])
 			if err != nil {
 				fmt.Fprintf(os.Stderr, "capture test: %s: %v\n", path, err)
 				return 1

@@ -26,7 +26,10 @@ import (
 //
 // A call of an unexported method of the package with a pointer receiver
 // that assigns to the receiver's fields counts as such a write
-// (gorilla/mux's tests call Router.useInterface).
+// (gorilla/mux's tests call Router.useInterface), unless the transform made
+// it an incall (incalls: T.m, transform.Output.TestIncalls): replay then
+// performs the call, and the method changes the replayed object as it did
+// the captured one.
 //
 // Each test runs in a process of its own, so a write only spoils the
 // tests that reach it: rejected maps each top-level test whose function
@@ -37,7 +40,7 @@ import (
 // TestMain, an init function or a variable initialiser of the test files)
 // would spoil every test: they are returned as pkgWide, and the package is
 // rejected.
-func whiteBoxWrites(listed map[string]*load.ListedPackage, lp *load.ListedPackage) (pkgWide []string, rejected map[string]string, err error) {
+func whiteBoxWrites(listed map[string]*load.ListedPackage, lp *load.ListedPackage, incalls map[string]bool) (pkgWide []string, rejected map[string]string, err error) {
 	if len(lp.TestGoFiles) == 0 {
 		return nil, nil, nil
 	}
@@ -120,10 +123,10 @@ func whiteBoxWrites(listed map[string]*load.ListedPackage, lp *load.ListedPackag
 	// Unexported methods of the package (non-test files) with a pointer
 	// receiver that assign to the receiver's fields (gorilla/mux's
 	// `func (r *Router) useInterface(mw middleware) { r.middlewares =
-	// append(...) }`): a test calling one changes observed state without an
-	// incall, which replay does not run. Read-only ones
-	// (semver's Constraints.check) are harmless: the test's own code does
-	// not run in replay.
+	// append(...) }`) and that are no incall (a signature the transform
+	// cannot wrap): a test calling one changes observed state without an
+	// incall, which replay does not run. Read-only ones are harmless: the
+	// test's own code does not run in replay.
 	mutators := map[types.Object]bool{}
 	for _, f := range files {
 		if strings.HasSuffix(fset.Position(f.Pos()).Filename, "_test.go") {
@@ -138,7 +141,7 @@ func whiteBoxWrites(listed map[string]*load.ListedPackage, lp *load.ListedPackag
 				continue
 			}
 			recv := info.Defs[fd.Recv.List[0].Names[0]]
-			if recv == nil {
+			if recv == nil || incalls[recvTypeName(recv.Type())+"."+fd.Name.Name] {
 				continue
 			}
 			ast.Inspect(fd.Body, func(n ast.Node) bool {
@@ -164,7 +167,7 @@ func whiteBoxWrites(listed map[string]*load.ListedPackage, lp *load.ListedPackag
 		pos := fset.Position(sx.Sel.Pos())
 		pos.Filename = filepath.Join(filepath.Base(lp.Dir), filepath.Base(pos.Filename))
 		return fmt.Sprintf("%s: a test calling the unexported method %s of an observed %s, which changes the object, is not supported in an observed package: "+
-			"an unexported method is no incall, so replay neither runs it nor sees the state it changes; "+
+			"its signature cannot be an incall (docs/limitations.md), so replay neither runs it nor sees the state it changes; "+
 			"call the package's exported API instead, or leave %s out of the observed set",
 			pos, fn.Name(), types.TypeString(recv, types.RelativeTo(nil)), lp.ImportPath)
 	}
@@ -275,6 +278,17 @@ func whiteBoxWrites(listed map[string]*load.ListedPackage, lp *load.ListedPackag
 		}
 	}
 	return pkgWide, rejected, nil
+}
+
+// recvTypeName is the name of a method's receiver type (T for T and *T).
+func recvTypeName(t types.Type) string {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		return n.Obj().Name()
+	}
+	return ""
 }
 
 // rootIdent returns the variable a location expression starts from

@@ -35,7 +35,7 @@ func whiteBoxPackage(t *testing.T, testSrc string) *load.ListedPackage {
 // repro clockfield); exported fields and fields of test doubles are not.
 func TestWhiteBoxWrites(t *testing.T) {
 	lp := whiteBoxPackage(t, "package p\n\nimport \"testing\"\n\ntype fake struct{ clock int }\n\nfunc TestX(t *testing.T) {\n\tx := New()\n\tx.N = 2\n\tvar f fake\n\tf.clock = 1\n\tx.clock = func() int { return f.clock }\n}\n")
-	pkgWide, tests, err := whiteBoxWrites(nil, lp)
+	pkgWide, tests, err := whiteBoxWrites(nil, lp, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func TestWhiteBoxWrites(t *testing.T) {
 		}
 	}
 	lp.TestGoFiles = nil
-	if pkgWide, tests, _ := whiteBoxWrites(nil, lp); len(pkgWide)+len(tests) != 0 {
+	if pkgWide, tests, _ := whiteBoxWrites(nil, lp, nil); len(pkgWide)+len(tests) != 0 {
 		t.Errorf("no in-package tests: got %q, %q", pkgWide, tests)
 	}
 }
@@ -97,7 +97,7 @@ func recurse(n int) {
 	}
 }
 `
-	pkgWide, tests, err := whiteBoxWrites(nil, whiteBoxPackage(t, src))
+	pkgWide, tests, err := whiteBoxWrites(nil, whiteBoxPackage(t, src), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,13 +121,18 @@ func recurse(n int) {
 	if m := tests["TestSetter"]; !strings.Contains(m, "a test calling the unexported method setClock of an observed *example.com/p.T") || !strings.Contains(m, "exported API") {
 		t.Errorf("TestSetter's message: %s", m)
 	}
+	// The same method made an incall (the transform wraps the unexported
+	// methods a test calls where it can): replay performs the call.
+	if _, tests, _ := whiteBoxWrites(nil, whiteBoxPackage(t, src), map[string]bool{"T.setClock": true}); tests["TestSetter"] != "" || tests["TestHelper"] == "" {
+		t.Errorf("with setClock an incall: rejected %q, want TestSetter run and TestHelper rejected", tests)
+	}
 
 	for name, extra := range map[string]string{
 		"init":     "func init() { indirect(New()) }\n",
 		"variable": "var _ = func() int { escaped(New()); return 0 }()\n",
 		"TestMain": "func TestMain(m *testing.M) { indirect(New()); m.Run() }\n",
 	} {
-		pkgWide, _, err := whiteBoxWrites(nil, whiteBoxPackage(t, src+extra))
+		pkgWide, _, err := whiteBoxWrites(nil, whiteBoxPackage(t, src+extra), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -172,7 +177,7 @@ func TestOthers(t *testing.T) {
 	if err := os.WriteFile(p, src, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	pkgWide, tests, err := whiteBoxWrites(nil, lp)
+	pkgWide, tests, err := whiteBoxWrites(nil, lp, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

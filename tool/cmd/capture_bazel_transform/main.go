@@ -65,7 +65,8 @@ type request struct {
 	outDir     string
 	genFile    string // base name of the generated file in outDir, as the rule declared it
 	srcs       []string
-	exitOnly   bool // main package of a capture binary: only close the log at exit
+	testSrcs   []string // the package's _test.go files (-test_src): their unexported calls make incalls
+	exitOnly   bool     // main package of a capture binary: only close the log at exit
 }
 
 func parseArgs(args []string) (*request, error) {
@@ -77,7 +78,7 @@ func parseArgs(args []string) (*request, error) {
 	var r request
 	var tags, goos, goarch string
 	var cgo bool
-	var observe, arcs multiFlag
+	var observe, arcs, testSrcs multiFlag
 	fs.StringVar(&r.mode, "mode", "", "capture or replay")
 	fs.StringVar(&r.importPath, "importpath", "", "import path of the package")
 	fs.StringVar(&goos, "goos", "", "target GOOS (build constraints)")
@@ -87,6 +88,7 @@ func parseArgs(args []string) (*request, error) {
 	fs.StringVar(&r.stdlibRoot, "stdlib", "", "root of rules_go's compiled standard library (holds pkg/GOOS_GOARCH/*.a)")
 	fs.Var(&observe, "observe", "import path of an observed package (repeated)")
 	fs.Var(&arcs, "arc", "IMPORTPATH=IMPORTMAP=FILE of a direct dependency's export data (repeated)")
+	fs.Var(&testSrcs, "test_src", "a _test.go file of the package's directory (repeated): the unexported functions and methods that those of the package itself (not P_test) call are wrapped as incalls")
 	fs.StringVar(&r.outDir, "out_dir", "", "directory for the transformed sources")
 	fs.StringVar(&r.genFile, "generated_file", transform.GeneratedFile, "base name of the generated file in -out_dir (the output the rule declared)")
 	fs.BoolVar(&r.exitOnly, "exit_only", false, "the package is the main package of a capture binary: close the log when main returns or calls os.Exit, change nothing else")
@@ -112,6 +114,7 @@ func parseArgs(args []string) (*request, error) {
 		return nil, errors.New("no source files given")
 	}
 	r.observed = observe
+	r.testSrcs = testSrcs
 	r.archives = map[string]string{}
 	for _, a := range arcs {
 		parts := strings.SplitN(a, "=", 3)

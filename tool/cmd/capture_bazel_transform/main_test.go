@@ -289,3 +289,39 @@ func TestSameOutputAsGoNativeFrontEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestTestSrcWrapsUnexported: the package's in-package test files given
+// with -test_src make the unexported functions they call incalls; an
+// external test package's files, and test files the build constraints
+// exclude, do not.
+func TestTestSrcWrapsUnexported(t *testing.T) {
+	dir, exports, stdlib := setupModule(t)
+	writeFiles(t, dir, map[string]string{
+		"lib/round.go":             "package lib\n\nfunc round(c int) int { return c / 10 * 10 }\n\nfunc trim(c int) int { return c }\n\nfunc only(c int) int { return c }\n",
+		"lib/round_test.go":        "package lib\n\nimport \"testing\"\n\nfunc TestRound(t *testing.T) { _ = round(15) }\n",
+		"lib/x_test.go":            "package lib_test\n\nfunc trim() {}\n",
+		"lib/only_windows_test.go": "package lib\n\nvar _ = only(1)\n",
+	})
+	out := t.TempDir()
+	args := append(baseArgs(dir, stdlib, out),
+		"-arc", "example.com/m/dep=example.com/m/dep="+exports["example.com/m/dep"],
+		"-test_src", filepath.Join(dir, "lib/round_test.go"),
+		"-test_src", filepath.Join(dir, "lib/x_test.go"),
+		"-test_src", filepath.Join(dir, "lib/only_windows_test.go"),
+		filepath.Join(dir, "lib/lib.go"), filepath.Join(dir, "lib/round.go"))
+	if err := run(args); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(filepath.Join(out, "round.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(got), "func _capture_round(") {
+		t.Errorf("round, which the in-package test calls, is not wrapped:\n%s", got)
+	}
+	for _, name := range []string{"trim", "only"} {
+		if strings.Contains(string(got), "_capture_"+name) {
+			t.Errorf("%s is wrapped, but no in-package test file of this build calls it:\n%s", name, got)
+		}
+	}
+}

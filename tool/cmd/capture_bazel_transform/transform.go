@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 
 	"github.com/rules-capture/rules_capture/tool/internal/load"
 	"github.com/rules-capture/rules_capture/tool/transform"
@@ -17,6 +18,11 @@ import (
 func transformPackage(r *request, compiled []string) error {
 	in := load.Inputs{ImportPath: r.importPath, Files: compiled, GOARCH: r.ctxt.GOARCH,
 		ExportData: func(path string) (io.ReadCloser, error) { return openExportData(r, path) }}
+	for _, src := range r.testSrcs {
+		if ok, err := r.ctxt.MatchFile(filepath.Dir(src), filepath.Base(src)); err == nil && ok {
+			in.TestFiles = append(in.TestFiles, src)
+		}
+	}
 	p, err := in.Check()
 	if err != nil {
 		return err

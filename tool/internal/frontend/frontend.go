@@ -45,6 +45,10 @@ type Session struct {
 	Hash     string // hash of the observed packages' sources
 	Listed   map[string]*load.ListedPackage
 	Verbose  bool
+	// TestIncalls holds, per observed package, the unexported functions
+	// and methods its in-package tests name that the transform made
+	// incalls (transform.Output.TestIncalls).
+	TestIncalls map[string]map[string]bool
 	// Offline makes every go command of the session use only what the
 	// module cache and the go.sum files already hold (-mod=readonly,
 	// GOPROXY=off): replay's build, whose harness is made from logs.
@@ -395,6 +399,10 @@ func (s *Session) instrumentPackage(lp *load.ListedPackage, all map[string]*load
 	if err != nil {
 		return err
 	}
+	if s.TestIncalls == nil {
+		s.TestIncalls = map[string]map[string]bool{}
+	}
+	s.TestIncalls[lp.ImportPath] = out.TestIncalls
 	dir := filepath.Join(s.Work, "src", strings.ReplaceAll(lp.ImportPath, "/", "_"))
 	written, err := load.WriteOutput(dir, lp.GoFiles, transform.GeneratedFile, out)
 	if err != nil {

@@ -100,6 +100,12 @@ type Inputs struct {
 	// ExportData opens the export data of a package the sources import,
 	// by the path written in the import, or says why there is none.
 	ExportData func(path string) (io.ReadCloser, error)
+	// TestFiles are the paths of the package's _test.go files that the
+	// build constraints keep. Those of the package itself (not of P_test)
+	// are parsed, not type-checked (their imports' export data is not
+	// needed): the transform makes the unexported functions and methods
+	// they refer to incalls (transform.Package.Tests).
+	TestFiles []string
 }
 
 // Check parses the inputs' files and type-checks them against the export
@@ -157,7 +163,22 @@ func (in Inputs) Check() (*transform.Package, error) {
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("type-checking %s: %w", in.ImportPath, errors.Join(errs...))
 	}
-	return &transform.Package{Fset: fset, Files: files, Sources: srcs, Types: pkg, Info: info}, nil
+	tests := in.parseTests(fset, pkg.Name())
+	return &transform.Package{Fset: fset, Files: files, Sources: srcs, Types: pkg, Info: info, Tests: tests}, nil
+}
+
+// parseTests parses the test files of package name (not those of
+// name_test). One that does not parse is left out: the build of the tests
+// reports it, and the package itself builds without it.
+func (in Inputs) parseTests(fset *token.FileSet, name string) []*ast.File {
+	var tests []*ast.File
+	for _, path := range in.TestFiles {
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err == nil && f.Name.Name == name {
+			tests = append(tests, f)
+		}
+	}
+	return tests
 }
 
 // Listed finds the inputs of the listed package lp: its files in its
@@ -173,6 +194,9 @@ func Listed(lp *ListedPackage, all map[string]*ListedPackage) (Inputs, error) {
 	}
 	for _, name := range append(append([]string{}, lp.GoFiles...), lp.CgoFiles...) {
 		in.Files = append(in.Files, filepath.Join(lp.Dir, name))
+	}
+	for _, name := range lp.TestGoFiles {
+		in.TestFiles = append(in.TestFiles, filepath.Join(lp.Dir, name))
 	}
 	return in, nil
 }
