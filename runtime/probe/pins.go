@@ -28,6 +28,11 @@ type objectPins struct {
 	// replay skips: the objects it numbers are not watched (objEntry.unwatched).
 	orphan bool
 
+	// noting: the values of a top-level CALL_IN are being encoded; noted
+	// gets the ID of every object they name (enterObjects, writefields.go).
+	noting bool
+	noted  []uint64
+
 	// recent remembers, across outermost calls, the objects this stream
 	// numbered, by weak pointer (recentObject). A server goroutine passes
 	// the same objects in call after call: its receivers and the handles
@@ -78,6 +83,14 @@ const pinSlots = 8
 // pointers are not objects, and anything else there may be a pointer into
 // a stack, which must not be stored in the heap.
 func (c *objectPins) ID(v reflect.Value, name string, isWeak bool) (uint64, bool, string) {
+	id, first, name := c.id(v, name, isWeak)
+	if c.noting {
+		c.noted = append(c.noted, id)
+	}
+	return id, first, name
+}
+
+func (c *objectPins) id(v reflect.Value, name string, isWeak bool) (uint64, bool, string) {
 	if !isWeak {
 		clo, ok := closureIdentity(v) // an observed function value: its closure (closureid.go)
 		if !ok {

@@ -144,7 +144,9 @@ type Stream struct {
 	turn    *chanTurns // capture: the channel whose lock the receive at a turn site holds (chanturn.go)
 	turnNum uint64     // replay: the number of that channel in the log
 
-	fieldsEntry uint64 // fieldIncalls after s's top-level incall was counted
+	fieldsEntry uint64           // fieldIncalls after s's top-level incall was counted
+	heldObjs    []*watchedObject // the watched objects s's top-level incall received (enterObjects)
+	heldSaved   []byte           // enterObjects: the CALL_IN's values while it records WRITE_INs
 
 	// handoff orders, for the race detector only, the stream's use by a
 	// goroutine that ended before another goroutine reusing its g found the
@@ -197,7 +199,8 @@ func in(site *Site) *Stream {
 		return s // outside a sampled window (sample.go): counted, not recorded
 	}
 	if len(s.frames) == 0 && !replaying && !initializing.Load() {
-		checkWrites(s) // exported variables and fields of observed objects
+		checkWrites(s)                                       // exported variables and fields of observed objects
+		s.pins.noting, s.pins.noted = true, s.pins.noted[:0] // the objects it receives (enterObjects)
 	} else if !replaying && len(s.frames) != 0 {
 		if !fieldsCallbacks.Load() {
 			// External code calls observed code back inside an outcall
@@ -385,6 +388,12 @@ func (s *Stream) Call() int {
 			parent = s.origin // a callback on external code's goroutine: the CALL_OUT that passed it
 		}
 		s.origin = 0
+		if s.pins.noting {
+			s.pins.noting = false
+			if kind == eventlog.KindCallIn && s.inFields && len(s.frames) == 0 && watchedFields.any.Load() {
+				enterObjects(s) // watched objects it receives (writefields.go)
+			}
+		}
 		if ckptOn && kind == eventlog.KindCallIn && len(s.frames) == 0 && !smpOn { // sampling counted it in sampleBegins
 			incallBegins()
 		}

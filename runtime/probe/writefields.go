@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"reflect"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -132,6 +133,11 @@ type watchedObject struct {
 	// gone is set once the object is known to be collected: by a cleanup
 	// attached to it, or when its weak pointer yields nil.
 	gone atomic.Bool
+	// users counts the top-level incalls in progress that received the
+	// object (enterObjects), under mu, which also orders their per-object
+	// checks and refreshes.
+	mu    sync.Mutex
+	users int32
 }
 
 // watchedFields is the set of watched objects.
@@ -141,6 +147,7 @@ var watchedFields struct {
 	add  sync.Mutex
 	all  []*watchedObject                 // under add
 	list atomic.Pointer[[]*watchedObject] // all's elements, read without a lock
+	byID sync.Map                         // object ID -> *watchedObject (enterObjects)
 	any  atomic.Bool                      // keeps the checks off the hot path while nothing is watched
 	// record serialises the recording of changes (a change is recorded
 	// once, should several streams see it); it may take the object table's
@@ -175,6 +182,7 @@ func watchFields(v reflect.Value, wp weak.Pointer[byte], id uint64) {
 	// Appending in place is amortised and safe: readers see only the
 	// elements of the slice they loaded.
 	watchedFields.all = append(watchedFields.all, w)
+	watchedFields.byID.Store(id, w)
 	list := watchedFields.all[:len(watchedFields.all):len(watchedFields.all)]
 	watchedFields.list.Store(&list)
 	watchedFields.any.Store(true)
@@ -290,6 +298,9 @@ func refreshFields(s *Stream) {
 // TestWatchedFieldsConcurrentOutParams).
 func leaveFields(s *Stream) {
 	s.inFields = false
+	if len(s.heldObjs) != 0 {
+		releaseObjects(s)
+	}
 	for {
 		v := fieldIncalls.Load()
 		if incallsInProgress(v) == 1 && watchedFields.any.Load() {
@@ -403,6 +414,88 @@ func recordFieldWrites(s *Stream, w *watchedObject, p unsafe.Pointer, old, now [
 	s.site = saved
 }
 
+// Writes while other incalls are in progress. A program whose incalls
+// overlap (goroutines that each set a field of their own object and call
+// its methods, go-runewidth's TestRuneWidthConcurrent; a busy server) may
+// never make an incall alone, so the check above would record such writes
+// late or never. So each top-level incall also checks the watched objects
+// it receives (its receiver, its arguments and the known objects their
+// encoding names), whatever else is in progress: its observed code is
+// about to read them on this goroutine, so a write by external code that
+// the program orders before that read is ordered before this check too.
+// An object is compared only while no other incall that received it is in
+// progress (users): such an incall's observed code may be writing it (a
+// method taking the object's own lock). The change is recorded as a
+// WRITE_IN just before the incall's CALL_IN, and replay's driver performs
+// it there, at that event's turn. When the last incall that received the
+// object ends, what observed code left is taken as its shadow, so that
+// observed code's own writes are not taken for external code's by the next
+// incall that receives it.
+
+// enterObjects counts s's top-level incall, whose CALL_IN is in s.enc.Buf,
+// as a user of each watched object the CALL_IN names, and records a
+// WRITE_IN for each watched field of one that changed since its shadow,
+// unless another incall in progress received it.
+func enterObjects(s *Stream) {
+	for _, id := range s.pins.noted {
+		v, ok := watchedFields.byID.Load(id)
+		if !ok {
+			continue
+		}
+		if w := v.(*watchedObject); !slices.Contains(s.heldObjs, w) {
+			s.heldObjs = append(s.heldObjs, w)
+		}
+	}
+	if len(s.heldObjs) == 0 {
+		return
+	}
+	saved := false
+	for _, w := range s.heldObjs {
+		w.mu.Lock()
+		if w.users == 0 && !w.gone.Load() && !w.ft.sameAt(w.addr, *w.shadow.Load()) {
+			if obj := w.wp.Value(); obj != nil {
+				if !saved {
+					// The CALL_IN's values, built already; the WRITE_IN
+					// goes before it.
+					s.heldSaved = append(s.heldSaved[:0], s.enc.Buf...)
+					saved = true
+				}
+				p := unsafe.Pointer(obj)
+				watchedFields.record.Lock() // with the entry checks of incalls that start alone
+				if old := *w.shadow.Load(); !w.ft.same(p, old) {
+					sh := w.ft.copyOf(p, nil)
+					recordFieldWrites(s, w, p, old, sh)
+					w.shadow.Store(&sh)
+				}
+				watchedFields.record.Unlock()
+			}
+		}
+		w.users++
+		w.mu.Unlock()
+	}
+	if saved {
+		s.enc.Buf = append(s.enc.Buf[:0], s.heldSaved...)
+		s.enc.Outgoing = false
+	}
+}
+
+// releaseObjects ends s's use of the objects its top-level incall
+// received: the last user takes what observed code left as the shadow.
+func releaseObjects(s *Stream) {
+	for i, w := range s.heldObjs {
+		w.mu.Lock()
+		if w.users--; w.users == 0 && !w.ft.sameAt(w.addr, *w.shadow.Load()) {
+			if obj := w.wp.Value(); obj != nil {
+				sh := w.ft.copyOf(unsafe.Pointer(obj), nil)
+				w.shadow.Store(&sh)
+			}
+		}
+		w.mu.Unlock()
+		s.heldObjs[i] = nil
+	}
+	s.heldObjs = s.heldObjs[:0]
+}
+
 // Writes during an outcall. External code that observed code called may
 // write a watched field and then call observed code back, before the
 // outcall returns: chi's middleware sets rctx.RoutePath on the router's
@@ -453,6 +546,8 @@ func dropCollected() {
 	for _, w := range watchedFields.all {
 		if !w.gone.Load() {
 			all = append(all, w)
+		} else {
+			watchedFields.byID.CompareAndDelete(w.id, w)
 		}
 	}
 	watchedFields.all = all

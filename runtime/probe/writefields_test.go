@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"unsafe"
@@ -50,9 +51,14 @@ func restoreWatchedFields(t testing.TB) {
 	watchedFields.all = nil
 	watchedFields.list.Store(&[]*watchedObject{})
 	watchedFields.any.Store(false)
+	watchedFields.byID.Clear()
 	watchedFields.add.Unlock()
 	t.Cleanup(func() {
 		watchedFields.add.Lock()
+		watchedFields.byID.Clear()
+		for _, w := range savedAll {
+			watchedFields.byID.Store(w.id, w)
+		}
 		watchedFields.all = savedAll
 		watchedFields.list.Store(saved)
 		watchedFields.any.Store(saved != nil && len(*saved) > 0)
@@ -257,6 +263,51 @@ func BenchmarkIncallWatchedFields(b *testing.B) {
 	}
 }
 
+// BenchmarkIncallReceivesWatched: a top-level incall whose argument is a
+// watched object (10 watched), unchanged, alone and while another incall is
+// in progress: the per-object check at entry and the refresh at the return
+// (enterObjects, releaseObjects).
+func BenchmarkIncallReceivesWatched(b *testing.B) {
+	CaptureTo(func(*eventlog.Event) uint64 { return 1 })
+	defer CaptureTo(nil)
+	site := &Site{Name: "example.com/f.Use"}
+	incall := func(x any) {
+		s := In(site)
+		Encode(s, x)
+		f := s.Call()
+		s.Return(f)
+	}
+	for _, overlapped := range []bool{false, true} {
+		b.Run(fmt.Sprintf("overlapped=%v", overlapped), func(b *testing.B) {
+			restoreWatchedFields(b)
+			var keep []*fieldsTestFlag
+			for i := 0; i < 10; i++ {
+				f := &fieldsTestFlag{Name: fmt.Sprint(i)}
+				incall(f)
+				keep = append(keep, f)
+			}
+			if overlapped {
+				// Another goroutine's incall stays in progress.
+				entered, release, done := make(chan struct{}), make(chan struct{}), make(chan struct{})
+				go func() {
+					s := In(site)
+					f := s.Call()
+					close(entered)
+					<-release
+					s.Return(f)
+					close(done)
+				}()
+				<-entered
+				defer func() { close(release); <-done }()
+			}
+			reportCPU(b)
+			for i := 0; i < b.N; i++ {
+				incall(keep[i%10])
+			}
+		})
+	}
+}
+
 // TestWatchedFieldsOfIncallBegunBeforeWatching (corpus freshids, race
 // build): an incall that began while nothing was watched numbers a new
 // object and its callee writes the object's fields (freshids: &lv given to
@@ -348,5 +399,63 @@ func TestWatchedFieldsConcurrentOutParams(t *testing.T) {
 	wg.Wait()
 	if len(got) != 0 {
 		t.Fatalf("%d writes during incalls recorded as WRITE_IN, first %s", len(got), got[0])
+	}
+}
+
+// TestWatchedFieldsOfReceivedObjectWhileOthersRun (corpus concfields,
+// go-runewidth's TestRuneWidthConcurrent): while another incall is in
+// progress, an incall that receives a watched object records external
+// code's write of its fields just before its CALL_IN; an object that another
+// incall in progress received is not compared (that incall's observed code
+// may be writing it), and what that incall's observed code left is not
+// taken for external code's write afterwards.
+func TestWatchedFieldsOfReceivedObjectWhileOthersRun(t *testing.T) {
+	var got []string
+	CaptureTo(func(e *eventlog.Event) uint64 {
+		switch e.Kind {
+		case eventlog.KindWriteIn:
+			got = append(got, e.Site[strings.LastIndexByte(e.Site, '.')+1:])
+		case eventlog.KindCallIn:
+			got = append(got, "CALL_IN")
+		}
+		return 1
+	})
+	defer CaptureTo(nil)
+	restoreWatchedFields(t)
+	site := &Site{Name: "example.com/f.Use"}
+	incall := func(x any) {
+		s := In(site)
+		Encode(s, x)
+		s.Return(s.Call())
+	}
+	x, y := &fieldsTestFlag{Name: "x"}, &fieldsTestFlag{Name: "y"}
+	incall(x)
+	incall(y)
+
+	// An incall in progress on another goroutine, which received y and
+	// whose observed code writes it.
+	entered, wrote, release, done := make(chan bool), make(chan bool), make(chan bool), make(chan bool)
+	go func() {
+		defer close(done)
+		s := In(site)
+		Encode(s, y)
+		f := s.Call()
+		entered <- true
+		y.NoOpt = "observed"
+		wrote <- true
+		<-release
+		s.Return(f)
+	}()
+	<-entered
+	<-wrote
+	got = got[:0]
+	x.Hidden = true // external code, while the other incall runs
+	incall(x)
+	incall(y) // y's change is observed code's
+	release <- true
+	<-done
+	incall(y) // still observed code's: taken as y's shadow when that incall ended
+	if want := []string{"Hidden", "CALL_IN", "CALL_IN", "CALL_IN"}; !slices.Equal(got, want) {
+		t.Fatalf("events %v, want %v", got, want)
 	}
 }

@@ -1,0 +1,3 @@
+module example.com/concfields
+
+go 1.26
