@@ -75,6 +75,12 @@ import (
 // observed types (`*cache` in `type Cache struct{ *cache }`), whose objects
 // external code reaches as the receivers of promoted methods; players of
 // earlier logs leave them out (value.LastUntiedEmbedFormat).
+// It also records observed code's reads of addresses as integers
+// (reflect.Value's Pointer and UnsafeAddr, uintptr(unsafe.Pointer(p)) whose
+// integer stays data) as an outcall pair of the read's site: the object at
+// the CALL_OUT, the integer at the RETURN_OUT; players of earlier logs read
+// addresses natively, as those logs' captures did
+// (probe.LastUnrecordedAddressFormat).
 const FormatVersion = 12
 
 // Column names, in schema order. They are part of the format.

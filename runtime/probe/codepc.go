@@ -34,6 +34,12 @@ func CodePC(s *Stream, pc uintptr) {
 		s.Uint(uint64(pc))
 		return
 	}
+	if _, ok := codeFromLog.Load(pc); ok {
+		// The capture's own address, which PointerOf answered from
+		// the log (address.go).
+		s.Uint(uint64(pc))
+		return
+	}
 	p := play
 	p.objMu.Lock()
 	logged, matched := p.pcToLog[pc]

@@ -336,6 +336,11 @@ func (t *transformer) outcallHelperText(o *outcallHelper, site, h string) string
 			native = h + "(&" + t.siteVar(types.ExprString(call.Fun), o.pos, false) + ", _r)"
 		}
 	}
+	if c.name == "runtime.FuncForPC" && len(o.args) == 1 {
+		// The address may be one replay answered from the log (a
+		// function's in the capture's binary: address.go).
+		native = o.callee + "(" + t.probe + ".NativePC(" + o.args[0] + "))"
+	}
 	ret := "return "
 	if len(o.results) == 0 {
 		ret = ""
@@ -349,10 +354,14 @@ func (t *transformer) outcallHelperText(o *outcallHelper, site, h string) string
 	if c.funcValue {
 		cond += " || " + t.probe + ".ObservedFunc(fn)"
 	}
+	if c.printsAddr {
+		// Native, as before, in replay of a log that records no address.
+		cond += " || " + t.probe + ".AddressesUnrecorded()"
+	}
 	if c.name == "runtime.FuncForPC" && len(o.args) == 1 {
 		// The function at an address of the observed code's own code
 		// is the same in replay's binary, the address is not.
-		cond += " || " + t.probe + ".ObservedPC(" + o.args[0] + ")"
+		cond += " || " + t.probe + ".ObservedPC(" + t.probe + ".NativePC(" + o.args[0] + "))"
 	}
 	if c.sel != nil && !c.iface && syncPointer(info.TypeOf(c.recvX)) {
 		// wg.Done() on a *sync.WaitGroup parameter: native unless the

@@ -198,8 +198,10 @@ var unrecordedReflect = map[string]string{
 // from outside when the method runs code or operates on a channel. It
 // always handles the call.
 func (t *transformer) reflectMethod(call *ast.CallExpr, c callee) bool {
-	if c.fn.Name() == "Pointer" && isReflectValue(c.sel.Recv()) {
-		t.funcPointer(call)
+	if name, ok := t.addrSource(call); !ok || !t.addressRead(call, name) { // address.go
+		if c.fn.Name() == "Pointer" && isReflectValue(c.sel.Recv()) {
+			t.funcPointer(call)
+		}
 	}
 	if !t.reflectsOutside() || types.IsInterface(c.sel.Recv()) {
 		return true

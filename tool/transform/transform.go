@@ -138,6 +138,7 @@ type transformer struct {
 	paramDeciding map[*types.Var]bool // parameters ownedParam is deciding, assumed owned meanwhile
 	ifaceMethods  map[string]bool     // names of the methods the package's interface types declare (ifaceMethodName)
 	owns          ownsState           // owned addresses marked at run time (owned.go)
+	addrs         addrState           // address reads that must stay native (address.go)
 
 	// initFiles counts the source files that declare init functions; each
 	// ends with a call of _capture_end_init (initMarkers).

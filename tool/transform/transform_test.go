@@ -71,6 +71,7 @@ func TestGolden(t *testing.T) {
 		{"testingtb", "example.com/testingtb/assert", ""}, // a stand-in for testing.TB
 		{"handlerfunc", "example.com/handlerfunc/mw", ""}, // closures returned by callbacks, a map field indexed
 		{"unexported", "example.com/unexported/cli", ""},  // unexported functions its in-package tests call
+		{"addrdata", "example.com/addrdata/ptrs", ""},     // addresses turned into integers, and back into pointers
 		// Packages whose declarations hide predeclared names.
 		{"shadowed", "example.com/shadowed/bits", "shadowed-bits"},
 		{"shadowed", "example.com/shadowed/words", "shadowed-words"},
@@ -182,7 +183,7 @@ func (u unsafeOnly) Import(path string) (*types.Package, error) {
 	switch path {
 	case "unsafe":
 		return types.Unsafe, nil
-	case "os", "io", "strings", "reflect", "sync", "runtime", "encoding/json", "image", "go/ast":
+	case "os", "io", "strings", "reflect", "sync", "runtime", "encoding/json", "image", "go/ast", "fmt":
 		return importer.ForCompiler(u.fset, "source", nil).Import(path)
 	}
 	return nil, os.ErrNotExist

@@ -107,6 +107,9 @@ type callee struct {
 	fieldPath string           // explicit embedded-field path, ".A.B"
 	recvType  types.Type       // static type of the receiver argument of the helper
 	funcValue bool             // a call of a function value, observed or not
+	// printsAddr: a pure function that may print an address, an outcall
+	// only in logs that record addresses (address.go).
+	printsAddr bool
 }
 
 func (t *transformer) call(call *ast.CallExpr, stack []ast.Node) {
@@ -114,6 +117,9 @@ func (t *transformer) call(call *ast.CallExpr, stack []ast.Node) {
 	if tv, ok := info.Types[call.Fun]; ok && (tv.IsType() || tv.IsBuiltin()) {
 		if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok && tv.IsBuiltin() && id.Name == "close" {
 			t.closeChan(call, stack)
+		}
+		if name, ok := t.addrSource(call); ok {
+			t.addressRead(call, name) // uintptr(unsafe.Pointer(p)) (address.go)
 		}
 		return // conversion or builtin
 	}
@@ -206,7 +212,11 @@ func (t *transformer) call(call *ast.CallExpr, stack []ast.Node) {
 		// The errors package only walks chains, which replay rebuilds: native
 		// whatever the arguments.
 		errorsPkg := c.fn.Pkg().Path() == "errors" && !t.asTargetFromOutside(call, c.fn, stack) // owned.go
-		if sig.Recv() == nil && isPureFunc(c.fn.Pkg().Path(), c.fn.Name(), t.opts.Pure) && (errorsPkg || t.ownedArgs(call)) {
+		pure := sig.Recv() == nil && isPureFunc(c.fn.Pkg().Path(), c.fn.Name(), t.opts.Pure) && (errorsPkg || t.ownedArgs(call))
+		if pure && t.printsAddress(call, c.fn) { // address.go
+			pure, c.printsAddr = false, true
+		}
+		if pure {
 			if c.fn.Pkg().Path() == "errors" && c.fn.Name() == "As" && len(call.Args) == 2 {
 				if p, ok := t.p.Info.TypeOf(call.Args[1]).(*types.Pointer); ok {
 					t.registerType(p.Elem())

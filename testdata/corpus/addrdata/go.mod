@@ -1,0 +1,3 @@
+module example.com/addrdata
+
+go 1.26
