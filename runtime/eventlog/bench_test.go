@@ -350,15 +350,16 @@ func BenchmarkShortLog(b *testing.B) {
 	}
 }
 
-// shopEvents reads the events of testdata/shop_v2.arrow: a log of the
-// example shop's native capture build under its load generator (400
-// requests, seed 1, 8 workers; `capture compact`ed), in the current value
-// format: real sites, values and receivers, ~91 bytes of values per event,
+// shopEvents reads the events of testdata/shop_v11.arrow: a log of the
+// example shop's capture build (`capture build`, format 11) under its load
+// generator (`loadgen -n 400 -warmup 0 -seed 1`, 8 workers; `capture
+// compact`ed): real sites, values and receivers, ~90 bytes of values per
+// event (slices as views, object IDs, times with their monotonic reading),
 // unlike the realistic mix's few scalars. (testdata/shop.arrow, a copy of
 // examples/shop/testdata/capture/shop_seed1.arrow, holds value format 1:
 // ~265 bytes of values per event, which overstates the writer's work.)
 func shopEvents(tb testing.TB) []Event {
-	r, err := Open(filepath.Join("testdata", "shop_v2.arrow"))
+	r, err := Open(filepath.Join("testdata", "shop_v11.arrow"))
 	if err != nil {
 		tb.Fatal(err)
 	}
