@@ -21,12 +21,17 @@ type ipcEncoder struct {
 	// one costs a fresh process 0.1 ms, and a small log compresses nothing
 	// (smallLogBytes).
 	zstd *zstd.Encoder
-	// fast compresses the columns where a stronger level gains (almost)
-	// nothing but costs up to twice the CPU: seq, stream, recv_id, the value
-	// offsets and the values themselves (measured with the realistic mix of
-	// BenchmarkLogSize: +0.04 bytes/event for -45% zstd time). nil: use zstd.
+	// fast, while capturing, is the fastest level with entropy coding. At
+	// levels 2-4 it compresses the columns where a stronger level gains
+	// (almost) nothing but costs up to twice the CPU: seq, stream, recv_id,
+	// the value offsets and the values themselves (measured with the
+	// realistic mix of BenchmarkLogSize: +0.04 bytes/event for -45% zstd
+	// time). At level 1 it compresses recv_id and the value offsets
+	// (bufEntropy). nil: use zstd.
 	fast *zstd.Encoder
-	err  error // creating the encoders failed: messages are written uncompressed
+	// level is the zstd level of zstd.
+	level int
+	err   error // creating the encoders failed: messages are written uncompressed
 	// raw writes the next messages uncompressed even though zstd is
 	// configured (the writer is behind; see Options.AlwaysCompress).
 	raw bool
@@ -36,6 +41,15 @@ type ipcEncoder struct {
 	body      []byte
 	bufs      []ipcBuf
 }
+
+// bufClass says which encoder compresses a buffer (addBufferWith).
+type bufClass uint8
+
+const (
+	bufStrong  bufClass = iota // zstd, the configured level
+	bufFast                    // fast at levels 2-4, else zstd
+	bufEntropy                 // fast at every level, else zstd
+)
 
 type ipcBuf struct{ off, len int64 }
 
@@ -50,7 +64,10 @@ const (
 // ipcEncoder.fast use the fastest level, and at the fastest level literals
 // are not entropy-coded (Huffman coding is most of zstd's time on short
 // batches: -28% CPU per event for the shop's events in batches of 1024,
-// +6% bytes; BenchmarkEncoderShop).
+// +6% bytes; BenchmarkEncoderShop), except in recv_id and the value
+// offsets (bufEntropy): their literals are mostly the same few bytes
+// (zero high bytes, a few receivers), which Huffman coding halves for a
+// few ns per event.
 //
 // Every encoder uses zstd's lower-memory buffers: they start at 1 KiB and
 // grow to what the batches need, instead of 300 KiB allocated (and, in a
@@ -59,17 +76,17 @@ const (
 // BenchmarkWriterThroughput). The encoder's tables are created at the
 // first compressed buffer, not here.
 func newIPCEncoder(c Compression, level int, capturing bool) (*ipcEncoder, error) {
-	e := &ipcEncoder{fb: flatbuffers.NewBuilder(1024), capturing: capturing}
+	e := &ipcEncoder{fb: flatbuffers.NewBuilder(1024), capturing: capturing, level: level}
 	if c == Zstd {
 		if level < int(zstd.SpeedFastest) || level > int(zstd.SpeedBestCompression) {
 			return nil, fmt.Errorf("eventlog: zstd level %d out of range [1,4]", level)
 		}
 		common := []zstd.EOption{zstd.WithEncoderConcurrency(1), zstd.WithWindowSize(1 << 20), zstd.WithZeroFrames(true),
 			zstd.WithEncoderCRC(false), zstd.WithLowerEncoderMem(true)}
-		e.zstdOpts = append(common, zstd.WithEncoderLevel(zstd.EncoderLevel(level)),
+		e.zstdOpts = append(common[:len(common):len(common)], zstd.WithEncoderLevel(zstd.EncoderLevel(level)),
 			zstd.WithNoEntropyCompression(capturing && level == int(zstd.SpeedFastest)))
-		if capturing && level > int(zstd.SpeedFastest) {
-			e.fastOpts = append(common, zstd.WithEncoderLevel(zstd.SpeedFastest))
+		if capturing {
+			e.fastOpts = append(common[:len(common):len(common)], zstd.WithEncoderLevel(zstd.SpeedFastest))
 		}
 	}
 	return e, nil
@@ -97,10 +114,10 @@ func (e *ipcEncoder) startMessage() {
 
 // addBuffer appends one column buffer to the body, compressed if enabled,
 // padded to 8 bytes as the format requires.
-func (e *ipcEncoder) addBuffer(b []byte) { e.addBufferWith(b, false) }
+func (e *ipcEncoder) addBuffer(b []byte) { e.addBufferWith(b, bufStrong) }
 
-// addBufferWith is addBuffer; fast selects the fastest zstd level.
-func (e *ipcEncoder) addBufferWith(b []byte, fast bool) {
+// addBufferWith is addBuffer with the encoder that class selects.
+func (e *ipcEncoder) addBufferWith(b []byte, class bufClass) {
 	off := int64(len(e.body))
 	if len(b) == 0 {
 		e.bufs = append(e.bufs, ipcBuf{off, 0})
@@ -109,7 +126,7 @@ func (e *ipcEncoder) addBufferWith(b []byte, fast bool) {
 	if e.compressing() {
 		e.body = binary.LittleEndian.AppendUint64(e.body, uint64(len(b)))
 		enc := e.zstd
-		if fast && e.fast != nil {
+		if e.fast != nil && (class == bufEntropy || class == bufFast && e.level > int(zstd.SpeedFastest)) {
 			enc = e.fast
 		}
 		e.body = enc.EncodeAll(b, e.body)
@@ -132,26 +149,12 @@ func (e *ipcEncoder) endBuffer(off int64) {
 // frame is built by appendSeqFrame, without zstd's match search.
 func (e *ipcEncoder) addSeqBuffer(col []uint64) {
 	if !e.capturing || !e.compressing() || len(col) == 0 {
-		e.addBufferWith(uint64Bytes(col), true)
+		e.addBufferWith(uint64Bytes(col), bufFast)
 		return
 	}
 	off := int64(len(e.body))
 	e.body = binary.LittleEndian.AppendUint64(e.body, uint64(8*len(col)))
 	e.body = appendSeqFrame(e.body, col)
-	e.endBuffer(off)
-}
-
-// addUncompressedBuffer is addBuffer for a buffer that zstd hardly shrinks
-// (rawOffsetsMinValues). While capturing, it is stored as it is inside a
-// compressed batch (Arrow IPC: uncompressed length -1, then the bytes).
-func (e *ipcEncoder) addUncompressedBuffer(b []byte) {
-	if !e.capturing || !e.compressing() || len(b) == 0 {
-		e.addBufferWith(b, true)
-		return
-	}
-	off := int64(len(e.body))
-	e.body = binary.LittleEndian.AppendUint64(e.body, ^uint64(0))
-	e.body = append(e.body, b...)
 	e.endBuffer(off)
 }
 

@@ -50,9 +50,10 @@ type Options struct {
 	Compression   Compression   // default Zstd
 	// ZstdLevel trades write speed for size: 1 fastest (the default), 2,
 	// 3 better, 4 best (klauspost/compress levels; see BenchmarkLogSize).
-	// At level 1 literals are not entropy-coded while capturing: a third
-	// less CPU for the background writer, about 6% larger files for the
-	// example shop (BenchmarkEncoderShop); capture compact recompresses.
+	// At level 1 literals are not entropy-coded while capturing, except
+	// in recv_id and the value offsets: a third less CPU for the background
+	// writer, about 6% larger files for the example shop
+	// (BenchmarkEncoderShop); capture compact recompresses.
 	ZstdLevel int
 	// AlwaysCompress compresses every record batch. By default a batch is
 	// written uncompressed when the writer is behind (another full batch
