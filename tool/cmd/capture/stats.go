@@ -62,6 +62,8 @@ type logStats struct {
 	// Sampling: the file is a segment of a sampled log (CAPTURE_SAMPLE),
 	// read from its rotation note.
 	Sampling *samplingStats `json:"sampling,omitempty"`
+	// Stored: where the file's bytes go, column by column (-columns).
+	Stored []eventlog.PartBytes `json:"stored,omitempty"`
 }
 
 // samplingStats is what a sampled log's segment says about its window
@@ -186,7 +188,8 @@ func runStats(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "one JSON object per log")
 	top := fs.Int("top", 20, "show the N most frequent sites (0: all)")
-	if !parseLogFlags(fs, args, stderr, "usage: capture stats [-json] [-top N] LOG|DIR...\n\nA folder stands for every *.arrow log below it.") {
+	columns := fs.Bool("columns", false, "also say where the file's bytes go: each column as stored (compressed), batch headers, dictionaries")
+	if !parseLogFlags(fs, args, stderr, "usage: capture stats [-json] [-top N] [-columns] LOG|DIR...\n\nA folder stands for every *.arrow log below it.") {
 		return 2
 	}
 	tally := tallyLogs(expandLogs(fs.Args()), func(path string) error {
@@ -196,6 +199,11 @@ func runStats(args []string, stdout, stderr io.Writer) int {
 		}
 		if *top > 0 && len(st.Sites) > *top {
 			st.Sites = st.Sites[:*top]
+		}
+		if *columns {
+			if st.Stored, err = eventlog.StoredBytes(path); err != nil {
+				return err
+			}
 		}
 		if *asJSON {
 			json.NewEncoder(stdout).Encode(st)
@@ -214,6 +222,16 @@ func printStats(w io.Writer, st *logStats) {
 	fmt.Fprintf(w, "%s\n", st.Path)
 	fmt.Fprintf(w, "  events      %d (seq %d..%d), %d streams\n", st.Events, st.FirstSeq, st.LastSeq, st.Streams)
 	fmt.Fprintf(w, "  size        %d bytes, %.2f bytes/event\n", st.Bytes, st.BytesPerEvent)
+	if len(st.Stored) > 0 {
+		fmt.Fprintf(w, "  stored      bytes/event by part, as stored\n")
+		for _, p := range st.Stored {
+			perEvent := 0.0
+			if st.Events > 0 {
+				perEvent = float64(p.Bytes) / float64(st.Events)
+			}
+			fmt.Fprintf(w, "    %-20s %10d  %6.2f\n", p.Part, p.Bytes, perEvent)
+		}
+	}
 	span := "unknown (no flush recorded)"
 	if st.Span != "" {
 		span = fmt.Sprintf("%s (%s .. %s)", st.Span, st.Start.Format(time.RFC3339), st.End.Format(time.RFC3339))

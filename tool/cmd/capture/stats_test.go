@@ -76,3 +76,33 @@ func TestStatsLostEvents(t *testing.T) {
 		t.Fatalf("stats %+v", st)
 	}
 }
+
+// TestStatsColumns: -columns says where the file's bytes go, and the
+// parts add up to the file.
+func TestStatsColumns(t *testing.T) {
+	log := writeEventLog(t, 25, false)
+	out, errs, code := runCmd(t, statsCmd, "-columns", log)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"stored      bytes/event by part", "    values offsets ", "    record batch headers "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in:\n%s", want, out)
+		}
+	}
+	out, _, code = runCmd(t, statsCmd, "-json", "-columns", log)
+	var st logStats
+	if err := json.Unmarshal([]byte(out), &st); err != nil || code != 0 {
+		t.Fatalf("exit %d, %v: %s", code, err, out)
+	}
+	var sum int64
+	for _, p := range st.Stored {
+		if p.Bytes < 0 {
+			t.Errorf("part %s: %d bytes", p.Part, p.Bytes)
+		}
+		sum += p.Bytes
+	}
+	if len(st.Stored) != 13 || sum != st.Bytes || st.Stored[9].Part != "values" || st.Stored[9].Bytes == 0 {
+		t.Fatalf("stored %+v (sum %d), file %d bytes", st.Stored, sum, st.Bytes)
+	}
+}
