@@ -27,10 +27,12 @@ type ipcEncoder struct {
 	// the value offsets and the values themselves (measured with the
 	// realistic mix of BenchmarkLogSize: +0.04 bytes/event for -45% zstd
 	// time). At level 1 it compresses recv_id and the value offsets
-	// (bufEntropy). nil: use zstd.
+	// (bufEntropy), once the log has compressed entropyAfter bytes. nil:
+	// use zstd.
 	fast *zstd.Encoder
-	// level is the zstd level of zstd.
+	// level is the zstd level of zstd; in counts the bytes compressed.
 	level int
+	in    int
 	err   error // creating the encoders failed: messages are written uncompressed
 	// raw writes the next messages uncompressed even though zstd is
 	// configured (the writer is behind; see Options.AlwaysCompress).
@@ -51,6 +53,13 @@ const (
 	bufEntropy                 // fast at every level, else zstd
 )
 
+// entropyAfter is how many bytes a log compresses at level 1 before it
+// creates the encoder that entropy-codes recv_id and the value offsets: a
+// second encoder costs a fresh process about 0.1 ms and 300 KiB, more than
+// it saves a short log (a test process's: BenchmarkShortLog), and a
+// service's log gets past this in its first batches.
+const entropyAfter = 256 << 10
+
 type ipcBuf struct{ off, len int64 }
 
 // Arrow IPC enum values (format/Message.fbs, Schema.fbs).
@@ -66,8 +75,9 @@ const (
 // batches: -28% CPU per event for the shop's events in batches of 1024,
 // +6% bytes; BenchmarkEncoderShop), except in recv_id and the value
 // offsets (bufEntropy): their literals are mostly the same few bytes
-// (zero high bytes, a few receivers), which Huffman coding halves for a
-// few ns per event.
+// (zero high bytes, a few receivers), which Huffman coding shrinks by a
+// quarter to a half for a few ns per event, once the log is past
+// entropyAfter.
 //
 // Every encoder uses zstd's lower-memory buffers: they start at 1 KiB and
 // grow to what the batches need, instead of 300 KiB allocated (and, in a
@@ -103,7 +113,7 @@ func (e *ipcEncoder) startMessage() {
 		return
 	}
 	var err error
-	if e.zstd, err = zstd.NewWriter(nil, e.zstdOpts...); err == nil && e.fastOpts != nil {
+	if e.zstd, err = zstd.NewWriter(nil, e.zstdOpts...); err == nil && e.fastOpts != nil && e.level > int(zstd.SpeedFastest) {
 		e.fast, err = zstd.NewWriter(nil, e.fastOpts...)
 	}
 	if err != nil {
@@ -126,9 +136,16 @@ func (e *ipcEncoder) addBufferWith(b []byte, class bufClass) {
 	if e.compressing() {
 		e.body = binary.LittleEndian.AppendUint64(e.body, uint64(len(b)))
 		enc := e.zstd
+		if class == bufEntropy && e.fast == nil && e.fastOpts != nil && e.in >= entropyAfter {
+			var err error
+			if e.fast, err = zstd.NewWriter(nil, e.fastOpts...); err != nil {
+				e.fast, e.fastOpts = nil, nil // zstd alone, as before
+			}
+		}
 		if e.fast != nil && (class == bufEntropy || class == bufFast && e.level > int(zstd.SpeedFastest)) {
 			enc = e.fast
 		}
+		e.in += len(b)
 		e.body = enc.EncodeAll(b, e.body)
 	} else {
 		e.body = append(e.body, b...)
