@@ -78,7 +78,8 @@ import (
 // It also records observed code's reads of addresses as integers
 // (reflect.Value's Pointer and UnsafeAddr, uintptr(unsafe.Pointer(p)) whose
 // integer stays data) as an outcall pair of the read's site: the object at
-// the CALL_OUT, the integer at the RETURN_OUT; players of earlier logs read
+// the CALL_OUT (a reference, or its number among the objects address reads
+// alone met), the integer at the RETURN_OUT; players of earlier logs read
 // addresses natively, as those logs' captures did
 // (probe.LastUnrecordedAddressFormat).
 const FormatVersion = 12

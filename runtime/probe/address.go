@@ -12,11 +12,20 @@ import (
 // integer stays data (tool/transform/address.go). An address is an input of
 // the code, as a clock read is: replay's objects live elsewhere. The
 // capture records each read as an outcall of the read's site whose
-// argument is the object (a reference: its ID, which the same object has
-// at every sight, in capture and replay alike) and whose result is the
-// integer; replay checks the object, as any outcall's arguments (reading
-// the address of another object, or reading one where the capture did
-// not, diverges there), and answers the capture's integer.
+// argument names the object and whose result is the integer; replay checks
+// the argument, as any outcall's (reading the address of another object,
+// or reading one where the capture did not, diverges there), and answers
+// the capture's integer.
+//
+// The argument is the object's reference (its ID) where an event numbered
+// the object before, and otherwise the object's number among those that
+// address reads alone met (addrObjects: the order in which they first met
+// it, a table of its own). A read numbers nothing in the objects' table:
+// an object met first by a read and later crossing with its contents is
+// the crossing's first sight, as without the read, so replay rebuilds it
+// there (a value replay stands in for at the read, an error the log holds
+// by its message, and whose real type shows at a later crossing, would
+// otherwise be one ID of two objects).
 
 // LastUnrecordedAddressFormat is the last log format whose logs hold no
 // event for observed code's reads of addresses: replay of such a log reads
@@ -43,8 +52,52 @@ func AddressOf(site *Site, p unsafe.Pointer) uintptr {
 	if s == nil {
 		return a
 	}
-	Encode(s, p)
+	addressArg(s, p)
 	return addressRead(s, a, 0)
+}
+
+// addrObjects numbers the objects address reads meet that no event
+// numbered before, in capture and replay alike (weakly: an object's number
+// goes with it).
+var addrObjects struct {
+	once sync.Once
+	t    *objects
+}
+
+// addressArg appends the read's argument: a reference to the object at p
+// when it has an ID already, else its number among the objects only
+// address reads met.
+func addressArg(s *Stream, p unsafe.Pointer) {
+	if s.idleCall {
+		return
+	}
+	if numbered(p) {
+		Encode(s, p)
+		return
+	}
+	addrObjects.once.Do(func() { addrObjects.t = newObjects() })
+	id, _, _, _ := addrObjects.t.lookup(reflect.ValueOf(p), true, false)
+	s.Uint(id)
+}
+
+// numbered reports whether the object at p has an ID in the log's
+// numbering (the capture's table, or replay's bindings).
+func numbered(p unsafe.Pointer) bool {
+	if replaying {
+		pl := play
+		if pl == nil {
+			return false
+		}
+		pl.objMu.Lock()
+		_, ok := pl.ids[p]
+		pl.objMu.Unlock()
+		return ok
+	}
+	o := captureObjects
+	o.mu.Lock()
+	_, ok := o.knownLocked(p)
+	o.mu.Unlock()
+	return ok
 }
 
 // UnsafeAddrOf is v.UnsafeAddr() for observed code.

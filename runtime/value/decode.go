@@ -847,6 +847,7 @@ func (d *Decoder) setIface(v, x reflect.Value) {
 		return
 	}
 	v.Set(x)
+	goBox(v) // gobox.go
 }
 
 // Error stands in, during replay, for a recorded error whose dynamic type

@@ -270,7 +270,10 @@ func JoinImplements(ns []string) string { return joinNames(ns) }
 // only that method, answers as in the capture. The encoding does not say
 // which Unwrap the error had: an Unwrap() []error of one error
 // (errors.Join of one) is replayed as this one (docs/limitations.md).
-type wrapOne struct{ e *Error }
+type wrapOne struct {
+	e *Error
+	_ uintptr // held through a box, as errorValue is
+}
 
 func (w wrapOne) Error() string        { return w.e.Msg }
 func (w wrapOne) Unwrap() error        { return w.e.Wrapped[0] }
@@ -279,8 +282,18 @@ func (w wrapOne) recorded() *Error     { return w.e }
 
 // errorValue stands in for a recorded error whose type is not a pointer
 // (a struct or a named string of a test file, `type fu struct{...}` with
-// a value receiver): the same methods as *Error, on a value.
-type errorValue struct{ e *Error }
+// a value receiver): the same methods as *Error, on a value. It is two
+// words, so that an interface holds it through a pointer to a box, as it
+// holds such errors (an int, a string, a struct of more than one word),
+// not in its data word: code that takes the address of the value inside
+// an interface through unsafe (go-spew's unsafeReflectValue, then
+// v.Addr()) reads the stand-in there, where a one-pointer struct would be
+// read as the memory it points to (a replay crash, "out of memory" on a
+// string made of other bytes).
+type errorValue struct {
+	e *Error
+	_ uintptr
+}
 
 func (v errorValue) Error() string        { return v.e.Msg }
 func (v errorValue) Unwrap() []error      { return v.e.Wrapped }
