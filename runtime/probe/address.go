@@ -76,7 +76,7 @@ func addressArg(s *Stream, p unsafe.Pointer) {
 		return
 	}
 	addrObjects.once.Do(func() { addrObjects.t = newObjects() })
-	id, _, _, _ := addrObjects.t.lookup(reflect.ValueOf(p), true, false)
+	id, _, _, _ := addrObjects.t.lookup(reflect.ValueOf(p), true, false, false)
 	s.Uint(id)
 }
 

@@ -171,6 +171,7 @@ func (s *Stream) turnTable() value.Objects {
 		s.turnObjs.s = s
 		return &s.turnObjs
 	}
+	s.pins.outgoing = &s.enc.Outgoing
 	return &s.pins
 }
 

@@ -131,7 +131,9 @@ func (o *objects) ID(v reflect.Value, name string, isWeak bool) (uint64, bool, s
 			v, isWeak = clo, true // an observed function value: its closure (closureid.go)
 		}
 	}
-	id, first, _, _ := o.lookup(v, isWeak, true)
+	// The table's own encodings (a WRITE_IN's value) bring external
+	// code's values in.
+	id, first, _, _ := o.lookup(v, isWeak, true, true)
 	return id, first, name
 }
 
@@ -147,8 +149,9 @@ var rewatchGen atomic.Uint64
 // objectPins), not in the code table (function code, and pointers that are
 // neither heap objects nor package variables), and wp is then the entry's
 // weak pointer. watch is false for an orphan event's sight
-// (objEntry.unwatched).
-func (o *objects) lookup(v reflect.Value, isWeak, watch bool) (id uint64, first, inTable bool, wp weak.Pointer[byte]) {
+// (objEntry.unwatched); incoming: the sight is in values entering the set
+// (watchFields).
+func (o *objects) lookup(v reflect.Value, isWeak, watch, incoming bool) (id uint64, first, inTable bool, wp weak.Pointer[byte]) {
 	p := v.UnsafePointer()
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -170,7 +173,7 @@ func (o *objects) lookup(v reflect.Value, isWeak, watch bool) (id uint64, first,
 			}
 			if e.unwatched && watch {
 				e.unwatched = false
-				watchFields(v, e.wp, e.id)
+				watchFields(v, e.wp, e.id, incoming)
 			}
 			return e.id, false, true, e.wp
 		}
@@ -182,7 +185,7 @@ func (o *objects) lookup(v reflect.Value, isWeak, watch bool) (id uint64, first,
 		}
 		o.locateLocked(p, v, e, size, false)
 		if watch {
-			watchFields(v, e.wp, e.id)
+			watchFields(v, e.wp, e.id, incoming)
 		}
 		return e.id, true, true, e.wp
 	}
@@ -203,7 +206,7 @@ func (o *objects) lookup(v reflect.Value, isWeak, watch bool) (id uint64, first,
 			notePending(p)
 		}
 		if watch {
-			watchFields(v, wp, o.next)
+			watchFields(v, wp, o.next, incoming)
 		}
 		return o.next, true, true, wp
 	}
@@ -247,7 +250,7 @@ func (o *objects) lookup(v reflect.Value, isWeak, watch bool) (id uint64, first,
 		notePending(p)
 	}
 	if watch {
-		watchFields(v, c.wp, o.next)
+		watchFields(v, c.wp, o.next, incoming)
 	}
 	return o.next, true, true, c.wp
 }
@@ -357,7 +360,7 @@ func (o *objects) reserve(id uint64, v reflect.Value, isWeak bool) {
 	c.wp = weak.Make((*byte)(p))
 	o.ids.put(uintptr(p), objEntry{wp: c.wp, id: id, size: size})
 	o.noteType(p, v)
-	watchFields(v, c.wp, id)
+	watchFields(v, c.wp, id, false)
 }
 
 func objectTable() value.Objects {

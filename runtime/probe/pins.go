@@ -33,6 +33,10 @@ type objectPins struct {
 	noting bool
 	noted  []uint64
 
+	// outgoing is the stream's encoder's Outgoing (turnTable): whether the
+	// values being encoded leave the set or enter it (watchFields).
+	outgoing *bool
+
 	// recent remembers, across outermost calls, the objects this stream
 	// numbered, by weak pointer (recentObject). A server goroutine passes
 	// the same objects in call after call: its receivers and the handles
@@ -106,7 +110,7 @@ func (c *objectPins) id(v reflect.Value, name string, isWeak bool) (uint64, bool
 				if size := pointeeSize(v); size > e.size {
 					// Seen as a larger type: the table decides (objEntry.size).
 					e.name, e.size = name, size
-					id, first, _, _ := captureObjects.lookup(v, true, !c.orphan)
+					id, first, _, _ := captureObjects.lookup(v, true, !c.orphan, c.incoming())
 					return id, first, name
 				} else if size < e.size && ckptOn {
 					captureObjects.notePart(p, v)
@@ -120,7 +124,7 @@ func (c *objectPins) id(v reflect.Value, name string, isWeak bool) (uint64, bool
 		return id, false, name
 	}
 	gen := rewatchGen.Load() // before the lookup: a later change must invalidate what it answers
-	id, first, inTable, wp := captureObjects.lookup(v, true, !c.orphan)
+	id, first, inTable, wp := captureObjects.lookup(v, true, !c.orphan, c.incoming())
 	if !inTable {
 		return id, first, name
 	}
@@ -131,6 +135,9 @@ func (c *objectPins) id(v reflect.Value, name string, isWeak bool) (uint64, bool
 	}
 	return id, first, name
 }
+
+// incoming reports whether the values being encoded enter the set.
+func (c *objectPins) incoming() bool { return c.outgoing != nil && !*c.outgoing }
 
 func (c *objectPins) pin(p unsafe.Pointer, id uint64, name string, size uintptr) {
 	i := c.n

@@ -99,7 +99,7 @@ func wrapReturned(fn reflect.Value) (reflect.Value, bool) {
 	}
 	w := recordingWrapper(fn) // numbers fn: the table now holds it
 	if clo, ok := closureIdentity(fn); ok {
-		if _, _, inTable, wp := captureObjects.lookup(clo, true, true); inTable {
+		if _, _, inTable, wp := captureObjects.lookup(clo, true, true, false); inTable {
 			returnedClosures.note(wp, value.TypeName(fn.Type()))
 		}
 	}

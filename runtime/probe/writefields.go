@@ -45,6 +45,9 @@ type fieldsType struct {
 	fields []fieldSpan  // in memory order
 	ranges []memRange   // the fields' memory, adjacent fields merged
 	typ    reflect.Type // the struct type
+	// whole: ranges is the whole object (wholeFieldsOf); a change outside the
+	// exported fields is recorded as a write of the whole value.
+	whole bool
 }
 
 type fieldSpan struct {
@@ -112,6 +115,86 @@ func fieldsOf(t reflect.Type) *fieldsType {
 	return actual.(*fieldsType)
 }
 
+// Whole values. External code cannot write an unexported field of an
+// observed type, but it can overwrite the whole value where the memory is
+// its own: goldmark's ast.BaseBlock.SetLines does b.lines = *v, a
+// text.Segments inside an external node that text.NewBlockReader then
+// reads; a range variable of a file older than go1.22 is one variable for
+// the whole loop, and go-toml hands its address to e.Key() at every
+// iteration. Objects whose first sight is in values entering the set (an
+// incall's receiver or argument, an outcall's result: external code had
+// their address first) are watched whole: their shadow is all of their
+// memory, and a change outside the exported fields is recorded as a
+// WRITE_IN of the whole value (site "(*T).*"), which replay writes over its
+// own object. Objects observed code made and handed out are watched by
+// their exported fields only: external code reaches their unexported
+// fields only through a pointer (*p = v), which is rare, and watching
+// every object that crosses whole would make each check compare them all.
+// Types holding a sync or sync/atomic value are not watched whole: a lock
+// another goroutine holds is no write, and replay must not overwrite its
+// own.
+
+// wholeWriteSuffix ends the site of a WRITE_IN of a whole value.
+const wholeWriteSuffix = ".*"
+
+// wholeTypes caches wholeFieldsOf per struct type (nil: not watched whole).
+var wholeTypes sync.Map // reflect.Type -> *fieldsType
+
+// wholeFieldsOf returns the whole-object variant of fieldsOf(t), or nil if t
+// holds a sync value or has no memory.
+func wholeFieldsOf(t reflect.Type) *fieldsType {
+	if ft, ok := wholeTypes.Load(t); ok {
+		return ft.(*fieldsType)
+	}
+	var ft *fieldsType
+	if t.Size() != 0 && !holdsSync(t, 0) {
+		ft = &fieldsType{recv: value.TypeName(reflect.PointerTo(t)), typ: t, whole: true,
+			ranges: []memRange{{0, t.Size()}}}
+		exported, _ := value.ExportedFields(t)
+		for _, f := range exported {
+			ft.fields = append(ft.fields, fieldSpan{name: f.Name, site: "(" + ft.recv + ")." + f.Name, off: f.Offset, typ: f.Type, shadow: f.Offset})
+		}
+		sort.Slice(ft.fields, func(i, j int) bool { return ft.fields[i].off < ft.fields[j].off })
+	}
+	actual, _ := wholeTypes.LoadOrStore(t, ft)
+	return actual.(*fieldsType)
+}
+
+// holdsSync reports whether a value of type t holds, by value, a value of a
+// type from sync or sync/atomic.
+func holdsSync(t reflect.Type, depth int) bool {
+	if p := t.PkgPath(); p == "sync" || p == "sync/atomic" {
+		return true
+	}
+	if depth > 16 {
+		return true // not worth watching whole
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		for i := 0; i < t.NumField(); i++ {
+			if holdsSync(t.Field(i).Type, depth+1) {
+				return true
+			}
+		}
+	case reflect.Array:
+		return holdsSync(t.Elem(), depth+1)
+	}
+	return false
+}
+
+// onlyExportedChanged reports whether old and now, shadows of ft (whole),
+// differ in exported fields only.
+func (ft *fieldsType) onlyExportedChanged(old, now []byte) bool {
+	at := uintptr(0)
+	for _, f := range ft.fields {
+		if !bytes.Equal(old[at:f.off], now[at:f.off]) {
+			return false
+		}
+		at = f.off + f.typ.Size()
+	}
+	return bytes.Equal(old[at:], now[at:])
+}
+
 func (ft *fieldsType) field(name string) *fieldSpan {
 	for i := range ft.fields {
 		if ft.fields[i].name == name {
@@ -161,8 +244,9 @@ var watchedFields struct {
 
 // watchFields starts watching the object v points to, which just got ID
 // id in the capture's object table (called with the table's lock held), if
-// it is a pointer to an observed struct type with exported fields.
-func watchFields(v reflect.Value, wp weak.Pointer[byte], id uint64) {
+// it is a pointer to an observed struct type: whole if it was first seen
+// entering the set (incoming), else if the type has exported fields.
+func watchFields(v reflect.Value, wp weak.Pointer[byte], id uint64, incoming bool) {
 	if v.Kind() != reflect.Pointer || v.Type().Elem().Kind() != reflect.Struct {
 		return
 	}
@@ -170,7 +254,13 @@ func watchFields(v reflect.Value, wp weak.Pointer[byte], id uint64) {
 	if !value.IsObservedType(t) {
 		return
 	}
-	ft := fieldsOf(t)
+	var ft *fieldsType
+	if incoming {
+		ft = wholeFieldsOf(t)
+	}
+	if ft == nil {
+		ft = fieldsOf(t)
+	}
 	if ft == nil {
 		return
 	}
@@ -393,6 +483,19 @@ func checkFieldsSlow(s *Stream, record bool) {
 // whose memory differs between old and now.
 func recordFieldWrites(s *Stream, w *watchedObject, p unsafe.Pointer, old, now []byte) {
 	saved := s.site
+	if w.ft.whole && !w.ft.onlyExportedChanged(old, now) {
+		s.enc.Buf = s.enc.Buf[:0]
+		s.enc.Objects = captureObjects
+		s.enc.Outgoing = false // external code's value enters the set
+		s.enc.EncodeValue(reflect.NewAt(w.ft.typ, p).Elem())
+		s.ev = eventlog.Event{Stream: s.id, Kind: eventlog.KindWriteIn, Site: "(" + w.ft.recv + ")" + wholeWriteSuffix,
+			Parent: s.parent(), RecvType: w.ft.recv, RecvID: w.id, Values: s.enc.Buf}
+		s.append()
+		s.evSite = nil
+		s.enc.Buf = s.enc.Buf[:0]
+		s.site = saved
+		return
+	}
 	for i := range w.ft.fields {
 		f := &w.ft.fields[i]
 		n := f.typ.Size()
@@ -577,6 +680,20 @@ func (p *player) writeField(s *Stream, e *eventlog.Event) bool {
 	}
 	if obj.Kind() != reflect.Pointer || obj.IsNil() || obj.Type().Elem().Kind() != reflect.Struct {
 		return fail("the log sets a field of an object that is not a struct here", obj.Type().String())
+	}
+	if strings.HasSuffix(e.Site, wholeWriteSuffix) {
+		// The whole value, unexported fields included (wholeFieldsOf).
+		s.dec = value.Decoder{Buf: e.Values}
+		s.dec.Resolver = performed{p}
+		s.dec.DecodeValue(obj.Elem())
+		if s.dec.Err != nil || s.dec.Off != len(s.dec.Buf) {
+			actual := e.Site
+			if s.dec.Err != nil {
+				actual += ": " + s.dec.Err.Error()
+			}
+			return fail("the recorded value does not fit the object's type (changed?)", actual)
+		}
+		return true
 	}
 	ft := fieldsOf(obj.Type().Elem())
 	name := e.Site[strings.LastIndexByte(e.Site, '.')+1:]

@@ -1,0 +1,3 @@
+module example.com/wholewrite
+
+go 1.26
