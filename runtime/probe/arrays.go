@@ -27,7 +27,9 @@ import (
 // entries per first sight, as the object table's). Arrays outside the heap
 // (package variables, read-only data) are static: their end is their
 // identity. A slice of stack memory, of zero capacity or of zero-size
-// elements is written by value, as before views.
+// elements is written by value, as before views, and so is a slice over a
+// string's memory that the observed code marked, unless its array was
+// numbered before (stringmem.go).
 //
 // Replay holds every array it numbered alive (a log's worth) and makes the
 // array of a view it decodes first as large as that view's capacity. A
@@ -72,6 +74,9 @@ func (o *objects) array(data unsafe.Pointer, c int, elem reflect.Type) uint64 {
 			return e.id
 		}
 		delete(a.ends, end) // collected; the memory holds a new array
+	}
+	if stringMemory(data, c, elem) {
+		return 0
 	}
 	var wp weak.Pointer[byte]
 	static := false
@@ -231,6 +236,9 @@ func (p *player) arrayID(data unsafe.Pointer, c int, elem reflect.Type) uint64 {
 	if id, ok := p.knownArrayLocked(data, c, elem); ok {
 		return id
 	}
+	if stringMemory(data, c, elem) {
+		return 0
+	}
 	id := p.maxID + 1
 	for p.first.names.has(id) {
 		id++
@@ -258,6 +266,9 @@ func (t *turnObjects) Array(data unsafe.Pointer, c int, elem reflect.Type) uint6
 	p.objMu.Unlock()
 	if ok {
 		return id
+	}
+	if stringMemory(data, c, elem) {
+		return 0
 	}
 	sr := s.replay
 	if sr != nil && sr.cur >= sr.total && p.cut {
@@ -370,6 +381,9 @@ func (c *ckptObjects) Array(data unsafe.Pointer, n int, elem reflect.Type) uint6
 			return 0
 		}
 		return e.id
+	}
+	if stringMemory(data, n, elem) {
+		return 0
 	}
 	l := &ckptLocalArrays
 	if l.owner != c {

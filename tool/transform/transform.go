@@ -134,11 +134,12 @@ type transformer struct {
 	imported []types.Type // importedTypes, once computed
 	asserted []types.Type // interface types observed code asserts to (typeident.go)
 
-	paramOwned    map[*types.Var]bool // parameters that only receive owned addresses (outparam.go)
-	paramDeciding map[*types.Var]bool // parameters ownedParam is deciding, assumed owned meanwhile
-	ifaceMethods  map[string]bool     // names of the methods the package's interface types declare (ifaceMethodName)
-	owns          ownsState           // owned addresses marked at run time (owned.go)
-	addrs         addrState           // address reads that must stay native (address.go)
+	paramOwned    map[*types.Var]bool    // parameters that only receive owned addresses (outparam.go)
+	paramDeciding map[*types.Var]bool    // parameters ownedParam is deciding, assumed owned meanwhile
+	ifaceMethods  map[string]bool        // names of the methods the package's interface types declare (ifaceMethodName)
+	owns          ownsState              // owned addresses marked at run time (owned.go)
+	addrs         addrState              // address reads that must stay native (address.go)
+	strMem        struct{ mem, at bool } // string-marking helpers generated (stringdata.go)
 
 	// initFiles counts the source files that declare init functions; each
 	// ends with a call of _capture_end_init (initMarkers).

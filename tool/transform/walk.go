@@ -121,7 +121,8 @@ func (t *transformer) call(call *ast.CallExpr, stack []ast.Node) {
 		if name, ok := t.addrSource(call); ok {
 			t.addressRead(call, name) // uintptr(unsafe.Pointer(p)) (address.go)
 		}
-		return // conversion or builtin
+		t.stringMemory(call) // stringdata.go
+		return               // conversion or builtin
 	}
 	fun := ast.Unparen(call.Fun)
 	if ix, ok := fun.(*ast.IndexExpr); ok { // explicit instantiation f[T](...)

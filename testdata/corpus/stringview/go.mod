@@ -1,0 +1,3 @@
+module example.com/stringview
+
+go 1.26

@@ -1,0 +1,36 @@
+package sv_test
+
+import (
+	"testing"
+
+	"example.com/stringview/sv"
+)
+
+const doc = `{"a": 1, "b": [2, 3]}`
+
+func TestReadOnlyBytes(t *testing.T) {
+	a, b := sv.ReadOnlyBytes("id"), sv.ReadOnlyBytes("id")
+	if string(a) != "id" || string(b) != "id" {
+		t.Fatalf("ReadOnlyBytes = %q, %q", a, b)
+	}
+}
+
+func TestUgly(t *testing.T) {
+	for range 2 {
+		if got, want := sv.Ugly(doc), `{"a":1,"b":[2,3]}`; got != want {
+			t.Fatalf("Ugly = %q, want %q", got, want)
+		}
+	}
+}
+
+func TestLast(t *testing.T) {
+	b := make([]byte, 0, 8)
+	b = append(b, "abcdefgh"...)
+	if sv.Last(b) != 'h' {
+		t.Fatal("Last")
+	}
+	b[7] = 'x'
+	if sv.Last(b) != 'x' {
+		t.Fatal("Last after a write")
+	}
+}
