@@ -87,6 +87,7 @@ func SetMap[M ~map[K]V, K comparable, V any](s *Stream, m M) {
 // Pointee does for the pointer out-parameters logs of every version hold.
 func OutPointee(s *Stream, p any) {
 	Pointee(s, p)
+	noteOwned(s, p) // kept.go
 }
 
 // SetOutPointee writes the recorded pointee back through p (replay).
@@ -95,4 +96,5 @@ func SetOutPointee(s *Stream, p any) {
 		return
 	}
 	SetPointee(s, p)
+	noteOwned(s, p) // kept.go
 }

@@ -102,9 +102,11 @@ func owned(x any) bool {
 func OutPointeeIfOwned(s *Stream, x any) {
 	if owned(x) {
 		Pointee(s, x)
-		return
+		noteOwned(s, x) // kept.go
+	} else {
+		heldOwned(x, func(p any) { Pointee(s, p) })
 	}
-	heldOwned(x, func(p any) { Pointee(s, p) })
+	keptOut(s, x) // kept.go
 }
 
 // SetOutPointeeIfOwned writes the recorded pointee back through x when x is
@@ -114,9 +116,11 @@ func SetOutPointeeIfOwned(s *Stream, x any) {
 		if writesBackMarked() {
 			SetPointee(s, x)
 		}
-		return
+		noteOwned(s, x) // kept.go
+	} else {
+		heldOwned(x, func(p any) { SetPointee(s, p) })
 	}
-	heldOwned(x, func(p any) { SetPointee(s, p) })
+	setKeptOut(s, x) // kept.go
 }
 
 // heldOwnedDepth bounds how deep heldOwned looks into structs and arrays

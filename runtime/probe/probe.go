@@ -127,6 +127,10 @@ type Stream struct {
 	passedCells []*atomic.Uint64
 	passedFuncs []reflect.Value
 
+	// keptSeen: the owned addresses the outcall being built got, whose
+	// pointees its RETURN_OUT records, for KeptBy (kept.go).
+	keptSeen []*keptAddr
+
 	// Replay: addresses of functions from outside that the call being
 	// built passes and that replay has not matched to the capture's yet
 	// (codepc.go).
@@ -375,6 +379,7 @@ func Recv[T any](s *Stream, v T) {
 // Call emits the CALL_IN or CALL_OUT event of the call begun by In or Out
 // and returns its frame index for Return and Recover.
 func (s *Stream) Call() int {
+	s.keptSeen = s.keptSeen[:0]
 	if s.idleCall {
 		return s.callIdle() // sample.go
 	}
@@ -423,6 +428,7 @@ func (s *Stream) parent() uint64 {
 // Return emits the RETURN_IN or RETURN_OUT event of frame f with the values
 // appended since Call.
 func (s *Stream) Return(f int) {
+	s.keptSeen = s.keptSeen[:0]
 	if s.idleCall {
 		s.returnIdle(f, true) // sample.go
 		return
@@ -670,6 +676,7 @@ func (s *Stream) Answer(f int) { playerAnswer(s, f) }
 
 // Done ends outcall frame f after its results were read in replay.
 func (s *Stream) Done(f int) {
+	s.keptSeen = s.keptSeen[:0]
 	fr := s.close(f)
 	playerDone(s, fr)
 }

@@ -292,6 +292,7 @@ func (t *transformer) outcallResults(o *outcallHelper) bool {
 	}
 	o.rencs = append(o.rencs, o.outEncs...)
 	o.rdecs = append(o.rdecs, o.outDecs...)
+	t.keptByResults(o) // owned.go
 	return true
 }
 

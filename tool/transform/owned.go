@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
+	"strings"
 )
 
 // Owned addresses the transform cannot follow (docs/design/boundary-model.md,
@@ -175,6 +176,34 @@ func (t *transformer) mayCarryOwned(xt types.Type) bool {
 func (t *transformer) ownedAtRunTime(o *outcallHelper, x string) {
 	o.outEncs = append(o.outEncs, t.probe+".OutPointeeIfOwned(s, "+x+")")
 	o.outDecs = append(o.outDecs, t.probe+".SetOutPointeeIfOwned(s, "+x+")")
+}
+
+// keptByResults has an outcall that records the pointee of an owned
+// address it gets (or may get) make each result that may be a pointer to an
+// external object a keeper of those addresses (probe.KeptBy): the callee may
+// keep the address in the object and write through it in a later call on
+// it (toml's `bufio.NewWriter(w)` with the `new(bytes.Buffer)` Marshal made,
+// filled at `Flush`), and those calls record the pointee again.
+func (t *transformer) keptByResults(o *outcallHelper) {
+	owns := false
+	for _, e := range o.outEncs {
+		if strings.Contains(e, ".OutPointeeIfOwned(") || strings.Contains(e, ".OutPointee(") {
+			owns = true
+			break
+		}
+	}
+	if !owns {
+		return
+	}
+	for i := 0; i < o.sig.Results().Len(); i++ {
+		rt := o.sig.Results().At(i).Type()
+		if !t.mayCarryOwned(rt) || types.Identical(rt, types.Universe.Lookup("error").Type()) {
+			continue // an error keeps no writer
+		}
+		kb := t.probe + ".KeptBy(s, " + o.rnames[i] + ")"
+		o.rencs = append(o.rencs, kb)
+		o.rdecs = append(o.rdecs, kb)
+	}
 }
 
 // ownedArgAtRunTime reports whether argument i of an outcall, for

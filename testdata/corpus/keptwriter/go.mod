@@ -1,0 +1,3 @@
+module example.com/keptwriter
+
+go 1.26
