@@ -82,6 +82,15 @@ import (
 // alone met), the integer at the RETURN_OUT; players of earlier logs read
 // addresses natively, as those logs' captures did
 // (probe.LastUnrecordedAddressFormat).
+// It also writes by value a slice over the memory of a string that the
+// observed code took (unsafe.StringData, or the string's header read
+// through unsafe.Pointer), where earlier versions wrote a view of its
+// array; players of earlier logs write such slices as views
+// (probe.LastStringViewFormat). And it adds, to the RETURN_OUT of an
+// outcall that gets an object keeping owned addresses (one an earlier
+// outcall returned after it got them), for each such address, whether its
+// pointee changed and, if so, the pointee; players of earlier logs make no
+// keepers and leave that memory as it was (probe.LastUnkeptOutFormat).
 const FormatVersion = 12
 
 // Column names, in schema order. They are part of the format.
