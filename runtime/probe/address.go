@@ -45,7 +45,7 @@ func AddressesUnrecorded() bool { return addressesUnrecorded() }
 // unsafe.Pointer to an integer).
 func AddressOf(site *Site, p unsafe.Pointer) uintptr {
 	a := uintptr(p)
-	if p == nil || addressesUnrecorded() {
+	if p == nil || addressesUnrecorded() || stringStart(p) { // stringmem.go
 		return a
 	}
 	s := Out(site)

@@ -49,9 +49,10 @@ const LastStringViewFormat = 11
 var stringMems struct {
 	mu      sync.Mutex
 	m       map[uintptr]stringMem
-	regions map[uintptr]bool // address >> heapRegionShift: true for heap memory
-	swept   int              // len(m) after the last sweep of collected entries
-	n       atomic.Int32     // 1 once anything was marked: the common case asks nothing
+	starts  map[uintptr]uintptr // the start of a marked string -> its end, a key of m
+	regions map[uintptr]bool    // address >> heapRegionShift: true for heap memory
+	swept   int                 // len(m) after the last sweep of collected entries
+	n       atomic.Int32        // 1 once anything was marked: the common case asks nothing
 }
 
 type stringMem struct {
@@ -91,10 +92,14 @@ func markString(s string) {
 	sm.mu.Lock()
 	defer sm.mu.Unlock()
 	if e, ok := sm.m[end]; ok && e.alive() {
+		// A string ending where a marked one ends lies in its memory
+		// (a suffix): its start counts too.
+		sm.starts[uintptr(data)] = end
 		return
 	}
 	if sm.m == nil {
 		sm.m = map[uintptr]stringMem{}
+		sm.starts = map[uintptr]uintptr{}
 		sm.regions = map[uintptr]bool{}
 	}
 	r := uintptr(data) >> heapRegionShift
@@ -116,9 +121,15 @@ func markString(s string) {
 				delete(sm.m, k)
 			}
 		}
+		for k, end := range sm.starts {
+			if _, ok := sm.m[end]; !ok {
+				delete(sm.starts, k)
+			}
+		}
 		sm.swept = len(sm.m)
 	}
 	sm.m[end] = e
+	sm.starts[uintptr(data)] = end
 	sm.n.Store(1)
 }
 
@@ -158,6 +169,35 @@ func stringMemory(data unsafe.Pointer, c int, elem reflect.Type) bool {
 	}
 	if !e.alive() {
 		delete(sm.m, end)
+		return false
+	}
+	return true
+}
+
+// stringStart reports whether p is the start of a marked string's memory
+// (gjson's fillIndex reads `uintptr(rhdr.data) - uintptr(jhdr.data)` from
+// the headers of two strings it marked): the address is read natively, not
+// answered from the log (AddressOf). The string crossed by value, so its
+// memory is no object the log names the same way in capture and replay;
+// what code computes from such addresses, the distance between two views of
+// one string's memory, is the same in both.
+func stringStart(p unsafe.Pointer) bool {
+	sm := &stringMems
+	if sm.n.Load() == 0 || p == nil {
+		return false
+	}
+	if pl := play; pl != nil && pl.format <= LastStringViewFormat {
+		return false
+	}
+	sm.mu.Lock()
+	defer sm.mu.Unlock()
+	end, ok := sm.starts[uintptr(p)]
+	if !ok {
+		return false
+	}
+	e, ok := sm.m[end]
+	if !ok || !e.alive() {
+		delete(sm.starts, uintptr(p))
 		return false
 	}
 	return true

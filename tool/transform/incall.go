@@ -324,6 +324,13 @@ func (t *transformer) incallResults(w *incallWrapper) bool {
 	sig, fd := w.sig, w.fd
 	for i := 0; i < sig.Results().Len(); i++ {
 		rt := sig.Results().At(i).Type()
+		if _, slice := rt.Underlying().(*types.Slice); slice {
+			if at := t.stringDataView(fd); at != nil {
+				t.errorf(at.Pos(), "an exported function returning a slice that views a string's memory (unsafe.StringData)",
+					"strings cross the boundary by value, so replay cannot give the slice the array the capture saw: copy the string ([]byte(s)), or make the conversion in an unobserved package")
+				return false
+			}
+		}
 		if isUnsafePointer(rt) {
 			t.errorf(fd.Pos(), "an exported function with an unsafe.Pointer result", "keep unsafe.Pointer off the observed set's exported API")
 			return false

@@ -1,8 +1,8 @@
 // Package sv makes slices over a string's memory that cross the boundary:
-// goldmark's util.StringToReadOnlyBytes returns
-// `unsafe.Slice(unsafe.StringData(s), len(s))` to its callers, and gjson's
-// stringBytes reads the string's header through `unsafe.Pointer(&s)` to
-// hand its bytes to an outcall (`pretty.Ugly(stringBytes(json))`). A string
+// goldmark's util.StringToReadOnlyBytes makes
+// `unsafe.Slice(unsafe.StringData(s), len(s))`, and gjson's stringBytes
+// reads the string's header through `unsafe.Pointer(&s)`, to hand its bytes
+// to an outcall (`pretty.Ugly(stringBytes(json))`). A string
 // crosses by value, so replay decodes a literal passed twice into two
 // strings, where the capture saw one string's memory twice.
 package sv
@@ -13,9 +13,15 @@ import (
 	"example.com/stringview/ext"
 )
 
-// ReadOnlyBytes returns the bytes of s without copying them.
-func ReadOnlyBytes(s string) []byte {
+// readOnlyBytes returns the bytes of s without copying them.
+func readOnlyBytes(s string) []byte {
 	return unsafe.Slice(unsafe.StringData(s), len(s))
+}
+
+// Trimmed returns s without its spaces, from a view of its bytes handed to
+// the compactor.
+func Trimmed(s string) string {
+	return string(ext.Compact(readOnlyBytes(s)))
 }
 
 type stringHeader struct {
@@ -52,4 +58,14 @@ func Ugly(json string) string {
 func Last(b []byte) byte {
 	s := *(*string)(unsafe.Pointer(&b))
 	return *unsafe.StringData(s[len(s)-1:])
+}
+
+// Offset returns where s[i:] starts in s, from the two strings' headers, as
+// gjson's fillIndex computes a result's index: the distance between two
+// addresses of one string's memory, the same in capture and replay.
+func Offset(s string, i int) int {
+	part := s[i:]
+	sh := (*stringHeader)(unsafe.Pointer(&s))
+	ph := (*stringHeader)(unsafe.Pointer(&part))
+	return int(uintptr(ph.data) - uintptr(sh.data))
 }

@@ -8,10 +8,10 @@ import (
 
 const doc = `{"a": 1, "b": [2, 3]}`
 
-func TestReadOnlyBytes(t *testing.T) {
-	a, b := sv.ReadOnlyBytes("id"), sv.ReadOnlyBytes("id")
-	if string(a) != "id" || string(b) != "id" {
-		t.Fatalf("ReadOnlyBytes = %q, %q", a, b)
+func TestTrimmed(t *testing.T) {
+	a, b := sv.Trimmed("i d"), sv.Trimmed("i d")
+	if a != "id" || b != "id" {
+		t.Fatalf("Trimmed = %q, %q", a, b)
 	}
 }
 
@@ -32,5 +32,13 @@ func TestLast(t *testing.T) {
 	b[7] = 'x'
 	if sv.Last(b) != 'x' {
 		t.Fatal("Last after a write")
+	}
+}
+
+func TestOffset(t *testing.T) {
+	for i := range 3 {
+		if got := sv.Offset(doc, i+2); got != i+2 {
+			t.Fatalf("Offset = %d, want %d", got, i+2)
+		}
 	}
 }
