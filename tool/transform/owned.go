@@ -179,7 +179,7 @@ func (t *transformer) ownedAtRunTime(o *outcallHelper, x string) {
 }
 
 // keptByResults has an outcall that records the pointee of an owned
-// address it gets (or may get) make each result that may be a pointer to an
+// address it gets (or may get) make each result that is a pointer to an
 // external object a keeper of those addresses (probe.KeptBy): the callee may
 // keep the address in the object and write through it in a later call on
 // it (toml's `bufio.NewWriter(w)` with the `new(bytes.Buffer)` Marshal made,
@@ -197,8 +197,15 @@ func (t *transformer) keptByResults(o *outcallHelper) {
 	}
 	for i := 0; i < o.sig.Results().Len(); i++ {
 		rt := o.sig.Results().At(i).Type()
-		if !t.mayCarryOwned(rt) || types.Identical(rt, types.Universe.Lookup("error").Type()) {
-			continue // an error keeps no writer
+		// Only a pointer to a concrete external object: a result held
+		// in an interface (context.WithValue's Context, Value's any) is
+		// in replay a placeholder whose identity need not be the one
+		// the capture's later calls get (chi's r.Context().Value(...)
+		// after r.WithContext(context.WithValue(ctx, k, rctx))), so
+		// capture and replay would disagree on which calls record the
+		// kept memory; an error keeps no writer.
+		if _, ptr := rt.Underlying().(*types.Pointer); !ptr || !t.mayCarryOwned(rt) {
+			continue
 		}
 		kb := t.probe + ".KeptBy(s, " + o.rnames[i] + ")"
 		o.rencs = append(o.rencs, kb)
