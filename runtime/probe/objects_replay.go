@@ -291,7 +291,7 @@ func (p *player) standInOverLocked(id uint64, name string, t reflect.Type, impl 
 		return reflect.Value{}, false
 	}
 	ph, err := placeholderImpl(name, t, impl)
-	if err != nil || ph.Kind() != reflect.Pointer || !pointerFree(ph.Type().Elem()) {
+	if err != nil || ph.Kind() != reflect.Pointer || !value.PointerFree(ph.Type().Elem()) {
 		return reflect.Value{}, false
 	}
 	size := ph.Type().Elem().Size()
@@ -313,28 +313,6 @@ func (p *player) standInOverLocked(id uint64, name string, t reflect.Type, impl 
 	o.size = max(o.size, real.Type().Elem().Size())
 	p.ids[k] = o
 	return reflect.NewAt(ph.Type().Elem(), real.UnsafePointer()), true
-}
-
-// pointerFree reports whether values of type t hold no pointers: memory of
-// another type may be seen as a t without the garbage collector finding
-// pointers where there are none.
-func pointerFree(t reflect.Type) bool {
-	switch t.Kind() {
-	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
-		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128:
-		return true
-	case reflect.Array:
-		return t.Len() == 0 || pointerFree(t.Elem())
-	case reflect.Struct:
-		for i := range t.NumField() {
-			if !pointerFree(t.Field(i).Type) {
-				return false
-			}
-		}
-		return true
-	}
-	return false
 }
 
 // key is the identity of v in p.ids: its address, or code pointer for a

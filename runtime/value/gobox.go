@@ -64,7 +64,7 @@ func goBox(v reflect.Value) {
 	data := *word
 	var static unsafe.Pointer
 	switch size := t.Size(); {
-	case size == 0 || !plainBits(t):
+	case size == 0 || !PointerFree(t):
 		if zeroValAt == nil {
 			return
 		}
@@ -100,19 +100,21 @@ func goBox(v reflect.Value) {
 	}
 }
 
-// plainBits: values of t hold no pointers (numbers, booleans, arrays and
-// structs of them), so they may live in static memory.
-func plainBits(t reflect.Type) bool {
+// PointerFree reports whether values of t hold no pointers (numbers,
+// booleans, arrays and structs of them): they may live in static memory,
+// and memory of another type may be seen as a t without the garbage
+// collector finding pointers where there are none.
+func PointerFree(t reflect.Type) bool {
 	switch t.Kind() {
 	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
 		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128:
 		return true
 	case reflect.Array:
-		return t.Len() == 0 || plainBits(t.Elem())
+		return t.Len() == 0 || PointerFree(t.Elem())
 	case reflect.Struct:
 		for i := 0; i < t.NumField(); i++ {
-			if !plainBits(t.Field(i).Type) {
+			if !PointerFree(t.Field(i).Type) {
 				return false
 			}
 		}
